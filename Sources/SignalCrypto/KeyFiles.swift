@@ -1,0 +1,139 @@
+import CLibCrypto
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension X25519PrivateKey {
+    /// The key as an unencrypted PKCS#8 PEM ("BEGIN PRIVATE KEY"), as `openssl pkey` reads it.
+    public func pemRepresentation() throws -> SecretBytes {
+        guard let bio = BIO_new(BIO_s_secmem()) else { throw CryptoError.libcrypto("BIO_new") }
+        defer { BIO_free(bio) }
+        guard PEM_write_bio_PKCS8PrivateKey(bio, key.pointer, nil, nil, 0, nil, nil) == 1 else {
+            throw CryptoError.libcrypto("PEM_write_bio_PKCS8PrivateKey: \(LibCrypto.lastError())")
+        }
+        var data: UnsafeMutablePointer<CChar>?
+        let length = ss_bio_mem_data(bio, &data)
+        guard length > 0, let data else { throw CryptoError.libcrypto("empty PEM") }
+        return SecretBytes(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
+    /// Reads a PEM private key (PKCS#8, or OpenSSL's traditional form) that must be X25519.
+    public init(pemRepresentation pem: SecretBytes) throws {
+        let pkey: OpaquePointer? = pem.withUnsafeBytes { bytes in
+            guard let bio = BIO_new(BIO_s_secmem()) else { return nil }
+            defer { BIO_free(bio) }
+            guard BIO_write(bio, bytes.baseAddress, Int32(bytes.count)) == Int32(bytes.count) else { return nil }
+            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+        }
+        guard let pkey else {
+            ERR_clear_error()
+            throw CryptoError.invalidPrivateKey("not a PEM private key")
+        }
+        try self.init(owning: pkey)
+    }
+}
+
+/// Reading and writing key files: private keys must be readable by their owner only;
+/// no file is overwritten unless asked.
+public enum KeyFiles {
+    /// Reads a PEM X25519 private key, refusing a file that group or others can read.
+    public static func readPrivateKey(at path: String) throws -> X25519PrivateKey {
+        let pem = try readFile(at: path, secret: true)
+        do {
+            return try X25519PrivateKey(pemRepresentation: pem)
+        } catch let error as CryptoError {
+            throw CryptoError.keyFile(path: path, reason: error.description)
+        }
+    }
+
+    /// Reads a `.keyconfig` file: one RFC 9458 key configuration, or a collection.
+    public static func readKeyConfigs(at path: String) throws -> [KeyConfig] {
+        let bytes = try readFile(at: path, secret: false)
+        do {
+            return try bytes.withUnsafeBytes { try KeyConfig.decodeAny($0) }
+        } catch let error as CryptoError {
+            throw CryptoError.keyFile(path: path, reason: error.description)
+        }
+    }
+
+    public static func writePrivateKey(_ key: X25519PrivateKey, to path: String, overwrite: Bool) throws {
+        let pem = try key.pemRepresentation()
+        try pem.withUnsafeBytes { try writeFile($0, to: path, mode: 0o600, overwrite: overwrite) }
+    }
+
+    public static func writeKeyConfig(_ config: KeyConfig, to path: String, overwrite: Bool) throws {
+        try config.encoded().withUnsafeBytes { try writeFile($0, to: path, mode: 0o644, overwrite: overwrite) }
+    }
+
+    /// The whole file, held as a secret when it is one (then group/other access is refused).
+    static func readFile(at path: String, secret: Bool) throws -> SecretBytes {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CryptoError.keyFile(path: path, reason: systemError()) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw CryptoError.keyFile(path: path, reason: systemError()) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw CryptoError.keyFile(path: path, reason: "not a regular file")
+        }
+        let mode = UInt32(info.st_mode) & 0o777
+        if secret, mode & 0o077 != 0 {
+            throw CryptoError.insecureKeyFile(path: path, mode: mode)
+        }
+        let size = Int(info.st_size)
+        guard size <= 1 << 20 else { throw CryptoError.keyFile(path: path, reason: "larger than 1 MiB") }
+        return try SecretBytes(count: size) { buffer in
+            var done = 0
+            while done < size {
+                let n = read(fd, buffer.baseAddress.map { $0 + done }, size - done)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { throw CryptoError.keyFile(path: path, reason: n == 0 ? "shorter than its size" : systemError()) }
+                done += n
+            }
+        }
+    }
+
+    /// Writes a new file with `mode` (the umask does not widen or narrow it).
+    static func writeFile(_ bytes: UnsafeRawBufferPointer, to path: String, mode: mode_t, overwrite: Bool) throws {
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL)
+        let fd = open(path, flags, mode)
+        guard fd >= 0 else {
+            let reason = errno == EEXIST ? "already exists (use --force to replace it)" : systemError()
+            throw CryptoError.keyFile(path: path, reason: reason)
+        }
+        defer { close(fd) }
+        guard fchmod(fd, mode) == 0 else { throw CryptoError.keyFile(path: path, reason: systemError()) }
+        var done = 0
+        while done < bytes.count {
+            let n = write(fd, bytes.baseAddress.map { $0 + done }, bytes.count - done)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw CryptoError.keyFile(path: path, reason: systemError()) }
+            done += n
+        }
+        guard fsync(fd) == 0 else { throw CryptoError.keyFile(path: path, reason: systemError()) }
+    }
+
+    private static func systemError() -> String { String(cString: strerror(errno)) }
+}
+
+extension KeyFiles {
+    /// NAME.keyconfig beside NAME.key.pem (or beside NAME.pem).
+    public static func keyConfigPath(besidePrivateKey path: String) -> String {
+        for suffix in [".key.pem", ".pem"] where path.hasSuffix(suffix) {
+            return String(path.dropLast(suffix.count)) + ".keyconfig"
+        }
+        return path + ".keyconfig"
+    }
+
+    /// The first bytes of a file, to tell a PEM from a binary key configuration.
+    public static func peek(at path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CryptoError.keyFile(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 16)
+        let n = read(fd, &head, head.count)
+        return Array(head.prefix(max(0, n)))
+    }
+}

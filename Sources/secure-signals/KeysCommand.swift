@@ -1,0 +1,151 @@
+import ArgumentParser
+import Foundation
+import SignalCrypto
+
+struct KeysCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "Make and inspect recipient keys (X25519, RFC 9458 key configurations).",
+        subcommands: [Generate.self, Show.self]
+    )
+
+    struct Generate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a recipient key pair: NAME.key.pem (private, 0600) and NAME.keyconfig (public).",
+            discussion: """
+                The private key is an unencrypted PKCS#8 PEM that `openssl pkey` reads; give it only to
+                the bidder that opens the envelopes. The key configuration (RFC 9458 §3) is public: the
+                daemon seals with it. Existing files are never replaced unless --force is given.
+                """
+        )
+
+        @Option(help: "Key id, 0-255, carried in every envelope so the recipient finds the key.")
+        var keyId: Int
+
+        @Option(
+            name: .customLong("aead"),
+            help: ArgumentHelp(
+                "AEAD to offer, most preferred first; repeat for several. "
+                    + "One of: \(HPKE.AEAD.allCases.map(\.name).joined(separator: ", ")).",
+                valueName: "aead"))
+        var aeads: [String] = HPKE.AEAD.allCases.map(\.name)
+
+        @Option(help: "Directory to write the two files to.")
+        var out: String
+
+        @Option(help: "File name stem (default: key-<key id>).")
+        var name: String?
+
+        @Flag(help: "Replace existing files.")
+        var force = false
+
+        func validate() throws {
+            guard (0...255).contains(keyId) else {
+                throw ValidationError("--key-id must be between 0 and 255, not \(keyId)")
+            }
+            for aead in aeads where HPKE.AEAD(name: aead) == nil {
+                throw ValidationError(
+                    "unknown --aead '\(aead)'; use one of \(HPKE.AEAD.allCases.map(\.name).joined(separator: ", "))")
+            }
+        }
+
+        func run() throws {
+            let stem = name ?? "key-\(keyId)"
+            let directory = URL(fileURLWithPath: out)
+            let keyPath = directory.appendingPathComponent("\(stem).key.pem").path
+            let configPath = directory.appendingPathComponent("\(stem).keyconfig").path
+            if !force {
+                for path in [keyPath, configPath] where FileManager.default.fileExists(atPath: path) {
+                    throw ValidationFailure("\(path): already exists (use --force to replace it)")
+                }
+            }
+            let key = try X25519PrivateKey()
+            let config = KeyConfig(
+                keyID: UInt8(keyId), publicKey: key.publicKey, aeads: aeads.compactMap(HPKE.AEAD.init(name:)))
+            try KeyFiles.writePrivateKey(key, to: keyPath, overwrite: force)
+            try KeyFiles.writeKeyConfig(config, to: configPath, overwrite: force)
+            print("key id      \(config.keyID)")
+            print("public key  \(config.publicKey.rawRepresentation.hex)")
+            print("private key \(keyPath) (mode 0600; keep it secret)")
+            print("key config  \(configPath) (public)")
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a key configuration, or a private key's public half and key id.",
+            discussion: """
+                For a private key, the key id comes from the key configuration beside it
+                (NAME.keyconfig next to NAME.key.pem), when there is one.
+                """
+        )
+
+        @Argument(help: "A .keyconfig file (one configuration or an application/ohttp-keys list) or a .key.pem file.")
+        var file: String
+
+        @Flag(help: "Print JSON for scripts.")
+        var json = false
+
+        func run() throws {
+            let head = try KeyFiles.peek(at: file)
+            if head.starts(with: Array("-----BEGIN".utf8)) {
+                try showPrivateKey()
+            } else {
+                try show(configs: try KeyFiles.readKeyConfigs(at: file))
+            }
+        }
+
+        private func showPrivateKey() throws {
+            let key = try KeyFiles.readPrivateKey(at: file)
+            let configPath = KeyFiles.keyConfigPath(besidePrivateKey: file)
+            let config = try? KeyFiles.readKeyConfigs(at: configPath).first { $0.publicKey == key.publicKey }
+            if json {
+                var object: [String: Any] = ["type": "private_key", "public_key": key.publicKey.rawRepresentation.hex]
+                if let config { object["key_id"] = Int(config.keyID) }
+                try printJSON(object)
+            } else {
+                print("private key \(file)")
+                print("public key  \(key.publicKey.rawRepresentation.hex)")
+                print("key id      " + (config.map { "\($0.keyID) (from \(configPath))" } ?? "unknown (no matching \(configPath))"))
+            }
+        }
+
+        private func show(configs: [KeyConfig]) throws {
+            if json {
+                try printJSON(["type": "key_configs", "key_configs": configs.map(describe)])
+                return
+            }
+            for (index, config) in configs.enumerated() {
+                if index > 0 { print("") }
+                print("key id      \(config.keyID)")
+                print("kem         \(config.kem)")
+                print("public key  \(config.publicKey.rawRepresentation.hex)")
+                for pair in config.algorithms {
+                    let kdf = HPKE.KDF(rawValue: pair.kdfID).map(\.description) ?? "unsupported kdf 0x\(hex(pair.kdfID))"
+                    let aead = HPKE.AEAD(rawValue: pair.aeadID).map(\.description) ?? "unsupported aead 0x\(hex(pair.aeadID))"
+                    print("suite       \(kdf) + \(aead)")
+                }
+            }
+        }
+
+        private func describe(_ config: KeyConfig) -> [String: Any] {
+            [
+                "key_id": Int(config.keyID),
+                "kem_id": Int(config.kem.rawValue),
+                "public_key": config.publicKey.rawRepresentation.hex,
+                "symmetric_algorithms": config.algorithms.map { pair -> [String: Any] in
+                    var entry: [String: Any] = ["kdf_id": Int(pair.kdfID), "aead_id": Int(pair.aeadID)]
+                    if let aead = HPKE.AEAD(rawValue: pair.aeadID) { entry["aead"] = aead.name }
+                    return entry
+                },
+            ]
+        }
+    }
+}
+
+func hex(_ value: UInt16) -> String { String(format: "%04x", value) }
+
+func printJSON(_ object: Any) throws {
+    let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+}

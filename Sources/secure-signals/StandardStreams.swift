@@ -1,0 +1,29 @@
+import Foundation
+import SignalCrypto
+
+/// Standard input and output as bytes, for payloads that need not be text.
+enum StandardStreams {
+    static func readAll() -> [UInt8] {
+        Array(FileHandle.standardInput.readDataToEndOfFile())
+    }
+
+    static func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = Foundation.write(1, bytes.baseAddress.map { $0 + done }, bytes.count - done)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw ValidationFailure("cannot write to standard output: \(String(cString: strerror(errno)))") }
+            done += n
+        }
+    }
+}
+
+/// A one-line failure message for the user.
+struct ValidationFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension Array where Element == UInt8 {
+    var hex: String { map { String(format: "%02x", $0) }.joined() }
+}
