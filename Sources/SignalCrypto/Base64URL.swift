@@ -19,7 +19,8 @@ public enum Base64URL {
             throw CryptoError.malformedEnvelope("not base64url: only A-Z a-z 0-9 - _ are allowed, without padding")
         }
         guard text.utf8.count % 4 != 1 else {
-            throw CryptoError.malformedEnvelope("not base64url: \(text.utf8.count) characters cannot be a whole number of bytes")
+            throw CryptoError.malformedEnvelope(
+                "not base64url: \(text.utf8.count) characters cannot be a whole number of bytes")
         }
         var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)

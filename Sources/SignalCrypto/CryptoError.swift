@@ -43,7 +43,8 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
         case .messageLimitReached:
             return "HPKE context has sealed the most messages its nonce allows"
         case .insecureKeyFile(let path, let mode):
-            return "\(path): private key file is readable by group or others (mode \(String(mode, radix: 8))); run chmod 600 \(path)"
+            return
+                "\(path): private key file is readable by group or others (mode \(String(mode, radix: 8))); run chmod 600 \(path)"
         case .keyFile(let path, let reason):
             return "\(path): \(reason)"
         case .libcrypto(let what):

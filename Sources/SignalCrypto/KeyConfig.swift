@@ -77,7 +77,8 @@ public struct KeyConfig: Sendable, Equatable {
     private init(reading reader: inout ByteReader) throws {
         keyID = try reader.read(UInt8.self, "key id")
         kem = try HPKE.KEM(id: try reader.read(UInt16.self, "kem id"))
-        publicKey = try X25519PublicKey(rawRepresentation: try reader.read(count: kem.encapsulatedKeyLength, "public key"))
+        publicKey = try X25519PublicKey(
+            rawRepresentation: try reader.read(count: kem.encapsulatedKeyLength, "public key"))
         let length = Int(try reader.read(UInt16.self, "algorithms length"))
         guard length >= 4, length % 4 == 0 else {
             throw CryptoError.invalidKeyConfig("algorithms length \(length) is not a non-zero multiple of 4")

@@ -89,7 +89,9 @@ public enum KeyFiles {
             while done < size {
                 let n = read(fd, buffer.baseAddress.map { $0 + done }, size - done)
                 if n < 0, errno == EINTR { continue }
-                guard n > 0 else { throw CryptoError.keyFile(path: path, reason: n == 0 ? "shorter than its size" : systemError()) }
+                guard n > 0 else {
+                    throw CryptoError.keyFile(path: path, reason: n == 0 ? "shorter than its size" : systemError())
+                }
                 done += n
             }
         }
@@ -127,13 +129,15 @@ extension KeyFiles {
         return path + ".keyconfig"
     }
 
-    /// The first bytes of a file, to tell a PEM from a binary key configuration.
-    public static func peek(at path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CryptoError.keyFile(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 16)
-        let n = read(fd, &head, head.count)
-        return Array(head.prefix(max(0, n)))
+    /// Whether the file is PEM text (a private key) rather than a binary key configuration.
+    public static func isPEM(at path: String) throws -> Bool {
+        let bytes = try readFile(at: path, secret: false)
+        return bytes.withUnsafeBytes { bytes in
+            let marker = Array("-----BEGIN ".utf8)
+            guard bytes.count >= marker.count else { return false }
+            return (0...(bytes.count - marker.count)).contains { start in
+                marker.indices.allSatisfy { bytes[start + $0] == marker[$0] }
+            }
+        }
     }
 }

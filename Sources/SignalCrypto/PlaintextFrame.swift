@@ -32,7 +32,8 @@ public enum PlaintextFrame {
     public static func unframe(_ framed: SecretBytes) throws -> SecretBytes {
         try framed.withUnsafeBytes { bytes in
             guard bytes.count >= headerLength else {
-                throw CryptoError.malformedEnvelope("plaintext of \(bytes.count) bytes is shorter than its frame header")
+                throw CryptoError.malformedEnvelope(
+                    "plaintext of \(bytes.count) bytes is shorter than its frame header")
             }
             guard bytes[0] == version else {
                 throw CryptoError.malformedEnvelope("unknown plaintext frame version \(bytes[0])")

@@ -41,7 +41,7 @@ struct BenchCommand: ParsableCommand {
                         + String(
                             format: " %7d  %8.0f  %8.0f  %7.1f  %7.1f  %6.3f",
                             row.payloadBytes, 1e9 / row.sealNanoseconds,
-                        1e9 / row.openNanoseconds, row.sealNanoseconds / 1000, row.openNanoseconds / 1000,
+                            1e9 / row.openNanoseconds, row.sealNanoseconds / 1000, row.openNanoseconds / 1000,
                             row.sealRatio))
             }
         }

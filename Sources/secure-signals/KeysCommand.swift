@@ -56,7 +56,7 @@ struct KeysCommand: ParsableCommand {
             let configPath = directory.appendingPathComponent("\(stem).keyconfig").path
             if !force {
                 for path in [keyPath, configPath] where FileManager.default.fileExists(atPath: path) {
-                    throw ValidationFailure("\(path): already exists (use --force to replace it)")
+                    throw CommandFailure("\(path): already exists (use --force to replace it)")
                 }
             }
             let key = try X25519PrivateKey()
@@ -87,8 +87,7 @@ struct KeysCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let head = try KeyFiles.peek(at: file)
-            if head.starts(with: Array("-----BEGIN".utf8)) {
+            if try KeyFiles.isPEM(at: file) {
                 try showPrivateKey()
             } else {
                 try show(configs: try KeyFiles.readKeyConfigs(at: file))
@@ -106,7 +105,9 @@ struct KeysCommand: ParsableCommand {
             } else {
                 print("private key \(file)")
                 print("public key  \(key.publicKey.rawRepresentation.hex)")
-                print("key id      " + (config.map { "\($0.keyID) (from \(configPath))" } ?? "unknown (no matching \(configPath))"))
+                print(
+                    "key id      "
+                        + (config.map { "\($0.keyID) (from \(configPath))" } ?? "unknown (no matching \(configPath))"))
             }
         }
 
@@ -121,8 +122,10 @@ struct KeysCommand: ParsableCommand {
                 print("kem         \(config.kem)")
                 print("public key  \(config.publicKey.rawRepresentation.hex)")
                 for pair in config.algorithms {
-                    let kdf = HPKE.KDF(rawValue: pair.kdfID).map(\.description) ?? "unsupported kdf 0x\(hex(pair.kdfID))"
-                    let aead = HPKE.AEAD(rawValue: pair.aeadID).map(\.description) ?? "unsupported aead 0x\(hex(pair.aeadID))"
+                    let kdf =
+                        HPKE.KDF(rawValue: pair.kdfID).map(\.description) ?? "unsupported kdf 0x\(hex(pair.kdfID))"
+                    let aead =
+                        HPKE.AEAD(rawValue: pair.aeadID).map(\.description) ?? "unsupported aead 0x\(hex(pair.aeadID))"
                     print("suite       \(kdf) + \(aead)")
                 }
             }

@@ -27,11 +27,11 @@ struct OpenCommand: ParsableCommand {
         let privateKey = try KeyFiles.readPrivateKey(at: key)
         let configPath = keyConfig ?? KeyFiles.keyConfigPath(besidePrivateKey: key)
         guard FileManager.default.fileExists(atPath: configPath) else {
-            throw ValidationFailure("\(configPath): no key configuration for \(key); pass --key-config")
+            throw CommandFailure("\(configPath): no key configuration for \(key); pass --key-config")
         }
         let configs = try KeyFiles.readKeyConfigs(at: configPath).filter { $0.publicKey == privateKey.publicKey }
         guard !configs.isEmpty else {
-            throw ValidationFailure("\(configPath): no configuration in it is the public half of \(key)")
+            throw CommandFailure("\(configPath): no configuration in it is the public half of \(key)")
         }
         let opener = try EnvelopeOpener(keys: configs.map { (privateKey, $0) })
 
@@ -39,9 +39,9 @@ struct OpenCommand: ParsableCommand {
             .split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
-        guard let line = lines.first else { throw ValidationFailure("no envelope on standard input") }
+        guard let line = lines.first else { throw CommandFailure("no envelope on standard input") }
         guard lines.count == 1 else {
-            throw ValidationFailure("\(lines.count) lines on standard input; open takes one envelope")
+            throw CommandFailure("\(lines.count) lines on standard input; open takes one envelope")
         }
         let opened = try opener.open(line)
         if json {

@@ -22,12 +22,13 @@ struct SealCommand: ParsableCommand {
         var chosen: HPKE.AEAD?
         if let aead {
             guard let known = HPKE.AEAD(name: aead) else {
-                throw ValidationFailure("unknown --aead '\(aead)'; use one of \(HPKE.AEAD.allCases.map(\.name).joined(separator: ", "))")
+                throw CommandFailure(
+                    "unknown --aead '\(aead)'; use one of \(HPKE.AEAD.allCases.map(\.name).joined(separator: ", "))")
             }
             chosen = known
         }
         guard let config = try KeyFiles.readKeyConfigs(at: keyConfig).first else {
-            throw ValidationFailure("\(keyConfig): no key configuration")
+            throw CommandFailure("\(keyConfig): no key configuration")
         }
         let sealer = try EnvelopeSealer(keyConfig: config, aead: chosen)
         print(try sealer.seal(StandardStreams.readAll()))

@@ -12,14 +12,16 @@ enum StandardStreams {
         while done < bytes.count {
             let n = Foundation.write(1, bytes.baseAddress.map { $0 + done }, bytes.count - done)
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw ValidationFailure("cannot write to standard output: \(String(cString: strerror(errno)))") }
+            guard n > 0 else {
+                throw CommandFailure("cannot write to standard output: \(String(cString: strerror(errno)))")
+            }
             done += n
         }
     }
 }
 
 /// A one-line failure message for the user.
-struct ValidationFailure: Error, CustomStringConvertible {
+struct CommandFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }

@@ -22,7 +22,9 @@ struct HKDFTests {
             salt: (0x60...0xaf).map { String(format: "%02x", $0) }.joined(),
             info: (0xb0...0xff).map { String(format: "%02x", $0) }.joined(),
             prk: "06a6b88c5853361a06104c9ceb35b45cef760014904671014a193f40c15fc244",
-            okm: "b11e398dc80327a1c8e7f78c596a49344f012eda2d4efad8a050cc4c19afa97c59045a99cac7827271cb41c65e590e09da3275600c2f09b8367793a9aca3db71cc30c58179ec3e87c14c01d5c1f3434f1d87"),
+            okm:
+                "b11e398dc80327a1c8e7f78c596a49344f012eda2d4efad8a050cc4c19afa97c59045a99cac7827271cb41c65e590e09da3275600c2f09b8367793a9aca3db71cc30c58179ec3e87c14c01d5c1f3434f1d87"
+        ),
         Case(
             name: "A.3 empty salt and info", ikm: String(repeating: "0b", count: 22), salt: "", info: "",
             prk: "19ef24a32c717b167f33a91d6f648bdf96596776afdb6377ac434c1c293ccb04",
@@ -55,7 +57,8 @@ struct HKDFTests {
             let prk = try ikm.withUnsafeBytes { try kdf.extract(salt: salt.isEmpty ? nil : SecretBytes(salt), ikm: $0) }
             #expect(prk.bytes == reference(mode: EVP_KDF_HKDF_MODE_EXTRACT_ONLY, ikm, salt, 32), "extract \(round)")
             let okm = try kdf.expand(prk: prk, info: info, length: length)
-            #expect(okm.bytes == reference(mode: EVP_KDF_HKDF_MODE_EXPAND_ONLY, prk.bytes, info, length), "expand \(round)")
+            #expect(
+                okm.bytes == reference(mode: EVP_KDF_HKDF_MODE_EXPAND_ONLY, prk.bytes, info, length), "expand \(round)")
         }
     }
 

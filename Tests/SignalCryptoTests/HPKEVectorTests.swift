@@ -8,18 +8,25 @@ struct HPKEVectorTests {
     struct Vector: Decodable {
         struct Encryption: Decodable { let aad, ct, nonce, pt: String }
         struct Export: Decodable {
-            let exporter_context: String
-            let L: Int
-            let exported_value: String
+            let exporterContext: String
+            let length: Int
+            let exportedValue: String
+            enum CodingKeys: String, CodingKey {
+                case exporterContext
+                case length = "L"
+                case exportedValue
+            }
         }
-        let mode, kem_id, kdf_id, aead_id: Int
+        let mode, kemId, kdfId, aeadId: Int
         let info, ikmR, ikmE, skRm, skEm, pkRm, pkEm, enc: String
         let encryptions: [Encryption]
         let exports: [Export]
     }
 
     static func vectors() throws -> [Vector] {
-        try JSONDecoder().decode(
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try decoder.decode(
             [Vector].self, from: Fixtures.data("vectors/hpke-base-x25519-sha256-aes128gcm.json"))
     }
 
@@ -38,7 +45,7 @@ struct HPKEVectorTests {
 
     @Test func everyEncryptionAndExportMatchesByteForByte() throws {
         for vector in try Self.vectors() {
-            #expect(vector.mode == 0 && vector.kem_id == 0x20 && vector.kdf_id == 1 && vector.aead_id == 1)
+            #expect(vector.mode == 0 && vector.kemId == 0x20 && vector.kdfId == 1 && vector.aeadId == 1)
             let ephemeral = try HPKE.deriveKeyPair(ikm: [UInt8](hex: vector.ikmE))
             let recipient = try HPKE.deriveKeyPair(ikm: [UInt8](hex: vector.ikmR))
             let info = [UInt8](hex: vector.info)
@@ -54,9 +61,9 @@ struct HPKEVectorTests {
                 #expect(pt.bytes.hex == encryption.pt, "decryption \(index)")
             }
             for export in vector.exports {
-                let context = [UInt8](hex: export.exporter_context)
-                #expect(try sender.export(context: context, length: export.L).bytes.hex == export.exported_value)
-                #expect(try receiver.export(context: context, length: export.L).bytes.hex == export.exported_value)
+                let context = [UInt8](hex: export.exporterContext)
+                #expect(try sender.export(context: context, length: export.length).bytes.hex == export.exportedValue)
+                #expect(try receiver.export(context: context, length: export.length).bytes.hex == export.exportedValue)
             }
         }
     }

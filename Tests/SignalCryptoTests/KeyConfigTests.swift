@@ -12,7 +12,9 @@ struct KeyConfigTests {
         let config = try KeyConfig(decoding: bytes)
         #expect(config.keyID == 1)
         #expect(config.kem == .x25519HKDFSHA256)
-        #expect(config.publicKey.rawRepresentation.hex == "31e1f05a740102115220e9af918f738674aec95f54db6e04eb705aae8e798155")
+        #expect(
+            config.publicKey.rawRepresentation.hex == "31e1f05a740102115220e9af918f738674aec95f54db6e04eb705aae8e798155"
+        )
         #expect(config.algorithms == [.init(kdfID: 1, aeadID: 1), .init(kdfID: 1, aeadID: 3)])
         #expect(config.encoded() == bytes)
         #expect(try config.suite() == HPKE.Suite(aead: .aes128GCM))
@@ -25,10 +27,12 @@ struct KeyConfigTests {
     @Test func reproducesTheRFC9458EncapsulatedRequest() throws {
         let config = try KeyConfig(decoding: [UInt8](hex: Self.appendixKeyConfig))
         let recipient = try X25519PrivateKey(
-            rawRepresentation: SecretBytes([UInt8](hex: "3c168975674b2fa8e465970b79c8dcf09f1c741626480bd4c6162fc5b6a98e1a")))
+            rawRepresentation: SecretBytes(
+                [UInt8](hex: "3c168975674b2fa8e465970b79c8dcf09f1c741626480bd4c6162fc5b6a98e1a")))
         #expect(recipient.publicKey == config.publicKey)
         let ephemeral = try X25519PrivateKey(
-            rawRepresentation: SecretBytes([UInt8](hex: "bc51d5e930bda26589890ac7032f70ad12e4ecb37abb1b65b1256c9c48999c73")))
+            rawRepresentation: SecretBytes(
+                [UInt8](hex: "bc51d5e930bda26589890ac7032f70ad12e4ecb37abb1b65b1256c9c48999c73")))
         let header = Envelope.Header(keyID: 1, suite: HPKE.Suite(aead: .aes128GCM))
         let info = Array("message/bhttp request".utf8) + [0] + header.bytes
         #expect(info.hex == "6d6573736167652f626874747020726571756573740001002000010001")
@@ -39,8 +43,9 @@ struct KeyConfigTests {
             (header.bytes + enc + ct).hex
                 == "010020000100014b28f881333e7c164ffc499ad9796f877f4e1051ee6d31bad19dec96c208b4726374e469135906992e1268c594d2a10c695d858c40a026e7965e7d86b83dd440b2c0185204b4d63525"
         )
-        #expect(try context.export(context: Array("message/bhttp response".utf8), length: 16).bytes.hex
-            == "62d87a6ba569ee81014c2641f52bea36")
+        #expect(
+            try context.export(context: Array("message/bhttp response".utf8), length: 16).bytes.hex
+                == "62d87a6ba569ee81014c2641f52bea36")
     }
 
     @Test func anUnsupportedKEMIsRefusedWhenDecoding() throws {
@@ -79,7 +84,8 @@ struct KeyConfigTests {
 
     @Test func collectionsRoundTripAndSingleConfigsAreReadToo() throws {
         let first = KeyConfig(keyID: 1, publicKey: try X25519PrivateKey().publicKey, aeads: [.aes128GCM])
-        let second = KeyConfig(keyID: 2, publicKey: try X25519PrivateKey().publicKey, aeads: [.chaCha20Poly1305, .aes256GCM])
+        let second = KeyConfig(
+            keyID: 2, publicKey: try X25519PrivateKey().publicKey, aeads: [.chaCha20Poly1305, .aes256GCM])
         let list = KeyConfig.encodeCollection([first, second])
         #expect(try KeyConfig.decodeCollection(list) == [first, second])
         #expect(try KeyConfig.decodeAny(list) == [first, second])

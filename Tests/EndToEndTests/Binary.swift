@@ -1,0 +1,84 @@
+import Foundation
+
+/// Runs the package's built executables as a user would, with files for the standard
+/// streams so that no pipe can fill up.
+enum Binary {
+    struct Result {
+        var status: Int32
+        var stdout: [UInt8]
+        var stderr: String
+        var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// The directory holding the built products: beside the test bundle.
+    static let productsDirectory: URL = {
+        if let override = ProcessInfo.processInfo.environment["SECURE_SIGNALS_PRODUCTS"] {
+            return URL(fileURLWithPath: override)
+        }
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+        ]
+        return candidates.first {
+            FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("secure-signals").path)
+        } ?? candidates[0]
+    }()
+
+    static func path(_ name: String) -> String { productsDirectory.appendingPathComponent(name).path }
+
+    static func run(
+        _ name: String, _ arguments: [String], stdin: [UInt8] = [], environment: [String: String]? = nil
+    ) throws -> Result {
+        try runProgram(path(name), arguments, stdin: stdin, environment: environment)
+    }
+
+    static func runProgram(
+        _ executable: String, _ arguments: [String], stdin: [UInt8] = [], environment: [String: String]? = nil
+    ) throws -> Result {
+        let scratch = try TemporaryDirectory()
+        let inURL = scratch.url.appendingPathComponent("stdin")
+        let outURL = scratch.url.appendingPathComponent("stdout")
+        let errURL = scratch.url.appendingPathComponent("stderr")
+        try Data(stdin).write(to: inURL)
+        try Data().write(to: outURL)
+        try Data().write(to: errURL)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardInput = try FileHandle(forReadingFrom: inURL)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        try process.run()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: Array(try Data(contentsOf: outURL)),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    /// The first executable of that name on PATH, if any.
+    static func onPath(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+    }
+}
+
+/// A directory removed when the value is released.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("secure-signals-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// The repository's root, found from this source file.
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
