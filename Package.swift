@@ -3,13 +3,21 @@ import PackageDescription
 
 let package = Package(
     name: "secure-signals",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
+        .executable(name: "secure-signalsd", targets: ["secure-signalsd"]),
         .executable(name: "secure-signals", targets: ["secure-signals"]),
         .library(name: "SignalCrypto", targets: ["SignalCrypto"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: []),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The system's OpenSSL 3 libcrypto, with a header-only shim where Swift cannot reach.
@@ -23,26 +31,92 @@ let package = Package(
             name: "SignalCrypto",
             dependencies: ["CLibCrypto"]
         ),
+        // Signal adapters: the protocol, the registry, the collector. No HTTP, no sockets.
+        .target(
+            name: "SecureSignals",
+            dependencies: [
+                "SignalCrypto",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The built-in adapters.
+        .target(
+            name: "Adapters",
+            dependencies: [
+                "SecureSignals",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Config, HTTP routes on the Unix socket, peer credentials, systemd, metrics.
+        .target(
+            name: "Daemon",
+            dependencies: [
+                "SecureSignals", "Adapters", "SignalCrypto",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The client side of the socket API, for the CLI and the benchmarks.
+        .target(
+            name: "Client",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         // Measurements behind `secure-signals bench`.
         .target(
             name: "Bench",
-            dependencies: ["SignalCrypto", "CLibCrypto"]
+            dependencies: ["SignalCrypto", "CLibCrypto", "Client"]
+        ),
+        .executableTarget(
+            name: "secure-signalsd",
+            dependencies: [
+                "Daemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .executableTarget(
             name: "secure-signals",
             dependencies: [
-                "SignalCrypto",
-                "Bench",
+                "SignalCrypto", "Bench", "Client",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // Adapters that hang, fail or are slow: for the tests, not the product.
+        .target(
+            name: "TestAdapters",
+            dependencies: ["SecureSignals"],
+            path: "Tests/TestAdapters"
+        ),
+        // The daemon with the test adapters registered too, for the end-to-end tests.
+        .executableTarget(
+            name: "secure-signalsd-testbed",
+            dependencies: [
+                "Daemon", "Adapters", "TestAdapters",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/Testbed"
         ),
         .testTarget(
             name: "SignalCryptoTests",
             dependencies: ["SignalCrypto", "CLibCrypto"]
         ),
         .testTarget(
+            name: "SecureSignalsTests",
+            dependencies: ["SecureSignals", "Adapters", "SignalCrypto", "TestAdapters"]
+        ),
+        .testTarget(
             name: "EndToEndTests",
-            dependencies: ["secure-signals", "SignalCrypto"]
+            dependencies: [
+                "secure-signals", "secure-signalsd", "secure-signalsd-testbed", "SignalCrypto", "Client",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

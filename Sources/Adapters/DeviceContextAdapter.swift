@@ -1,0 +1,87 @@
+import Foundation
+import SecureSignals
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The device's context: OS name and version, kernel release, architecture, locale, time
+/// zone, and the brand and model its options name. Computed once at init (the seed's
+/// signals that stay the same across collections); needs no consent, as it names no one.
+///
+/// Options: `brand`, `model` (strings), `os_release_path` (default `/etc/os-release`).
+public struct DeviceContextAdapter: SignalAdapter {
+    public static let name = "device-context"
+    public static let adapterVersion = SemanticVersion(1, 0, 0)
+
+    /// The kernel release: what this adapter reads the device through.
+    public let sdkVersion: SemanticVersion
+    public let context: DeviceContext
+    private let encoded: [UInt8]
+
+    public struct DeviceContext: Codable, Sendable, Equatable {
+        public var os: String
+        public var osVersion: String
+        public var kernel: String
+        public var architecture: String
+        public var locale: String
+        public var timeZone: String
+        public var brand: String?
+        public var model: String?
+
+        enum CodingKeys: String, CodingKey {
+            case os, kernel, architecture, locale, brand, model
+            case osVersion = "os_version"
+            case timeZone = "time_zone"
+        }
+    }
+
+    public init(context: AdapterContext) async throws {
+        let path = try context.options.string("os_release_path") ?? "/etc/os-release"
+        let release: [String: String]
+        do {
+            release = Self.parseOSRelease(try String(contentsOfFile: path, encoding: .utf8))
+        } catch {
+            throw SignalError(.sdkUnavailable, "cannot read \(path): \(error.localizedDescription)")
+        }
+        var system = utsname()
+        uname(&system)
+        let kernel = Self.string(of: &system.release)
+        let architecture = Self.string(of: &system.machine)
+        let environment = ProcessInfo.processInfo.environment
+        let locale = environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LANG"] ?? "C"
+        self.context = DeviceContext(
+            os: release["NAME"] ?? "Linux", osVersion: release["VERSION_ID"] ?? "", kernel: kernel,
+            architecture: architecture, locale: locale, timeZone: TimeZone.current.identifier,
+            brand: try context.options.string("brand"), model: try context.options.string("model"))
+        self.sdkVersion = SemanticVersion(parsing: kernel) ?? SemanticVersion(0, 0, 0)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        self.encoded = Array(try encoder.encode(self.context))
+    }
+
+    public func collectSignals(for request: SignalRequest) async throws -> Signal {
+        .plaintext(encoded)
+    }
+
+    /// The `KEY=value` lines of os-release(5), with shell quoting removed.
+    static func parseOSRelease(_ text: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for line in text.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { continue }
+            var value = String(trimmed[trimmed.index(after: equals)...])
+            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+                value = String(value.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
+            }
+            fields[String(trimmed[..<equals])] = value
+        }
+        return fields
+    }
+
+    private static func string<T>(of field: inout T) -> String {
+        withUnsafeBytes(of: &field) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}

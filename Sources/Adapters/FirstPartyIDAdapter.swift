@@ -1,0 +1,74 @@
+import Foundation
+import SecureSignals
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A random pseudonymous device id, kept in the state directory (created 0600 on first use,
+/// kept across restarts), rotated by a reset. Withheld with `consent_missing` while ad
+/// tracking is limited or no privacy state has been set.
+public final class FirstPartyIDAdapter: ResettableSignalAdapter {
+    public static let name = "first-party-id"
+    public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public let sdkVersion = SemanticVersion(1, 0, 0)
+
+    private let file: URL
+    private let id: Mutex<String>
+
+    public init(context: AdapterContext) async throws {
+        file = context.stateDirectory.appendingPathComponent("first-party-id")
+        do {
+            try FileManager.default.createDirectory(at: context.stateDirectory, withIntermediateDirectories: true)
+            if let existing = try? String(contentsOf: file, encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines), UUID(uuidString: existing) != nil
+            {
+                id = Mutex(existing)
+            } else {
+                let fresh = UUID().uuidString.lowercased()
+                try Self.store(fresh, at: file)
+                id = Mutex(fresh)
+            }
+        } catch let error as SignalError {
+            throw error
+        } catch {
+            throw SignalError(.permissionDenied, "cannot keep the id in \(file.path): \(error.localizedDescription)")
+        }
+    }
+
+    public func collectSignals(for request: SignalRequest) async throws -> Signal {
+        guard request.allowsTracking else {
+            throw SignalError(
+                .consentMissing,
+                request.privacy == nil ? "no privacy state has been set" : "the user limits ad tracking")
+        }
+        let current = id.withLock { $0 }
+        return .plaintext(Array("{\"first_party_id\":\"\(current)\"}".utf8))
+    }
+
+    /// A new id replaces the old one on disk, atomically.
+    public func reset() async throws {
+        let fresh = UUID().uuidString.lowercased()
+        try Self.store(fresh, at: file)
+        id.withLock { $0 = fresh }
+    }
+
+    /// Writes `id` to a new 0600 file beside `file`, then renames it into place.
+    private static func store(_ id: String, at file: URL) throws {
+        let temporary = file.path + ".new"
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw SignalError(.permissionDenied, "cannot create \(temporary): \(String(cString: strerror(errno)))")
+        }
+        let bytes = Array((id + "\n").utf8)
+        let written = write(fd, bytes, bytes.count)
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == bytes.count, synced, rename(temporary, file.path) == 0 else {
+            unlink(temporary)
+            throw SignalError(.permissionDenied, "cannot write \(file.path): \(String(cString: strerror(errno)))")
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import SecureSignals
+
+/// The configuration file, as written (`config/daemon.json` documents every option). Unknown
+/// keys are errors; relative paths resolve against the file's directory.
+struct DaemonConfiguration: Decodable, Sendable {
+    var socket = SocketSettings()
+    var access = AccessSettings()
+    var stateDirectory: String?
+    var recipients: [String: RecipientSettings] = [:]
+    var deadlines = Deadlines()
+    var adapters: [AdapterSettings] = []
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case socket, access, recipients, deadlines, adapters
+        case stateDirectory = "state_directory"
+    }
+
+    init() {}
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        socket = try container.decodeIfPresent(SocketSettings.self, forKey: .socket) ?? SocketSettings()
+        access = try container.decodeIfPresent(AccessSettings.self, forKey: .access) ?? AccessSettings()
+        stateDirectory = try container.decodeIfPresent(String.self, forKey: .stateDirectory)
+        recipients = try container.decodeIfPresent([String: RecipientSettings].self, forKey: .recipients) ?? [:]
+        deadlines = try container.decodeIfPresent(Deadlines.self, forKey: .deadlines) ?? Deadlines()
+        adapters = try container.decodeIfPresent([AdapterSettings].self, forKey: .adapters) ?? []
+    }
+
+    struct SocketSettings: Decodable, Sendable {
+        var path: String?
+        /// Octal, as a string: "0660".
+        var mode = "0660"
+        /// A group name or number; the socket's group, and allowed to connect.
+        var group: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case path, mode, group }
+
+        init() {}
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            path = try container.decodeIfPresent(String.self, forKey: .path)
+            mode = try container.decodeIfPresent(String.self, forKey: .mode) ?? "0660"
+            group = try container.decodeIfPresent(String.self, forKey: .group)
+            guard let value = UInt16(mode, radix: 8), value <= 0o777 else {
+                throw StrictJSON.Failure(
+                    path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.mode]),
+                    reason: "must be an octal mode such as \"0660\", not \"\(mode)\"")
+            }
+        }
+    }
+
+    struct AccessSettings: Decodable, Sendable {
+        /// Who may connect besides the daemon's own uid and root (always allowed).
+        var allowedUIDs: [UInt32] = []
+        /// Groups whose members may connect; the socket's group always may.
+        var allowedGIDs: [UInt32] = []
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case allowedUIDs = "allowed_uids"
+            case allowedGIDs = "allowed_gids"
+        }
+
+        init() {}
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            allowedUIDs = try container.decodeIfPresent([UInt32].self, forKey: .allowedUIDs) ?? []
+            allowedGIDs = try container.decodeIfPresent([UInt32].self, forKey: .allowedGIDs) ?? []
+        }
+    }
+
+    struct RecipientSettings: Decodable, Sendable {
+        /// Key configuration files, newest first: the first is used for sealing.
+        var keyConfigs: [String]
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case keyConfigs = "key_configs" }
+
+        init(keyConfigs: [String]) { self.keyConfigs = keyConfigs }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            keyConfigs = try container.decode([String].self, forKey: .keyConfigs)
+            guard !keyConfigs.isEmpty else {
+                throw StrictJSON.Failure(
+                    path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.keyConfigs]),
+                    reason: "must list at least one file")
+            }
+        }
+    }
+
+    struct Deadlines: Decodable, Sendable {
+        var requestTimeoutMilliseconds = 500
+        var adapterTimeoutMilliseconds = 50
+        var initTimeoutMilliseconds = 10_000
+        var maxSignalBytes = 4096
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case requestTimeoutMilliseconds = "request_timeout_ms"
+            case adapterTimeoutMilliseconds = "adapter_timeout_ms"
+            case initTimeoutMilliseconds = "init_timeout_ms"
+            case maxSignalBytes = "max_signal_bytes"
+        }
+
+        init() {}
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            requestTimeoutMilliseconds = try container.positive(.requestTimeoutMilliseconds, default: 500, max: 60_000)
+            adapterTimeoutMilliseconds = try container.positive(.adapterTimeoutMilliseconds, default: 50, max: 60_000)
+            initTimeoutMilliseconds = try container.positive(.initTimeoutMilliseconds, default: 10_000, max: 600_000)
+            maxSignalBytes = try container.positive(.maxSignalBytes, default: 4096, max: 1 << 20)
+        }
+    }
+
+    struct AdapterSettings: Decodable, Sendable {
+        var name: String
+        var type: String?
+        var recipients: [String]
+        var timeoutMilliseconds: Int?
+        var initTimeoutMilliseconds: Int?
+        var cacheTTLMilliseconds: Int
+        var options: AdapterOptions
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case name, type, recipients, options
+            case timeoutMilliseconds = "timeout_ms"
+            case initTimeoutMilliseconds = "init_timeout_ms"
+            case cacheTTLMilliseconds = "cache_ttl_ms"
+        }
+
+        init(
+            name: String, type: String? = nil, recipients: [String], cacheTTLMilliseconds: Int = 0,
+            options: AdapterOptions = AdapterOptions()
+        ) {
+            self.name = name
+            self.type = type
+            self.recipients = recipients
+            self.cacheTTLMilliseconds = cacheTTLMilliseconds
+            self.options = options
+        }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            type = try container.decodeIfPresent(String.self, forKey: .type)
+            recipients = try container.decodeIfPresent([String].self, forKey: .recipients) ?? []
+            timeoutMilliseconds = try container.decodeIfPresent(Int.self, forKey: .timeoutMilliseconds)
+            initTimeoutMilliseconds = try container.decodeIfPresent(Int.self, forKey: .initTimeoutMilliseconds)
+            cacheTTLMilliseconds = try container.decodeIfPresent(Int.self, forKey: .cacheTTLMilliseconds) ?? 0
+            options = try container.decodeIfPresent(AdapterOptions.self, forKey: .options) ?? AdapterOptions()
+            for (key, value) in [
+                (CodingKeys.timeoutMilliseconds, timeoutMilliseconds),
+                (.initTimeoutMilliseconds, initTimeoutMilliseconds),
+                (.cacheTTLMilliseconds, cacheTTLMilliseconds),
+            ] {
+                if let value, value < 0 || value > 3_600_000 {
+                    throw StrictJSON.Failure(
+                        path: StrictJSON.keyPath(decoder.codingPath + [key]),
+                        reason: "must be between 0 and 3600000, not \(value)")
+                }
+            }
+        }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A whole number in 1...max, or `fallback` when absent; the error names the key.
+    func positive(_ key: Key, default fallback: Int, max: Int) throws -> Int {
+        guard let value = try decodeIfPresent(Int.self, forKey: key) else { return fallback }
+        guard (1...max).contains(value) else {
+            throw StrictJSON.Failure(
+                path: StrictJSON.keyPath(codingPath + [key]), reason: "must be between 1 and \(max), not \(value)")
+        }
+        return value
+    }
+}

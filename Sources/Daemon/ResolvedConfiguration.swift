@@ -1,0 +1,233 @@
+import Foundation
+import SecureSignals
+import SignalCrypto
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A configuration error: the key path at fault and why. `--check-config` prints it and exits 78.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public var file: String
+    public var path: String
+    public var reason: String
+    public var description: String {
+        path.isEmpty ? "\(file): \(reason)" : "\(file): \(path): \(reason)"
+    }
+}
+
+/// The configuration the daemon runs on: files read, paths resolved, names checked.
+public struct ResolvedConfiguration: Sendable {
+    public var source: String
+    public var socketPath: String
+    public var socketMode: mode_t
+    public var socketGroup: gid_t?
+    public var access: AccessPolicy
+    public var collector: CollectorConfiguration
+
+    /// Reads and checks a configuration file against the adapter types of `registry`.
+    public static func load(file: String, registry: AdapterRegistry) throws -> ResolvedConfiguration {
+        let url = URL(fileURLWithPath: file).standardizedFileURL
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ConfigurationError(file: file, path: "", reason: "cannot read: \(error.localizedDescription)")
+        }
+        let settings: DaemonConfiguration
+        do {
+            settings = try StrictJSON.decode(DaemonConfiguration.self, from: data)
+        } catch let failure as StrictJSON.Failure {
+            throw ConfigurationError(file: file, path: failure.path, reason: failure.reason)
+        }
+        return try resolve(settings, file: file, directory: url.deletingLastPathComponent(), registry: registry)
+    }
+
+    static func resolve(
+        _ settings: DaemonConfiguration, file: String, directory: URL, registry: AdapterRegistry,
+        demoRecipient: Recipient? = nil
+    ) throws -> ResolvedConfiguration {
+        func fail(_ path: String, _ reason: String) -> ConfigurationError {
+            ConfigurationError(file: file, path: path, reason: reason)
+        }
+        func absolute(_ path: String) -> String {
+            path.hasPrefix("/") ? path : directory.appendingPathComponent(path).standardizedFileURL.path
+        }
+
+        var recipients: [String: Recipient] = [:]
+        if let demoRecipient { recipients[demoRecipient.name] = demoRecipient }
+        for (name, recipient) in settings.recipients.sorted(by: { $0.key < $1.key }) {
+            let path = "recipients.\(name).key_configs[0]"
+            let configs: [KeyConfig]
+            do {
+                configs = try KeyFiles.readKeyConfigs(at: absolute(recipient.keyConfigs[0]))
+                for (index, older) in recipient.keyConfigs.enumerated().dropFirst() {
+                    do {
+                        _ = try KeyFiles.readKeyConfigs(at: absolute(older))
+                    } catch {
+                        throw fail("recipients.\(name).key_configs[\(index)]", "\(error)")
+                    }
+                }
+            } catch let error as ConfigurationError {
+                throw error
+            } catch {
+                throw fail(path, "\(error)")
+            }
+            guard let newest = configs.first else { throw fail(path, "holds no key configuration") }
+            do {
+                recipients[name] = Recipient(name: name, sealer: try EnvelopeSealer(keyConfig: newest))
+            } catch {
+                throw fail(path, "\(error)")
+            }
+        }
+
+        var adapters: [AdapterConfiguration] = []
+        var names = Set<String>()
+        for (index, adapter) in settings.adapters.enumerated() {
+            let at = "adapters[\(index)]"
+            guard !adapter.name.isEmpty,
+                adapter.name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+            else {
+                throw fail("\(at).name", "must be letters, digits, '-' or '_', not \"\(adapter.name)\"")
+            }
+            guard names.insert(adapter.name).inserted else {
+                throw fail("\(at).name", "\"\(adapter.name)\" is used twice")
+            }
+            let type = adapter.type ?? adapter.name
+            guard registry.type(named: type) != nil else {
+                throw fail(
+                    adapter.type == nil ? "\(at).name" : "\(at).type",
+                    "no adapter type named \"\(type)\" (known: \(registry.names.joined(separator: ", ")))")
+            }
+            for (position, recipient) in adapter.recipients.enumerated() where recipients[recipient] == nil {
+                throw fail("\(at).recipients[\(position)]", "no recipient named \"\(recipient)\" in \"recipients\"")
+            }
+            adapters.append(
+                AdapterConfiguration(
+                    name: adapter.name, type: type, recipients: adapter.recipients,
+                    timeout: .milliseconds(
+                        adapter.timeoutMilliseconds ?? settings.deadlines.adapterTimeoutMilliseconds),
+                    initTimeout: .milliseconds(
+                        adapter.initTimeoutMilliseconds ?? settings.deadlines.initTimeoutMilliseconds),
+                    cacheTTL: .milliseconds(adapter.cacheTTLMilliseconds), options: adapter.options))
+        }
+
+        var group: gid_t?
+        if let name = settings.socket.group {
+            if let number = gid_t(name) {
+                group = number
+            } else if let entry = getgrnam(name) {
+                group = entry.pointee.gr_gid
+            } else {
+                throw fail("socket.group", "no group named \"\(name)\"")
+            }
+        }
+        let socketPath = settings.socket.path.map(absolute) ?? defaultSocketPath()
+        let stateDirectory = settings.stateDirectory.map(absolute) ?? defaultStateDirectory()
+        return ResolvedConfiguration(
+            source: file, socketPath: socketPath, socketMode: mode_t(settings.socket.mode, radix: 8) ?? 0o660,
+            socketGroup: group,
+            access: AccessPolicy(
+                ownUID: getuid(), socketGroup: group, allowedUIDs: Set(settings.access.allowedUIDs),
+                allowedGIDs: Set(settings.access.allowedGIDs)),
+            collector: CollectorConfiguration(
+                adapters: adapters, recipients: recipients,
+                requestTimeout: .milliseconds(settings.deadlines.requestTimeoutMilliseconds),
+                maxSignalBytes: settings.deadlines.maxSignalBytes,
+                stateDirectory: URL(fileURLWithPath: stateDirectory)))
+    }
+
+    /// The embedded default: the demo key, the three built-in adapters, a socket under
+    /// `$XDG_RUNTIME_DIR` (or `./.run`). Everything works with no file at all.
+    public static func embeddedDefault(registry: AdapterRegistry) throws -> ResolvedConfiguration {
+        let demo = Recipient(name: "demo", sealer: try EnvelopeSealer(keyConfig: try DemoKey.keyConfig()))
+        var settings = DaemonConfiguration()
+        let runDirectory = URL(fileURLWithPath: defaultSocketPath()).deletingLastPathComponent().path
+        settings.adapters = [
+            .init(name: "device-context", recipients: ["demo"]),
+            .init(name: "first-party-id", recipients: ["demo"]),
+            .init(
+                name: "file", recipients: ["demo"],
+                options: AdapterOptions([
+                    "path": .string(runDirectory + "/secure-signals.signal"), "max_age_ms": .number(3_600_000),
+                ])),
+        ]
+        return try resolve(
+            settings, file: "(embedded default)",
+            directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            registry: registry, demoRecipient: demo)
+    }
+
+    /// `$XDG_RUNTIME_DIR/secure-signals.sock`, or `./.run/secure-signals.sock` without it.
+    public static func defaultSocketPath() -> String {
+        if let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+            return runtime + "/secure-signals.sock"
+        }
+        return FileManager.default.currentDirectoryPath + "/.run/secure-signals.sock"
+    }
+
+    static func defaultStateDirectory() -> String {
+        let environment = ProcessInfo.processInfo.environment
+        if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return state + "/secure-signals" }
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.local/state/secure-signals" }
+        return FileManager.default.currentDirectoryPath + "/.run/state"
+    }
+
+    /// What `--check-config` prints.
+    public var summary: String {
+        var lines = [
+            "configuration \(source): OK",
+            "socket        \(socketPath) (mode \(String(socketMode, radix: 8)), group \(socketGroup.map { "\($0)" } ?? "-"))",
+            "state         \(collector.stateDirectory.path)",
+            "deadline      \(collector.requestTimeout) per request, signals up to \(collector.maxSignalBytes) bytes",
+        ]
+        for (name, recipient) in collector.recipients.sorted(by: { $0.key < $1.key }) {
+            let header = recipient.sealer.header
+            lines.append("recipient     \(name): key id \(header.keyID), \(header.suite.aead.name)")
+        }
+        for adapter in collector.adapters {
+            let type = adapter.type == adapter.name ? "" : " (\(adapter.type))"
+            lines.append(
+                "adapter       \(adapter.name)\(type) -> \(adapter.recipients.joined(separator: ", ")); timeout \(adapter.timeout), cache \(adapter.cacheTTL)"
+            )
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Who may use the socket: the daemon's own uid, root, the socket's group, and the allowlists.
+public struct AccessPolicy: Sendable {
+    public var ownUID: uid_t
+    public var socketGroup: gid_t?
+    public var allowedUIDs: Set<UInt32>
+    public var allowedGIDs: Set<UInt32>
+
+    public func allows(_ peer: PeerCredentials) -> Bool {
+        peer.uid == 0 || peer.uid == ownUID || allowedUIDs.contains(peer.uid) || peer.gid == socketGroup
+            || allowedGIDs.contains(peer.gid)
+    }
+}
+
+/// The process at the other end of a Unix socket connection (SO_PEERCRED).
+public struct PeerCredentials: Sendable, Equatable {
+    public var pid: Int32
+    public var uid: UInt32
+    public var gid: UInt32
+}
+
+/// The public key configuration of `keys/demo`, built in so the default works from any directory.
+enum DemoKey {
+    static let hex =
+        "010020ce05b2c014fcb2859f0404b4d1ef6717b15fdbaa09533287cd6f1172412aff74000c000100010001000200010003"
+
+    static func keyConfig() throws -> KeyConfig {
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+            index = next
+        }
+        return try KeyConfig(decoding: bytes)
+    }
+}

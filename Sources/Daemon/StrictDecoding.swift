@@ -1,0 +1,90 @@
+import Foundation
+
+/// JSON decoding that refuses unknown keys and names the offending key path
+/// (`adapters[1].timeout_ms`) in every error: for the configuration file and request bodies.
+enum StrictJSON {
+    struct Failure: Error, CustomStringConvertible {
+        /// The key path, such as `adapters[1].timeout_ms`; empty for the document itself.
+        var path: String
+        var reason: String
+        var description: String { path.isEmpty ? reason : "\(path): \(reason)" }
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let failure as Failure {
+            throw failure
+        } catch let error as DecodingError {
+            throw describe(error)
+        }
+    }
+
+    static func keyPath(_ path: [any CodingKey]) -> String {
+        var text = ""
+        for key in path {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return text
+    }
+
+    private static func describe(_ error: DecodingError) -> Failure {
+        switch error {
+        case .keyNotFound(let key, let context):
+            return Failure(path: keyPath(context.codingPath + [key]), reason: "is required")
+        case .typeMismatch(let type, let context):
+            return Failure(path: keyPath(context.codingPath), reason: "must be \(describe(type))")
+        case .valueNotFound(let type, let context):
+            return Failure(path: keyPath(context.codingPath), reason: "must be \(describe(type)), not null")
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                return Failure(path: "", reason: "not valid JSON")
+            }
+            return Failure(path: keyPath(context.codingPath), reason: context.debugDescription)
+        @unknown default:
+            return Failure(path: "", reason: "\(error)")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Bool.Type: return "true or false"
+        case is Int.Type, is Int64.Type, is UInt32.Type, is UInt8.Type: return "a whole number"
+        case is Double.Type: return "a number"
+        case is [Any].Type: return "an array"
+        default:
+            let name = String(describing: type)
+            if name.hasPrefix("Array") { return "an array" }
+            if name.hasPrefix("Dictionary") { return "an object" }
+            return "an object"
+        }
+    }
+}
+
+/// Any key, to list the keys an object actually has.
+struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) {
+        self.stringValue = "\(intValue)"
+        self.intValue = intValue
+    }
+}
+
+extension Decoder {
+    /// Throws for the first key of this object that `Keys` does not list.
+    func rejectUnknownKeys<Keys: CodingKey & CaseIterable>(_: Keys.Type) throws {
+        let known = Set(Keys.allCases.map(\.stringValue))
+        let container = try container(keyedBy: AnyCodingKey.self)
+        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
+        where !known.contains(key.stringValue) {
+            throw StrictJSON.Failure(path: StrictJSON.keyPath(codingPath + [key]), reason: "unknown key")
+        }
+    }
+}

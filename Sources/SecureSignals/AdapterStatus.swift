@@ -1,0 +1,91 @@
+/// Where an adapter is in its life.
+public enum AdapterState: String, Sendable, Codable {
+    case initializing
+    case ready
+    case failed
+    /// Still initializing after its init timeout; it serves once ready.
+    case timedOut = "timed_out"
+}
+
+/// One adapter as `GET /v1/adapters` shows it.
+public struct AdapterStatus: Sendable, Codable, Equatable {
+    public var name: String
+    public var kind: String
+    public var state: AdapterState
+    public var description: String
+    public var initLatencyMilliseconds: Double?
+    public var adapterVersion: SemanticVersion
+    public var sdkVersion: SemanticVersion?
+
+    enum CodingKeys: String, CodingKey {
+        case name, kind, state, description
+        case initLatencyMilliseconds = "init_latency_ms"
+        case adapterVersion = "adapter_version"
+        case sdkVersion = "sdk_version"
+    }
+}
+
+/// One sealed signal in a collection's answer.
+public struct SealedSignal: Sendable, Codable, Equatable {
+    public var adapter: String
+    public var adapterVersion: SemanticVersion
+    public var sdkVersion: SemanticVersion
+    /// The recipient it is sealed for; nil when the adapter sealed it itself.
+    public var recipient: String?
+    public var keyID: Int?
+    public var envelope: String
+    /// Whether the plaintext came from the adapter's cache (the envelope is always new).
+    public var cached: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case adapter, recipient, envelope, cached
+        case adapterVersion = "adapter_version"
+        case sdkVersion = "sdk_version"
+        case keyID = "key_id"
+    }
+}
+
+/// An adapter that could not answer a request, and why.
+public struct AdapterFailure: Sendable, Codable, Equatable {
+    public var adapter: String
+    public var code: SignalError.Code
+    public var message: String
+
+    public init(adapter: String, code: SignalError.Code, message: String) {
+        self.adapter = adapter
+        self.code = code
+        self.message = message
+    }
+}
+
+/// The answer to one request: what arrived in time, and an error for each adapter that did not.
+public struct CollectionResult: Sendable, Codable, Equatable {
+    public var requestID: String
+    public var signals: [SealedSignal]
+    public var errors: [AdapterFailure]
+
+    enum CodingKeys: String, CodingKey {
+        case signals, errors
+        case requestID = "request_id"
+    }
+}
+
+/// What a bidder finds inside an envelope after opening it.
+public struct SignalPayload: Sendable, Codable, Equatable {
+    public var v: Int
+    public var adapter: String
+    public var adapterVersion: SemanticVersion
+    public var sdkVersion: SemanticVersion
+    public var requestID: String
+    public var issuedAtMilliseconds: Int64
+    /// Base64 of the raw signal.
+    public var signal: String
+
+    enum CodingKeys: String, CodingKey {
+        case v, adapter, signal
+        case adapterVersion = "adapter_version"
+        case sdkVersion = "sdk_version"
+        case requestID = "request_id"
+        case issuedAtMilliseconds = "issued_at_ms"
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import SignalCrypto
+
+/// One configured adapter: which type, for whom its signals are sealed, and its limits.
+public struct AdapterConfiguration: Sendable, Equatable {
+    /// The instance name requests and statuses use (unique).
+    public var name: String
+    /// The registered adapter type; the same as `name` unless several instances of one type run.
+    public var type: String
+    public var recipients: [String]
+    public var timeout: Duration
+    public var initTimeout: Duration
+    /// How long a plaintext may be reused (re-sealed fresh each time); zero turns caching off.
+    public var cacheTTL: Duration
+    public var options: AdapterOptions
+
+    public init(
+        name: String, type: String? = nil, recipients: [String], timeout: Duration = .milliseconds(50),
+        initTimeout: Duration = .seconds(10), cacheTTL: Duration = .zero, options: AdapterOptions = AdapterOptions()
+    ) {
+        self.name = name
+        self.type = type ?? name
+        self.recipients = recipients
+        self.timeout = timeout
+        self.initTimeout = initTimeout
+        self.cacheTTL = cacheTTL
+        self.options = options
+    }
+}
+
+/// A bidder that may read signals: envelopes are sealed with its newest key configuration.
+public struct Recipient: Sendable {
+    public var name: String
+    public var sealer: EnvelopeSealer
+
+    public init(name: String, sealer: EnvelopeSealer) {
+        self.name = name
+        self.sealer = sealer
+    }
+}
+
+/// Everything the collector needs; the daemon builds it from its configuration file.
+public struct CollectorConfiguration: Sendable {
+    public var adapters: [AdapterConfiguration]
+    public var recipients: [String: Recipient]
+    /// The default deadline of a whole request: collection and encryption.
+    public var requestTimeout: Duration
+    /// The largest signal an adapter may return, in bytes.
+    public var maxSignalBytes: Int
+    public var stateDirectory: URL
+
+    public init(
+        adapters: [AdapterConfiguration], recipients: [String: Recipient],
+        requestTimeout: Duration = .milliseconds(500),
+        maxSignalBytes: Int = 4096, stateDirectory: URL
+    ) {
+        self.adapters = adapters
+        self.recipients = recipients
+        self.requestTimeout = requestTimeout
+        self.maxSignalBytes = maxSignalBytes
+        self.stateDirectory = stateDirectory
+    }
+}

@@ -1,0 +1,31 @@
+/// The device's consent state, set by the platform (`PUT /v1/privacy`) and handed to every
+/// adapter with each request.
+public struct PrivacyState: Sendable, Equatable, Codable {
+    public var limitAdTracking: Bool
+    /// IAB TCF consent string.
+    public var tcfConsent: String?
+    /// IAB Global Privacy Platform string and its section ids.
+    public var gpp: String?
+    public var gppSid: [Int]?
+    /// IAB US Privacy (CCPA) string.
+    public var usPrivacy: String?
+
+    public init(
+        limitAdTracking: Bool, tcfConsent: String? = nil, gpp: String? = nil, gppSid: [Int]? = nil,
+        usPrivacy: String? = nil
+    ) {
+        self.limitAdTracking = limitAdTracking
+        self.tcfConsent = tcfConsent
+        self.gpp = gpp
+        self.gppSid = gppSid
+        self.usPrivacy = usPrivacy
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case limitAdTracking = "limit_ad_tracking"
+        case tcfConsent = "tcf_consent"
+        case gpp
+        case gppSid = "gpp_sid"
+        case usPrivacy = "us_privacy"
+    }
+}

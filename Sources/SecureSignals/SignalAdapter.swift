@@ -1,0 +1,66 @@
+import Foundation
+import Logging
+
+/// A source of one secure signal (the seed's `IMASecureSignalsAdapter`, in Swift).
+///
+/// The collector creates an adapter exactly once, when the daemon starts; a throw from `init`
+/// is the adapter's init error, answered unchanged on every later request. `collectSignals` is
+/// then called before every ad request, concurrently with the other adapters, under a timeout.
+public protocol SignalAdapter: Sendable {
+    /// The registered name; the configuration allowlists adapters by it.
+    static var name: String { get }
+    static var adapterVersion: SemanticVersion { get }
+    /// The runtime version of what the adapter wraps (an SDK, the OS, another program).
+    var sdkVersion: SemanticVersion { get }
+    init(context: AdapterContext) async throws
+    /// The signal for one ad request. Throw a `SignalError` to choose the error code; any
+    /// other error is reported as `collection_failed`.
+    func collectSignals(for request: SignalRequest) async throws -> Signal
+}
+
+/// An adapter whose state can be reset on request (`POST /v1/adapters/{name}/reset`).
+public protocol ResettableSignalAdapter: SignalAdapter {
+    func reset() async throws
+}
+
+/// What an adapter returns: raw bytes the daemon seals for each recipient, or a string the
+/// adapter already encrypted itself, passed through as it is.
+public enum Signal: Sendable, Equatable {
+    case plaintext([UInt8])
+    case sealed(String)
+}
+
+/// One ad request, as an adapter sees it.
+public struct SignalRequest: Sendable {
+    public var requestID: String
+    /// The device's privacy state; nil while none has been set, which counts as no consent.
+    public var privacy: PrivacyState?
+
+    public init(requestID: String, privacy: PrivacyState?) {
+        self.requestID = requestID
+        self.privacy = privacy
+    }
+
+    /// Whether the user allows tracking: a privacy state is set and does not limit ad tracking.
+    public var allowsTracking: Bool {
+        guard let privacy else { return false }
+        return !privacy.limitAdTracking
+    }
+}
+
+/// What an adapter gets at init.
+public struct AdapterContext: Sendable {
+    /// The configured instance name (several instances of one adapter type may run).
+    public var name: String
+    public var options: AdapterOptions
+    /// A directory the adapter may keep state in, across restarts.
+    public var stateDirectory: URL
+    public var logger: Logger
+
+    public init(name: String, options: AdapterOptions, stateDirectory: URL, logger: Logger) {
+        self.name = name
+        self.options = options
+        self.stateDirectory = stateDirectory
+        self.logger = logger
+    }
+}

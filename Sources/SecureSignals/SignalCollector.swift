@@ -1,0 +1,208 @@
+import Foundation
+import Logging
+
+/// Initializes every configured adapter exactly once, then answers each request by asking
+/// the selected adapters concurrently, each under its own timeout and all under the
+/// request's deadline, and sealing every plaintext signal for each of its recipients.
+public actor SignalCollector {
+    private var configuration: CollectorConfiguration
+    private let registry: AdapterRegistry
+    private let logger: Logger
+    private var hosts: [String: AdapterHost] = [:]
+    private var order: [String] = []
+    private var privacy: PrivacyState?
+    private var initializations: [Task<Void, Never>] = []
+
+    /// Fails with the first adapter whose type is not registered.
+    public init(configuration: CollectorConfiguration, registry: AdapterRegistry, logger: Logger) throws {
+        self.configuration = configuration
+        self.registry = registry
+        self.logger = logger
+        for adapter in configuration.adapters {
+            guard let type = registry.type(named: adapter.type) else {
+                throw SignalError(.unknownAdapter, "no adapter type named '\(adapter.type)'")
+            }
+            hosts[adapter.name] = AdapterHost(configuration: adapter, type: type, logger: logger)
+            order.append(adapter.name)
+        }
+    }
+
+    /// Starts every adapter's initialization, all at once, and returns when each is ready,
+    /// failed or past its init timeout.
+    public func initializeAll() async {
+        let pending = order.compactMap { hosts[$0] }
+        await withTaskGroup(of: Void.self) { group in
+            for host in pending {
+                let context = context(for: host.name, options: await host.configuration.options)
+                group.addTask { await host.initialize(context: context) }
+            }
+        }
+    }
+
+    private func context(for name: String, options: AdapterOptions) -> AdapterContext {
+        var adapterLogger = logger
+        adapterLogger[metadataKey: "adapter"] = "\(name)"
+        return AdapterContext(
+            name: name, options: options, stateDirectory: configuration.stateDirectory, logger: adapterLogger)
+    }
+
+    /// Whether every adapter is ready or failed (none initializing).
+    public var isSettled: Bool {
+        get async {
+            for host in hosts.values where !(await host.isSettled) { return false }
+            return true
+        }
+    }
+
+    public func statuses() async -> [AdapterStatus] {
+        var statuses: [AdapterStatus] = []
+        for name in order {
+            if let host = hosts[name] { statuses.append(await host.status) }
+        }
+        return statuses
+    }
+
+    /// The current privacy state; cached signals are dropped when it changes.
+    public func setPrivacy(_ state: PrivacyState) async {
+        guard state != privacy else { return }
+        privacy = state
+        for host in hosts.values { await host.privacyChanged() }
+    }
+
+    public var privacyState: PrivacyState? { privacy }
+
+    /// Resets an adapter that supports it (a new first-party id, say).
+    public func reset(adapter name: String) async throws {
+        guard let host = hosts[name] else { throw SignalError(.unknownAdapter, "no adapter named '\(name)'") }
+        try await host.reset()
+    }
+
+    /// Takes a reloaded configuration: adapters whose type and options are unchanged keep
+    /// running with the new limits and recipients; new or changed ones are created (exactly
+    /// once each); removed ones are dropped.
+    public func reload(_ newConfiguration: CollectorConfiguration) async throws {
+        var newHosts: [String: AdapterHost] = [:]
+        var created: [AdapterHost] = []
+        for adapter in newConfiguration.adapters {
+            if let host = hosts[adapter.name], await host.configuration.type == adapter.type,
+                await host.configuration.options == adapter.options
+            {
+                await host.update(adapter)
+                newHosts[adapter.name] = host
+                continue
+            }
+            guard let type = registry.type(named: adapter.type) else {
+                throw SignalError(.unknownAdapter, "no adapter type named '\(adapter.type)'")
+            }
+            let host = AdapterHost(configuration: adapter, type: type, logger: logger)
+            newHosts[adapter.name] = host
+            created.append(host)
+        }
+        configuration = newConfiguration
+        hosts = newHosts
+        order = newConfiguration.adapters.map(\.name)
+        for host in created {
+            if privacy != nil { await host.privacyChanged() }
+            let context = context(for: host.name, options: await host.configuration.options)
+            initializations.append(Task { await host.initialize(context: context) })
+        }
+    }
+
+    /// Collects signals for one request. `adapters` selects some (all when nil); `timeout`
+    /// shortens the configured deadline. Never takes longer than the deadline, whatever the
+    /// adapters do.
+    public func collect(requestID: String, adapters selection: [String]? = nil, timeout: Duration? = nil) async
+        -> CollectionResult
+    {
+        let deadline = min(timeout ?? configuration.requestTimeout, configuration.requestTimeout * 20)
+        let request = SignalRequest(requestID: requestID, privacy: privacy)
+        let names = selection ?? order
+        var errors: [AdapterFailure] = []
+        var jobs: [(host: AdapterHost, adapter: AdapterConfiguration, recipients: [Recipient])] = []
+        for name in names {
+            guard let host = hosts[name] else {
+                errors.append(
+                    AdapterFailure(
+                        adapter: name, code: .unknownAdapter, message: "no adapter named '\(name)' is configured"))
+                continue
+            }
+            let adapter = await host.configuration
+            jobs.append((host, adapter, adapter.recipients.compactMap { configuration.recipients[$0] }))
+        }
+        let maxSignalBytes = configuration.maxSignalBytes
+        // Adapters get the deadline less a margin for sealing what they return.
+        let collectionBudget = max(deadline - .milliseconds(5), deadline * 0.8)
+        let issuedAt = Int64(Date().timeIntervalSince1970 * 1000)
+
+        var signals: [SealedSignal] = []
+        await withTaskGroup(of: (Int, [SealedSignal], AdapterFailure?).self) { group in
+            for (index, job) in jobs.enumerated() {
+                group.addTask {
+                    let outcome = await job.host.collect(request, timeout: min(job.adapter.timeout, collectionBudget))
+                    let (sealed, failure) = Self.seal(
+                        outcome, adapter: job.adapter.name, adapterVersion: job.host.type.adapterVersion,
+                        recipients: job.recipients, request: request, issuedAt: issuedAt, maxSignalBytes: maxSignalBytes
+                    )
+                    return (index, sealed, failure)
+                }
+            }
+            var results = [(Int, [SealedSignal], AdapterFailure?)]()
+            for await result in group { results.append(result) }
+            for (_, sealed, failure) in results.sorted(by: { $0.0 < $1.0 }) {
+                signals += sealed
+                if let failure { errors.append(failure) }
+            }
+        }
+        return CollectionResult(requestID: requestID, signals: signals, errors: errors)
+    }
+
+    /// Seals one adapter's outcome for each of its recipients; plaintext never leaves unsealed.
+    private static func seal(
+        _ outcome: AdapterHost.Outcome, adapter: String, adapterVersion: SemanticVersion, recipients: [Recipient],
+        request: SignalRequest, issuedAt: Int64, maxSignalBytes: Int
+    ) -> ([SealedSignal], AdapterFailure?) {
+        func failure(_ error: SignalError) -> ([SealedSignal], AdapterFailure?) {
+            ([], AdapterFailure(adapter: adapter, code: error.code, message: error.message))
+        }
+        switch outcome {
+        case .failure(let error):
+            return failure(error)
+        case .signal(.sealed(let envelope), let cached, let sdkVersion):
+            guard envelope.utf8.count <= maxSignalBytes else {
+                return failure(tooLarge(envelope.utf8.count, maxSignalBytes))
+            }
+            return (
+                [
+                    SealedSignal(
+                        adapter: adapter, adapterVersion: adapterVersion, sdkVersion: sdkVersion, recipient: nil,
+                        keyID: nil, envelope: envelope, cached: cached)
+                ], nil
+            )
+        case .signal(.plaintext(let bytes), let cached, let sdkVersion):
+            guard bytes.count <= maxSignalBytes else { return failure(tooLarge(bytes.count, maxSignalBytes)) }
+            guard !recipients.isEmpty else {
+                return failure(SignalError(.noRecipientKey, "adapter '\(adapter)' has no recipient with a key"))
+            }
+            let payload = SignalPayload(
+                v: 1, adapter: adapter, adapterVersion: adapterVersion, sdkVersion: sdkVersion,
+                requestID: request.requestID, issuedAtMilliseconds: issuedAt, signal: Data(bytes).base64EncodedString())
+            do {
+                let encoded = Array(try JSONEncoder().encode(payload))
+                let sealed = try recipients.map { recipient in
+                    SealedSignal(
+                        adapter: adapter, adapterVersion: adapterVersion, sdkVersion: sdkVersion,
+                        recipient: recipient.name,
+                        keyID: Int(recipient.sealer.header.keyID), envelope: try recipient.sealer.seal(encoded),
+                        cached: cached)
+                }
+                return (sealed, nil)
+            } catch {
+                return failure(SignalError(.collectionFailed, "sealing failed: \(error)"))
+            }
+        }
+    }
+
+    private static func tooLarge(_ count: Int, _ cap: Int) -> SignalError {
+        SignalError(.signalTooLarge, "signal of \(count) bytes is over the \(cap)-byte cap")
+    }
+}

@@ -1,0 +1,30 @@
+/// A failure of one adapter, reported for that adapter only. Codes are stable strings.
+public struct SignalError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable, Codable, CaseIterable {
+        case adapterInitFailed = "adapter_init_failed"
+        case sdkUnavailable = "sdk_unavailable"
+        case consentMissing = "consent_missing"
+        case permissionDenied = "permission_denied"
+        case timeout = "timeout"
+        case collectionFailed = "collection_failed"
+        case noRecipientKey = "no_recipient_key"
+        case unknownAdapter = "unknown_adapter"
+        case signalTooLarge = "signal_too_large"
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+
+    /// `error` as a signal error: itself when it is one, else `fallback` with its description.
+    static func from(_ error: any Error, fallback: Code) -> SignalError {
+        if let error = error as? SignalError { return error }
+        return SignalError(fallback, String(describing: error))
+    }
+}

@@ -1,0 +1,76 @@
+import Synchronization
+
+/// How a timed operation ended.
+enum TimedOutcome<Value: Sendable>: Sendable {
+    case value(Value)
+    case failure(any Error)
+    case timedOut
+}
+
+/// Runs `operation` and answers within `timeout` whatever it does: an operation that ignores
+/// cancellation or never returns costs this caller only the timeout, and is cancelled then.
+/// The answer is given exactly once, by whichever of the two finishes first.
+func withTimeout<Value: Sendable>(
+    _ timeout: Duration, operation: @escaping @Sendable () async throws -> Value
+) async -> TimedOutcome<Value> {
+    let race = Race<Value>()
+    return await withCheckedContinuation { continuation in
+        race.begin(continuation)
+        let work = Task {
+            do {
+                race.finish(.value(try await operation()))
+            } catch {
+                race.finish(.failure(error))
+            }
+        }
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            if race.finish(.timedOut) { work.cancel() }
+        }
+        race.onFinish { timer.cancel() }
+    }
+}
+
+/// The once-only completion of a `withTimeout` race.
+private final class Race<Value: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<TimedOutcome<Value>, Never>?
+        var finished = false
+        var cleanup: (@Sendable () -> Void)?
+    }
+
+    private let state = Mutex(State())
+
+    func begin(_ continuation: CheckedContinuation<TimedOutcome<Value>, Never>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    /// Runs `cleanup` once the race has finished (at once, when it already has).
+    func onFinish(_ cleanup: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            if state.finished { return true }
+            state.cleanup = cleanup
+            return false
+        }
+        if runNow { cleanup() }
+    }
+
+    /// Completes the race with `outcome` unless it already completed; answers whether it did.
+    @discardableResult
+    func finish(_ outcome: TimedOutcome<Value>) -> Bool {
+        let (continuation, cleanup) = state.withLock {
+            state -> (CheckedContinuation<TimedOutcome<Value>, Never>?, (@Sendable () -> Void)?) in
+            guard !state.finished else { return (nil, nil) }
+            state.finished = true
+            defer {
+                state.continuation = nil
+                state.cleanup = nil
+            }
+            return (state.continuation, state.cleanup)
+        }
+        guard let continuation else { return false }
+        continuation.resume(returning: outcome)
+        cleanup?()
+        return true
+    }
+}

@@ -1,0 +1,99 @@
+import Adapters
+import Foundation
+import Logging
+import SecureSignals
+import Testing
+
+/// The built-in adapters on real files.
+struct BuiltinAdapterTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("adapters-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func context(_ options: [String: JSONValue] = [:]) -> AdapterContext {
+        AdapterContext(
+            name: "test", options: AdapterOptions(options), stateDirectory: directory.appendingPathComponent("state"),
+            logger: Logger(label: "test"))
+    }
+
+    let consenting = SignalRequest(requestID: "r", privacy: PrivacyState(limitAdTracking: false))
+
+    @Test func deviceContextReadsOSReleaseAndTheOptions() async throws {
+        let release = directory.appendingPathComponent("os-release")
+        try "NAME=\"Signage OS\"\nVERSION_ID=\"4.2\"\n# comment\nID=signage\n".write(
+            to: release, atomically: true, encoding: .utf8)
+        let adapter = try await DeviceContextAdapter(
+            context: context([
+                "os_release_path": .string(release.path), "brand": .string("Acme"), "model": .string("TV-9"),
+            ]))
+        guard case .plaintext(let bytes) = try await adapter.collectSignals(for: consenting) else {
+            Issue.record("expected a plaintext")
+            return
+        }
+        let device = try JSONDecoder().decode(DeviceContextAdapter.DeviceContext.self, from: Data(bytes))
+        #expect(device.os == "Signage OS" && device.osVersion == "4.2")
+        #expect(device.brand == "Acme" && device.model == "TV-9")
+        #expect(!device.kernel.isEmpty && !device.architecture.isEmpty && !device.timeZone.isEmpty)
+        #expect(adapter.sdkVersion == SemanticVersion(parsing: device.kernel))
+        await #expect(throws: SignalError.self) {
+            _ = try await DeviceContextAdapter(context: context(["os_release_path": .string("/nonexistent")]))
+        }
+    }
+
+    @Test func firstPartyIDPersistsIsPrivateAndRotates() async throws {
+        let adapter = try await FirstPartyIDAdapter(context: context())
+        let file = directory.appendingPathComponent("state/first-party-id").path
+        let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let first = try await adapter.collectSignals(for: consenting)
+        let again = try await FirstPartyIDAdapter(context: context()).collectSignals(for: consenting)
+        #expect(first == again, "the id survives a restart")
+        try await adapter.reset()
+        let rotated = try await adapter.collectSignals(for: consenting)
+        #expect(rotated != first)
+        #expect(try await FirstPartyIDAdapter(context: context()).collectSignals(for: consenting) == rotated)
+        #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o600)
+    }
+
+    @Test func firstPartyIDIsWithheldWithoutConsent() async throws {
+        let adapter = try await FirstPartyIDAdapter(context: context())
+        for privacy in [nil, PrivacyState(limitAdTracking: true)] {
+            await #expect(throws: SignalError.self) {
+                _ = try await adapter.collectSignals(for: SignalRequest(requestID: "r", privacy: privacy))
+            }
+            do {
+                _ = try await adapter.collectSignals(for: SignalRequest(requestID: "r", privacy: privacy))
+            } catch let error as SignalError {
+                #expect(error.code == .consentMissing)
+            }
+        }
+    }
+
+    @Test func fileSignalsAreReadFreshAndChecked() async throws {
+        let file = directory.appendingPathComponent("signal.bin")
+        let adapter = try await FileSignalAdapter(
+            context: context([
+                "path": .string(file.path), "max_age_ms": .number(60_000), "sdk_version": .string("3.18.5"),
+            ]))
+        #expect(adapter.sdkVersion.description == "3.18.5")
+        await #expect(throws: SignalError(.sdkUnavailable, "\(file.path) does not exist")) {
+            _ = try await adapter.collectSignals(for: consenting)
+        }
+        try Data("v1".utf8).write(to: file)
+        #expect(try await adapter.collectSignals(for: consenting) == .plaintext(Array("v1".utf8)))
+        try Data("v2".utf8).write(to: file)
+        #expect(try await adapter.collectSignals(for: consenting) == .plaintext(Array("v2".utf8)))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -120)], ofItemAtPath: file.path)
+        do {
+            _ = try await adapter.collectSignals(for: consenting)
+            Issue.record("a stale file must fail")
+        } catch let error as SignalError {
+            #expect(error.code == .collectionFailed)
+        }
+        await #expect(throws: SignalError.self) { _ = try await FileSignalAdapter(context: context()) }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Logging
+import SecureSignals
+import SignalCrypto
+import TestAdapters
+import Testing
+
+/// The collector with real adapters, real keys and real envelopes, in-process.
+struct CollectorTests {
+    let key: X25519PrivateKey
+    let opener: EnvelopeOpener
+    let recipient: Recipient
+    let state: URL
+
+    init() throws {
+        key = try X25519PrivateKey()
+        let config = KeyConfig(keyID: 3, publicKey: key.publicKey, aeads: [.aes128GCM])
+        opener = try EnvelopeOpener(privateKey: key, keyConfig: config)
+        recipient = Recipient(name: "bidder", sealer: try EnvelopeSealer(keyConfig: config))
+        state = FileManager.default.temporaryDirectory.appendingPathComponent("collector-\(UUID().uuidString)")
+    }
+
+    func collector(_ adapters: [AdapterConfiguration], requestTimeout: Duration = .milliseconds(500)) async throws
+        -> SignalCollector
+    {
+        let collector = try SignalCollector(
+            configuration: CollectorConfiguration(
+                adapters: adapters, recipients: ["bidder": recipient], requestTimeout: requestTimeout,
+                stateDirectory: state),
+            registry: AdapterRegistry(testAdapters), logger: Logger(label: "test"))
+        await collector.initializeAll()
+        return collector
+    }
+
+    func payload(_ signal: SealedSignal) throws -> SignalPayload {
+        let opened = try opener.open(signal.envelope)
+        return try JSONDecoder().decode(SignalPayload.self, from: Data(opened.payload.bytes))
+    }
+
+    @Test func envelopesCarryTheRequestAndTheAdapter() async throws {
+        let collector = try await collector([AdapterConfiguration(name: "test-echo", recipients: ["bidder"])])
+        let result = await collector.collect(requestID: "req-1")
+        #expect(result.errors.isEmpty)
+        let signal = try #require(result.signals.first)
+        #expect(signal.adapter == "test-echo" && signal.recipient == "bidder" && signal.keyID == 3)
+        #expect(signal.adapterVersion.description == "2.3.4" && signal.sdkVersion.description == "9.8.7")
+        let inside = try payload(signal)
+        #expect(inside.v == 1 && inside.requestID == "req-1" && inside.adapter == "test-echo")
+        #expect(inside.adapterVersion == signal.adapterVersion && inside.sdkVersion == signal.sdkVersion)
+        let raw = String(decoding: try #require(Data(base64Encoded: inside.signal)), as: UTF8.self)
+        #expect(raw.contains("\"request_id\":\"req-1\""))
+    }
+
+    @Test func aHangingAdapterCostsOnlyItsOwnTimeout() async throws {
+        let collector = try await collector([
+            AdapterConfiguration(name: "test-hang", recipients: ["bidder"], timeout: .milliseconds(80)),
+            AdapterConfiguration(name: "test-echo", recipients: ["bidder"]),
+        ])
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = await collector.collect(requestID: "r")
+        let elapsed = clock.now - start
+        #expect(result.signals.map(\.adapter) == ["test-echo"])
+        #expect(result.errors.map(\.code) == [.timeout])
+        #expect(result.errors.first?.adapter == "test-hang")
+        // Answered at the hanging adapter's timeout, long before the 500 ms deadline.
+        #expect(elapsed < .milliseconds(400), "took \(elapsed)")
+    }
+
+    @Test func theRequestDeadlineBoundsEveryAdapter() async throws {
+        let collector = try await collector([
+            AdapterConfiguration(name: "test-hang", recipients: ["bidder"], timeout: .seconds(30))
+        ])
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = await collector.collect(requestID: "r", timeout: .milliseconds(100))
+        #expect(clock.now - start < .milliseconds(400))
+        #expect(result.errors.map(\.code) == [.timeout])
+    }
+
+    @Test func anInitErrorIsAnsweredUnchangedOnEveryRequest() async throws {
+        let collector = try await collector([
+            AdapterConfiguration(
+                name: "test-fail-init", recipients: ["bidder"],
+                options: AdapterOptions(["message": .string("no SDK here")]))
+        ])
+        for request in ["a", "b", "c"] {
+            let result = await collector.collect(requestID: request)
+            #expect(
+                result.errors == [
+                    AdapterFailure(adapter: "test-fail-init", code: .sdkUnavailable, message: "no SDK here")
+                ])
+        }
+        let status = try #require(await collector.statuses().first)
+        #expect(status.state == .failed)
+        #expect(status.description == "sdk_unavailable: no SDK here")
+    }
+
+    @Test func cachedPlaintextsComeBackInFreshEnvelopes() async throws {
+        let collector = try await collector([
+            AdapterConfiguration(name: "test-echo", recipients: ["bidder"], cacheTTL: .seconds(60))
+        ])
+        let first = try #require(await collector.collect(requestID: "one").signals.first)
+        let second = try #require(await collector.collect(requestID: "two").signals.first)
+        #expect(!first.cached && second.cached)
+        #expect(first.envelope != second.envelope)
+        #expect(try payload(first).signal == payload(second).signal)  // the same plaintext ...
+        #expect(try payload(second).requestID == "two")  // ... bound to the new request
+
+        // A new privacy state drops the cache.
+        await collector.setPrivacy(PrivacyState(limitAdTracking: true))
+        let third = try #require(await collector.collect(requestID: "three").signals.first)
+        #expect(!third.cached)
+        #expect(try payload(third).signal != payload(first).signal)
+    }
+
+    @Test func aCacheIsRefreshedInTheBackgroundBeforeItExpires() async throws {
+        let collector = try await collector([
+            AdapterConfiguration(name: "test-echo", recipients: ["bidder"], cacheTTL: .milliseconds(400))
+        ])
+        let first = try #require(await collector.collect(requestID: "1").signals.first)
+        try await Task.sleep(for: .milliseconds(250))  // past half the TTL: this request triggers a refresh
+        let second = try #require(await collector.collect(requestID: "2").signals.first)
+        #expect(second.cached)
+        try await Task.sleep(for: .milliseconds(100))
+        let third = try #require(await collector.collect(requestID: "3").signals.first)
+        #expect(third.cached)
+        #expect(try payload(third).signal != payload(first).signal, "the refreshed plaintext is served")
+    }
+
+    @Test func signalsOverTheCapAreRefused() async throws {
+        let collector = try await collector([
+            AdapterConfiguration(
+                name: "test-echo", recipients: ["bidder"], options: AdapterOptions(["bytes": .number(4097)]))
+        ])
+        let result = await collector.collect(requestID: "r")
+        #expect(result.signals.isEmpty)
+        #expect(result.errors.map(\.code) == [.signalTooLarge])
+    }
+
+    @Test func everyFailureIsReportedForItsAdapterOnly() async throws {
+        let collector = try await collector([
+            AdapterConfiguration(name: "test-echo", recipients: []),
+            AdapterConfiguration(name: "test-throw", recipients: ["bidder"]),
+            AdapterConfiguration(name: "test-self-sealed", recipients: ["bidder"]),
+        ])
+        let result = await collector.collect(
+            requestID: "r", adapters: ["test-echo", "test-throw", "test-self-sealed", "nope"])
+        #expect(
+            result.errors.map { "\($0.adapter):\($0.code.rawValue)" }
+                == ["nope:unknown_adapter", "test-echo:no_recipient_key", "test-throw:collection_failed"])
+        #expect(result.errors.first { $0.adapter == "test-throw" }?.message == "the test SDK broke")
+        let sealed = try #require(result.signals.first)
+        #expect(sealed.envelope == "sealed-by-the-adapter" && sealed.recipient == nil)
+    }
+
+    @Test func aLateAdapterIsTimedOutThenServesOnceReady() async throws {
+        let collector = try await collector([
+            AdapterConfiguration(
+                name: "test-slow-init", recipients: ["bidder"], initTimeout: .milliseconds(50),
+                options: AdapterOptions(["delay_ms": .number(300)]))
+        ])
+        #expect(await collector.statuses().first?.state == .timedOut)
+        #expect(await collector.collect(requestID: "early").errors.map(\.code) == [.sdkUnavailable])
+        try await Task.sleep(for: .milliseconds(450))
+        let status = try #require(await collector.statuses().first)
+        #expect(status.state == .ready)
+        #expect((status.initLatencyMilliseconds ?? 0) >= 300)
+        #expect(await collector.collect(requestID: "late").signals.count == 1)
+    }
+
+    @Test func adaptersAreInitializedOnceAndConcurrently() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let collector = try await collector(
+            (0..<4).map {
+                AdapterConfiguration(
+                    name: "slow-\($0)", type: "test-slow-init", recipients: ["bidder"],
+                    options: AdapterOptions(["delay_ms": .number(200)]))
+            })
+        // Four 200 ms inits side by side, not one after another.
+        #expect(clock.now - start < .milliseconds(700))
+        #expect(await collector.statuses().allSatisfy { $0.state == .ready })
+    }
+}

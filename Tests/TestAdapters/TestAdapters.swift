@@ -1,0 +1,104 @@
+import Foundation
+import SecureSignals
+import Synchronization
+
+/// Answers `{"request_id", "count"}` after `delay_ms` (default 0); `bytes` pads the signal to
+/// that size. The count shows the tests when a cached plaintext was used.
+public struct EchoAdapter: SignalAdapter {
+    public static let name = "test-echo"
+    public static let adapterVersion = SemanticVersion(2, 3, 4)
+    public let sdkVersion = SemanticVersion(9, 8, 7)
+    private let delay: Duration
+    private let size: Int?
+    private let calls = Counter()
+
+    public init(context: AdapterContext) async throws {
+        delay = .milliseconds(try context.options.int("delay_ms") ?? 0)
+        size = try context.options.int("bytes")
+    }
+
+    public func collectSignals(for request: SignalRequest) async throws -> Signal {
+        if delay > .zero { try await Task.sleep(for: delay) }
+        let count = calls.next()
+        if let size { return .plaintext([UInt8](repeating: UInt8(ascii: "x"), count: size)) }
+        return .plaintext(Array("{\"request_id\":\"\(request.requestID)\",\"count\":\(count)}".utf8))
+    }
+}
+
+/// Never answers and ignores cancellation: the worst an SDK can do.
+public struct HangAdapter: SignalAdapter {
+    public static let name = "test-hang"
+    public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public let sdkVersion = SemanticVersion(1, 0, 0)
+    public init(context: AdapterContext) async throws {}
+
+    public func collectSignals(for request: SignalRequest) async throws -> Signal {
+        await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+        return .plaintext([])
+    }
+}
+
+/// Fails its init with `sdk_unavailable` and the message of option `message`.
+public struct FailingInitAdapter: SignalAdapter {
+    public static let name = "test-fail-init"
+    public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public let sdkVersion = SemanticVersion(1, 0, 0)
+
+    public init(context: AdapterContext) async throws {
+        throw SignalError(.sdkUnavailable, try context.options.string("message") ?? "the test SDK is not installed")
+    }
+
+    public func collectSignals(for request: SignalRequest) async throws -> Signal { .plaintext([]) }
+}
+
+/// Takes `delay_ms` to initialize, then answers like `test-echo`.
+public struct SlowInitAdapter: SignalAdapter {
+    public static let name = "test-slow-init"
+    public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public let sdkVersion = SemanticVersion(1, 0, 0)
+
+    public init(context: AdapterContext) async throws {
+        try await Task.sleep(for: .milliseconds(try context.options.int("delay_ms") ?? 1000))
+    }
+
+    public func collectSignals(for request: SignalRequest) async throws -> Signal {
+        .plaintext(Array("slow-init".utf8))
+    }
+}
+
+/// Returns a signal it sealed itself, to be passed through untouched.
+public struct SelfSealingAdapter: SignalAdapter {
+    public static let name = "test-self-sealed"
+    public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public let sdkVersion = SemanticVersion(1, 0, 0)
+    public init(context: AdapterContext) async throws {}
+
+    public func collectSignals(for request: SignalRequest) async throws -> Signal { .sealed("sealed-by-the-adapter") }
+}
+
+/// Throws an error that is not a `SignalError` on every collection.
+public struct ThrowingAdapter: SignalAdapter {
+    public static let name = "test-throw"
+    public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public let sdkVersion = SemanticVersion(1, 0, 0)
+    public init(context: AdapterContext) async throws {}
+
+    struct Broken: Error, CustomStringConvertible { var description: String { "the test SDK broke" } }
+    public func collectSignals(for request: SignalRequest) async throws -> Signal { throw Broken() }
+}
+
+final class Counter: Sendable {
+    private let value = Mutex(0)
+    func next() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
+}
+
+/// Every test adapter, for a registry.
+public let testAdapters: [any SignalAdapter.Type] = [
+    EchoAdapter.self, HangAdapter.self, FailingInitAdapter.self, SlowInitAdapter.self, SelfSealingAdapter.self,
+    ThrowingAdapter.self,
+]

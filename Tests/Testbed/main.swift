@@ -1,0 +1,1 @@
+// replaced by main.swift once the Daemon runner exists
