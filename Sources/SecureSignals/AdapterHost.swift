@@ -119,6 +119,18 @@ actor AdapterHost {
 
     /// The adapter's signal for `request`, from the cache while it is fresh.
     func collect(_ request: SignalRequest, timeout: Duration) async -> Outcome {
+        let start = ContinuousClock.now
+        let outcome = await collectUnmeasured(request, timeout: timeout)
+        let label: String
+        switch outcome {
+        case .signal(_, let cached, _): label = cached ? "cached" : "ok"
+        case .failure(let error): label = error.code.rawValue
+        }
+        CollectionMetrics.record(adapter: name, outcome: label, latency: ContinuousClock.now - start)
+        return outcome
+    }
+
+    private func collectUnmeasured(_ request: SignalRequest, timeout: Duration) async -> Outcome {
         switch state {
         case .initializing, .timedOut:
             return .failure(SignalError(.sdkUnavailable, "adapter '\(name)' is still initializing"))

@@ -21,7 +21,8 @@ public struct PrivacyState: Sendable, Equatable, Codable {
         self.usPrivacy = usPrivacy
     }
 
-    enum CodingKeys: String, CodingKey {
+    /// The JSON keys; public so that strict decoders can refuse any other.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
         case limitAdTracking = "limit_ad_tracking"
         case tcfConsent = "tcf_consent"
         case gpp

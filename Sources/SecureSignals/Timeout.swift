@@ -1,7 +1,7 @@
 import Synchronization
 
 /// How a timed operation ended.
-enum TimedOutcome<Value: Sendable>: Sendable {
+package enum TimedOutcome<Value: Sendable>: Sendable {
     case value(Value)
     case failure(any Error)
     case timedOut
@@ -10,7 +10,7 @@ enum TimedOutcome<Value: Sendable>: Sendable {
 /// Runs `operation` and answers within `timeout` whatever it does: an operation that ignores
 /// cancellation or never returns costs this caller only the timeout, and is cancelled then.
 /// The answer is given exactly once, by whichever of the two finishes first.
-func withTimeout<Value: Sendable>(
+package func withTimeout<Value: Sendable>(
     _ timeout: Duration, operation: @escaping @Sendable () async throws -> Value
 ) async -> TimedOutcome<Value> {
     let race = Race<Value>()

@@ -1,0 +1,25 @@
+import ArgumentParser
+import Logging
+
+/// The daemon's command line, shared by `secure-signalsd` and the tests' testbed.
+public struct DaemonOptions: ParsableArguments {
+    @Option(help: "Configuration file (JSON; see config/daemon.json). Without it: the embedded default.")
+    public var config: String?
+
+    @Option(help: "Socket path, overriding the configuration's.")
+    public var socket: String?
+
+    @Flag(help: "Check the configuration, print a summary and exit: 0 when valid, 78 with the key at fault when not.")
+    public var checkConfig = false
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical.")
+    public var logLevel: String = "info"
+
+    public init() {}
+
+    public func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+        }
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import SecureSignals
+import ServiceLifecycle
+import UnixSignals
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs the daemon: configuration, the collector, the socket API and its systemd integration,
+/// until SIGTERM or SIGINT drains it.
+public enum DaemonRunner {
+    /// Exit status for a bad configuration (sysexits' EX_CONFIG).
+    public static let configurationErrorStatus: Int32 = 78
+
+    public static func run(_ options: DaemonOptions, registry: AdapterRegistry) async throws -> Int32 {
+        let level = Logger.Level(rawValue: options.logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "secure-signalsd")
+
+        var configuration: ResolvedConfiguration
+        do {
+            configuration = try loadConfiguration(file: options.config, socket: options.socket, registry: registry)
+        } catch {
+            FileHandle.standardError.write(Data("secure-signalsd: \(error)\n".utf8))
+            return configurationErrorStatus
+        }
+        if options.checkConfig {
+            print(configuration.summary)
+            return 0
+        }
+
+        let notifier = SystemdNotifier()
+        unsetenv("NOTIFY_SOCKET")  // for this process alone, not its children
+        let metrics = DaemonMetrics()
+        let collector = try SignalCollector(
+            configuration: configuration.collector, registry: registry, logger: logger)
+        let state = DaemonState(collector: collector, access: configuration.access, logger: logger)
+
+        let router = Router(context: DaemonRequestContext.self)
+        router.addMiddleware { ErrorAndMetricsMiddleware(metrics: metrics) }
+        router.addMiddleware { AccessMiddleware(state: state) }
+        Routes.install(on: router, state: state, metrics: metrics)
+
+        let listening = AsyncStream<Void>.makeStream()
+        let server: any Service
+        if let descriptor = SocketActivation.takeListeningDescriptor() {
+            logger.notice("serving the socket systemd handed over", metadata: ["fd": "\(descriptor)"])
+            server = ActivatedSocketServer(
+                descriptor: descriptor, responder: router.buildResponder(), logger: logger,
+                onListening: { listening.continuation.yield() })
+        } else {
+            try prepareSocketPath(configuration.socketPath)
+            let path = configuration.socketPath
+            let mode = configuration.socketMode
+            let group = configuration.socketGroup
+            server = Application(
+                router: router, server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: .seconds(120))),
+                configuration: ApplicationConfiguration(address: .unixDomainSocket(path: path), serverName: nil),
+                onServerRunning: { _ in
+                    chmod(path, mode)
+                    if let group { chown(path, uid_t.max, group) }
+                    logger.notice("listening", metadata: ["socket": "\(path)"])
+                    listening.continuation.yield()
+                },
+                logger: logger)
+        }
+
+        let reloader = ReloadService(
+            file: options.config, socket: options.socket, registry: registry, state: state, notifier: notifier,
+            logger: logger)
+        let readiness = ReadinessService(
+            collector: collector, listening: listening.stream, notifier: notifier, logger: logger)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: server, serviceName: "socket API"),
+            .init(service: readiness, successTerminationBehavior: .ignore, serviceName: "readiness"),
+            .init(service: reloader, successTerminationBehavior: .ignore, serviceName: "reload on SIGHUP"),
+        ]
+        if let interval = notifier.watchdogInterval {
+            services.append(
+                .init(
+                    service: WatchdogService(notifier: notifier, interval: interval),
+                    successTerminationBehavior: .ignore, serviceName: "watchdog"))
+        }
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(10)
+        let group = ServiceGroup(configuration: groupConfiguration)
+        try await group.run()
+        logger.notice("stopped")
+        return 0
+    }
+
+    /// The configuration file (or the embedded default), with the socket path overridden.
+    static func loadConfiguration(file: String?, socket: String?, registry: AdapterRegistry) throws
+        -> ResolvedConfiguration
+    {
+        var configuration =
+            try file.map { try ResolvedConfiguration.load(file: $0, registry: registry) }
+            ?? ResolvedConfiguration.embeddedDefault(registry: registry)
+        if let socket {
+            configuration.socketPath =
+                socket.hasPrefix("/") ? socket : FileManager.default.currentDirectoryPath + "/" + socket
+        }
+        return configuration
+    }
+
+    /// Makes the socket's directory, and refuses to take over a socket a live daemon listens on.
+    static func prepareSocketPath(_ path: String) throws {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o750])
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        if UnixSocketProbe.isListening(path) {
+            throw ConfigurationError(file: path, path: "", reason: "another daemon listens on this socket")
+        }
+    }
+}
+
+/// Sends READY=1 once the socket listens and every adapter has finished initializing, or 10 s
+/// after start, whichever comes first; late adapters go on initializing.
+struct ReadinessService: Service {
+    let collector: SignalCollector
+    let listening: AsyncStream<Void>
+    let notifier: SystemdNotifier
+    let logger: Logger
+
+    func run() async throws {
+        let collector = self.collector
+        let initialization = Task { await collector.initializeAll() }
+        for await _ in listening.prefix(1) {}
+        let outcome = await withTimeout(.seconds(10)) { await initialization.value }
+        let statuses = await collector.statuses()
+        let ready = statuses.filter { $0.state == .ready }.count
+        let status = "\(ready) of \(statuses.count) adapters ready"
+        if case .timedOut = outcome { logger.warning("ready before every adapter finished initializing") }
+        notifier.notify("READY=1\nSTATUS=serving; \(status)")
+        logger.notice("ready", metadata: ["adapters": "\(status)"])
+        try? await gracefulShutdown()
+        notifier.notify("STOPPING=1\nSTATUS=draining in-flight requests")
+    }
+}
+
+/// Reloads configuration and keys on SIGHUP, without dropping connections.
+struct ReloadService: Service {
+    let file: String?
+    let socket: String?
+    let registry: AdapterRegistry
+    let state: DaemonState
+    let notifier: SystemdNotifier
+    let logger: Logger
+
+    func run() async throws {
+        let signals = await UnixSignalsSequence(trapping: .sighup)
+        await cancelWhenGracefulShutdown {
+            for await _ in signals {
+                await reload()
+            }
+        }
+    }
+
+    func reload() async {
+        notifier.notify("RELOADING=1\nSTATUS=reloading configuration and keys")
+        do {
+            let configuration = try DaemonRunner.loadConfiguration(file: file, socket: socket, registry: registry)
+            try await state.collector.reload(configuration.collector)
+            state.access = configuration.access
+            logger.notice("reloaded configuration and keys", metadata: ["source": "\(configuration.source)"])
+            notifier.notify("READY=1\nSTATUS=serving; configuration reloaded")
+        } catch {
+            logger.error("reload failed; keeping the running configuration", metadata: ["error": "\(error)"])
+            notifier.notify("READY=1\nSTATUS=serving; reload failed: \(error)")
+        }
+    }
+}
+
+/// WATCHDOG=1 at half of `$WATCHDOG_USEC`.
+struct WatchdogService: Service {
+    let notifier: SystemdNotifier
+    let interval: Duration
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                notifier.notify("WATCHDOG=1")
+                try await Task.sleep(for: interval)
+            }
+        }
+    }
+}
+
+/// Whether something accepts connections on a Unix socket path.
+enum UnixSocketProbe {
+    static func isListening(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return connected == 0
+    }
+}

@@ -1,1 +1,0 @@
-// replaced by main.swift once the Daemon runner exists
