@@ -71,8 +71,10 @@ let package = Package(
         .target(
             name: "Client",
             dependencies: [
+                "SecureSignals",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // Measurements behind `secure-signals bench`.
@@ -90,8 +92,9 @@ let package = Package(
         .executableTarget(
             name: "secure-signals",
             dependencies: [
-                "SignalCrypto", "Bench", "Client",
+                "SignalCrypto", "SecureSignals", "Bench", "Client",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // Adapters that hang, fail or are slow: for the tests, not the product.

@@ -6,14 +6,21 @@ struct SecureSignalsCommand: AsyncParsableCommand {
         commandName: "secure-signals",
         abstract: "Client and key tool for the secure-signals daemon.",
         discussion: """
-            Make recipient keys, seal and open envelopes by hand, and measure the crypto.
+            Ask a running secure-signalsd for signals, make recipient keys, seal and open
+            envelopes by hand, and measure the daemon.
 
             Examples:
+              secure-signals health
+              secure-signals adapters
+              secure-signals collect --request-id ad-42 --adapter device-context
               secure-signals keys generate --key-id 7 --out /etc/secure-signals/keys --name bidder
               echo -n hello | secure-signals seal --key-config keys/demo/demo.keyconfig
               secure-signals seal --key-config keys/demo/demo.keyconfig < payload \\
                 | secure-signals open --key keys/demo/demo.key.pem
             """,
-        subcommands: [KeysCommand.self, SealCommand.self, OpenCommand.self, BenchCommand.self]
+        subcommands: [
+            CollectCommand.self, AdaptersCommand.self, HealthCommand.self, KeysCommand.self, SealCommand.self,
+            OpenCommand.self, BenchCommand.self,
+        ]
     )
 }

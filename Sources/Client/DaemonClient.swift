@@ -1,0 +1,142 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import SecureSignals
+
+/// The socket API from the client's side: what the CLI and the benchmarks speak.
+public struct DaemonClient: Sendable {
+    public let socketPath: String
+    private let client: HTTPClient
+
+    public init(socketPath: String, client: HTTPClient = .shared) {
+        self.socketPath = socketPath
+        self.client = client
+    }
+
+    /// `$SECURE_SIGNALS_SOCKET`, else the daemon's default (`$XDG_RUNTIME_DIR/secure-signals.sock`
+    /// or `./.run/secure-signals.sock`), else the packaged service's socket when that exists.
+    public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String
+    {
+        if let path = environment["SECURE_SIGNALS_SOCKET"], !path.isEmpty { return path }
+        let userDefault: String
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+            userDefault = runtime + "/secure-signals.sock"
+        } else {
+            userDefault = FileManager.default.currentDirectoryPath + "/.run/secure-signals.sock"
+        }
+        let service = "/run/secure-signals/secure-signals.sock"
+        if !FileManager.default.fileExists(atPath: userDefault), FileManager.default.fileExists(atPath: service) {
+            return service
+        }
+        return userDefault
+    }
+
+    /// An answer: its status and body.
+    public struct Reply: Sendable {
+        public var status: UInt
+        public var body: Data
+
+        /// The API error's code and message, when the body is one.
+        public var apiError: (code: String, message: String)? {
+            struct Envelope: Decodable {
+                struct Detail: Decodable {
+                    var code: String
+                    var message: String
+                }
+                var error: Detail
+            }
+            return (try? JSONDecoder().decode(Envelope.self, from: body)).map { ($0.error.code, $0.error.message) }
+        }
+    }
+
+    public func request(
+        _ method: HTTPMethod, _ path: String, json: Data? = nil, timeout: TimeAmount = .seconds(10)
+    ) async throws -> Reply {
+        guard let url = URL(httpURLWithSocketPath: socketPath, uri: path) else {
+            throw ClientError("'\(socketPath)' cannot be used as a socket path")
+        }
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = method
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: json))
+        }
+        do {
+            let response = try await client.execute(request, timeout: timeout)
+            let body = try await response.body.collect(upTo: 16 << 20)
+            return Reply(status: response.status.code, body: Data(body.readableBytesView))
+        } catch let error as HTTPClientError where error == .connectTimeout || error == .remoteConnectionClosed {
+            throw ClientError.unavailable(socketPath, error)
+        } catch let error as ClientError {
+            throw error
+        } catch {
+            if FileManager.default.fileExists(atPath: socketPath) {
+                throw ClientError("the daemon on \(socketPath) did not answer: \(error)")
+            }
+            throw ClientError.unavailable(socketPath, error)
+        }
+    }
+
+    /// A successful JSON answer decoded, or the API's error as a `ClientError`.
+    public func call<Answer: Decodable>(
+        _ method: HTTPMethod, _ path: String, json: Data? = nil, as type: Answer.Type
+    ) async throws -> Answer {
+        let reply = try await request(method, path, json: json)
+        guard (200..<300).contains(reply.status) else {
+            if let (code, message) = reply.apiError {
+                throw ClientError("the daemon answered \(reply.status) \(code): \(message)")
+            }
+            throw ClientError("the daemon answered \(reply.status)")
+        }
+        do {
+            return try JSONDecoder().decode(type, from: reply.body)
+        } catch {
+            throw ClientError("the daemon's answer to \(path) is not what this client expects: \(error)")
+        }
+    }
+
+    public func health() async throws -> HealthReport {
+        try await call(.GET, "/v1/health", as: HealthReport.self)
+    }
+
+    public func adapters() async throws -> [AdapterStatus] {
+        struct Answer: Decodable { var adapters: [AdapterStatus] }
+        return try await call(.GET, "/v1/adapters", as: Answer.self).adapters
+    }
+
+    public func collect(requestID: String, adapters: [String]? = nil, timeoutMilliseconds: Int? = nil) async throws
+        -> CollectionResult
+    {
+        var body: [String: Any] = ["request_id": requestID]
+        if let adapters { body["adapters"] = adapters }
+        if let timeoutMilliseconds { body["timeout_ms"] = timeoutMilliseconds }
+        return try await call(
+            .POST, "/v1/signals", json: try JSONSerialization.data(withJSONObject: body), as: CollectionResult.self)
+    }
+}
+
+/// `GET /v1/health`.
+public struct HealthReport: Codable, Sendable {
+    public var status: String
+    public var adapters: [String: Int]
+    public var uptimeSeconds: Double
+    public var version: String
+
+    enum CodingKeys: String, CodingKey {
+        case status, adapters, version
+        case uptimeSeconds = "uptime_s"
+    }
+}
+
+/// A client-side failure, one line for the user.
+public struct ClientError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+
+    static func unavailable(_ path: String, _ error: any Error) -> ClientError {
+        ClientError(
+            "no daemon listens on \(path) (is secure-signalsd running? --socket or $SECURE_SIGNALS_SOCKET picks another)"
+        )
+    }
+}
