@@ -50,8 +50,10 @@ public struct DaemonClient: Sendable {
         }
     }
 
+    /// Sends `json` (as `contentType`, when given) and answers whatever the daemon answers.
     public func request(
-        _ method: HTTPMethod, _ path: String, json: Data? = nil, timeout: TimeAmount = .seconds(10)
+        _ method: HTTPMethod, _ path: String, json: Data? = nil, contentType: String? = "application/json",
+        timeout: TimeAmount = .seconds(10)
     ) async throws -> Reply {
         guard let url = URL(httpURLWithSocketPath: socketPath, uri: path) else {
             throw ClientError("'\(socketPath)' cannot be used as a socket path")
@@ -59,7 +61,7 @@ public struct DaemonClient: Sendable {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = method
         if let json {
-            request.headers.add(name: "Content-Type", value: "application/json")
+            if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
             request.body = .bytes(ByteBuffer(bytes: json))
         }
         do {

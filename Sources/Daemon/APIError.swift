@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// An error answer of the socket API: `{"error": {"code", "message"}}` with its status.
 struct APIError: HTTPResponseError, CustomStringConvertible {
@@ -55,7 +56,7 @@ enum JSONRequest {
         let body: ByteBuffer
         do {
             body = try await request.collectBody(upTo: maximumBytes)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch is NIOTooManyBytesError {
             throw APIError(.contentTooLarge, "body_too_large", "the request body is over \(maximumBytes / 1024) KiB")
         }
         if body.readableBytes == 0, let fallback { return fallback }

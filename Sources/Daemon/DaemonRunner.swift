@@ -188,10 +188,11 @@ struct WatchdogService: Service {
     let interval: Duration
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 notifier.notify("WATCHDOG=1")
-                try await Task.sleep(for: interval)
+                // Cancelled at shutdown: that ends the pings, not the daemon.
+                try? await Task.sleep(for: interval)
             }
         }
     }

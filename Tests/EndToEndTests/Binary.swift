@@ -28,13 +28,15 @@ enum Binary {
 
     static func run(
         _ name: String, _ arguments: [String], stdin: [UInt8] = [], environment: [String: String]? = nil
-    ) throws -> Result {
-        try runProgram(path(name), arguments, stdin: stdin, environment: environment)
+    ) async throws -> Result {
+        try await runProgram(path(name), arguments, stdin: stdin, environment: environment)
     }
 
+    /// Runs a program to its end without blocking a thread: tests share a cooperative pool
+    /// as wide as the machine's cores, and Foundation needs a free one to see a child exit.
     static func runProgram(
         _ executable: String, _ arguments: [String], stdin: [UInt8] = [], environment: [String: String]? = nil
-    ) throws -> Result {
+    ) async throws -> Result {
         let scratch = try TemporaryDirectory()
         let inURL = scratch.url.appendingPathComponent("stdin")
         let outURL = scratch.url.appendingPathComponent("stdout")
@@ -49,8 +51,10 @@ enum Binary {
         process.standardInput = try FileHandle(forReadingFrom: inURL)
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
+        let exited = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in exited.continuation.finish() }
         try process.run()
-        process.waitUntilExit()
+        for await _ in exited.stream {}
         return Result(
             status: process.terminationStatus, stdout: Array(try Data(contentsOf: outURL)),
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))

@@ -9,8 +9,8 @@ struct KeyToolTests {
     init() throws { directory = try TemporaryDirectory() }
 
     @discardableResult
-    func generate(keyID: Int, name: String, extra: [String] = []) throws -> Binary.Result {
-        try Binary.run(
+    func generate(keyID: Int, name: String, extra: [String] = []) async throws -> Binary.Result {
+        try await Binary.run(
             "secure-signals",
             ["keys", "generate", "--key-id", "\(keyID)", "--out", directory.url.path, "--name", name] + extra)
     }
@@ -19,8 +19,8 @@ struct KeyToolTests {
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }
 
-    @Test func generateWritesAPrivateKeyForItsOwnerAndAPublicConfiguration() throws {
-        let result = try generate(keyID: 7, name: "bidder")
+    @Test func generateWritesAPrivateKeyForItsOwnerAndAPublicConfiguration() async throws {
+        let result = try await generate(keyID: 7, name: "bidder")
         #expect(result.status == 0, "\(result.stderr)")
         let keyPath = directory.path("bidder.key.pem")
         let configPath = directory.path("bidder.keyconfig")
@@ -35,15 +35,15 @@ struct KeyToolTests {
         #expect(try KeyFiles.readPrivateKey(at: keyPath).publicKey == config.publicKey)
     }
 
-    @Test func generateRefusesToReplaceFilesUnlessForced() throws {
-        try generate(keyID: 1, name: "k")
+    @Test func generateRefusesToReplaceFilesUnlessForced() async throws {
+        try await generate(keyID: 1, name: "k")
         let before = try KeyFiles.readKeyConfigs(at: directory.path("k.keyconfig"))
-        let refused = try generate(keyID: 1, name: "k")
+        let refused = try await generate(keyID: 1, name: "k")
         #expect(refused.status != 0)
         #expect(refused.stdout.isEmpty)
         #expect(refused.stderr.contains("already exists (use --force to replace it)"))
         #expect(try KeyFiles.readKeyConfigs(at: directory.path("k.keyconfig")) == before)
-        let forced = try generate(keyID: 1, name: "k", extra: ["--force", "--aead", "chacha20-poly1305"])
+        let forced = try await generate(keyID: 1, name: "k", extra: ["--force", "--aead", "chacha20-poly1305"])
         #expect(forced.status == 0, "\(forced.stderr)")
         let after = try KeyFiles.readKeyConfigs(at: directory.path("k.keyconfig"))
         #expect(after != before)
@@ -51,9 +51,9 @@ struct KeyToolTests {
         #expect(try mode(directory.path("k.key.pem")) == 0o600)
     }
 
-    @Test func generateValidatesItsArguments() throws {
+    @Test func generateValidatesItsArguments() async throws {
         for arguments in [["--key-id", "256"], ["--key-id", "1", "--aead", "rot13"]] {
-            let result = try Binary.run(
+            let result = try await Binary.run(
                 "secure-signals", ["keys", "generate", "--out", directory.url.path] + arguments)
             #expect(result.status != 0)
             #expect(result.stdout.isEmpty)
@@ -62,35 +62,36 @@ struct KeyToolTests {
     }
 
     @Test(.enabled(if: Binary.onPath("openssl") != nil, "the openssl binary is not installed"))
-    func opensslReadsThePrivateKey() throws {
-        try generate(keyID: 3, name: "o")
+    func opensslReadsThePrivateKey() async throws {
+        try await generate(keyID: 3, name: "o")
         let openssl = try #require(Binary.onPath("openssl"))
-        let result = try Binary.runProgram(
+        let result = try await Binary.runProgram(
             openssl, ["pkey", "-in", directory.path("o.key.pem"), "-pubout", "-outform", "DER"])
         #expect(result.status == 0, "\(result.stderr)")
         let config = try #require(try KeyFiles.readKeyConfigs(at: directory.path("o.keyconfig")).first)
         // SubjectPublicKeyInfo for X25519 ends with the 32 raw public key bytes.
         #expect(Array(result.stdout.suffix(32)) == config.publicKey.rawRepresentation)
-        let text = try Binary.runProgram(openssl, ["pkey", "-in", directory.path("o.key.pem"), "-noout", "-text"])
+        let text = try await Binary.runProgram(
+            openssl, ["pkey", "-in", directory.path("o.key.pem"), "-noout", "-text"])
         #expect(text.stdoutText.contains("X25519 Private-Key"))
     }
 
     @Test(arguments: HPKE.AEAD.allCases)
-    func sealThenOpenRoundTripsBinaryPayloads(aead: HPKE.AEAD) throws {
-        try generate(keyID: 9, name: "r")
+    func sealThenOpenRoundTripsBinaryPayloads(aead: HPKE.AEAD) async throws {
+        try await generate(keyID: 9, name: "r")
         let payload: [UInt8] = [0, 1, 2, 10, 13, 255, 0] + Array("signal\n".utf8)
-        let sealed = try Binary.run(
+        let sealed = try await Binary.run(
             "secure-signals", ["seal", "--key-config", directory.path("r.keyconfig"), "--aead", aead.name],
             stdin: payload)
         #expect(sealed.status == 0, "\(sealed.stderr)")
         let lines = sealed.stdoutText.split(separator: "\n")
         #expect(lines.count == 1)
-        let opened = try Binary.run(
+        let opened = try await Binary.run(
             "secure-signals", ["open", "--key", directory.path("r.key.pem")], stdin: sealed.stdout)
         #expect(opened.status == 0, "\(opened.stderr)")
         #expect(opened.stdout == payload)
 
-        let json = try Binary.run(
+        let json = try await Binary.run(
             "secure-signals", ["open", "--key", directory.path("r.key.pem"), "--json"], stdin: sealed.stdout)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])
         #expect(object["key_id"] as? Int == 9)
@@ -101,11 +102,11 @@ struct KeyToolTests {
     }
 
     /// Every bad input: non-zero status, nothing on stdout, one line on stderr naming the problem.
-    @Test func badInputsFailWithOneClearLine() throws {
-        try generate(keyID: 7, name: "good")
-        try generate(keyID: 7, name: "stranger")  // same key id, other key
-        try generate(keyID: 8, name: "other-id")
-        let envelope = try Binary.run(
+    @Test func badInputsFailWithOneClearLine() async throws {
+        try await generate(keyID: 7, name: "good")
+        try await generate(keyID: 7, name: "stranger")  // same key id, other key
+        try await generate(keyID: 8, name: "other-id")
+        let envelope = try await Binary.run(
             "secure-signals", ["seal", "--key-config", directory.path("good.keyconfig")], stdin: Array("secret".utf8)
         ).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         var bytes = try Base64URL.decode(envelope)
@@ -133,7 +134,7 @@ struct KeyToolTests {
             ("missing key", "absent", envelope, "No such file or directory"),
         ]
         for (what, key, input, says) in cases {
-            let result = try Binary.run(
+            let result = try await Binary.run(
                 "secure-signals",
                 [
                     "open", "--key", directory.path("\(key).key.pem"),
@@ -148,12 +149,12 @@ struct KeyToolTests {
         }
     }
 
-    @Test func sealRefusesAConfigurationWithoutASupportedSuite() throws {
+    @Test func sealRefusesAConfigurationWithoutASupportedSuite() async throws {
         let key = try X25519PrivateKey()
         var config = KeyConfig(keyID: 5, publicKey: key.publicKey, aeads: [])
         config.algorithms = [.init(kdfID: 2, aeadID: 1)]
         try Data(config.encoded()).write(to: directory.url.appendingPathComponent("odd.keyconfig"))
-        let result = try Binary.run(
+        let result = try await Binary.run(
             "secure-signals", ["seal", "--key-config", directory.path("odd.keyconfig")], stdin: [1])
         #expect(result.status != 0)
         #expect(result.stdout.isEmpty)
@@ -161,37 +162,38 @@ struct KeyToolTests {
         var p256 = config.encoded()
         p256[2] = 0x10
         try Data(p256).write(to: directory.url.appendingPathComponent("p256.keyconfig"))
-        let refused = try Binary.run(
+        let refused = try await Binary.run(
             "secure-signals", ["seal", "--key-config", directory.path("p256.keyconfig")], stdin: [1])
         #expect(refused.stderr.contains("unsupported kem id 0x0010"))
     }
 
-    @Test func showDescribesConfigurationsAndPrivateKeys() throws {
-        try generate(keyID: 12, name: "s")
-        let config = try Binary.run("secure-signals", ["keys", "show", directory.path("s.keyconfig")])
+    @Test func showDescribesConfigurationsAndPrivateKeys() async throws {
+        try await generate(keyID: 12, name: "s")
+        let config = try await Binary.run("secure-signals", ["keys", "show", directory.path("s.keyconfig")])
         #expect(config.status == 0)
         #expect(config.stdoutText.contains("key id      12"))
         #expect(config.stdoutText.contains("HKDF-SHA256 (0x0001) + aes-128-gcm (0x0001)"))
-        let json = try Binary.run("secure-signals", ["keys", "show", "--json", directory.path("s.keyconfig")])
+        let json = try await Binary.run("secure-signals", ["keys", "show", "--json", directory.path("s.keyconfig")])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])
         let configs = try #require(object["key_configs"] as? [[String: Any]])
         #expect(configs.first?["key_id"] as? Int == 12)
-        let key = try Binary.run("secure-signals", ["keys", "show", "--json", directory.path("s.key.pem")])
+        let key = try await Binary.run("secure-signals", ["keys", "show", "--json", directory.path("s.key.pem")])
         let keyObject = try #require(try JSONSerialization.jsonObject(with: Data(key.stdout)) as? [String: Any])
         #expect(keyObject["key_id"] as? Int == 12)
         #expect(keyObject["public_key"] as? String == configs.first?["public_key"] as? String)
         #expect(!key.stdoutText.contains("PRIVATE"))
     }
 
-    @Test func theDemoKeyPairOpensWhatItsConfigurationSeals() throws {
+    @Test func theDemoKeyPairOpensWhatItsConfigurationSeals() async throws {
         let demo = repositoryRoot.appendingPathComponent("keys/demo")
         // git does not keep the 0600 mode, so work on a private copy as the README says.
         let key = directory.path("demo.key.pem")
         try FileManager.default.copyItem(atPath: demo.appendingPathComponent("demo.key.pem").path, toPath: key)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key)
         let config = demo.appendingPathComponent("demo.keyconfig").path
-        let sealed = try Binary.run("secure-signals", ["seal", "--key-config", config], stdin: Array("demo".utf8))
-        let opened = try Binary.run(
+        let sealed = try await Binary.run(
+            "secure-signals", ["seal", "--key-config", config], stdin: Array("demo".utf8))
+        let opened = try await Binary.run(
             "secure-signals", ["open", "--key", key, "--key-config", config], stdin: sealed.stdout)
         #expect(opened.stdoutText == "demo", "\(opened.stderr)")
     }

@@ -1,0 +1,393 @@
+import Client
+import Foundation
+import SignalCrypto
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The daemon binary on a temporary socket, spoken to over real HTTP. One daemon at a time,
+/// so that the timing checks do not compete for the machine's two cores.
+@Suite(.serialized)
+struct DaemonTests {
+    static var echo: [String: Any] { ["name": "test-echo", "recipients": ["demo"], "timeout_ms": 1000] }
+
+    @Test func envelopesOpenWithTheDemoKeyAndCarryTheRequestAndTheAdapter() async throws {
+        let daemon = try await RunningDaemon.start(config: demoConfig(adapters: [Self.echo]))
+        let demo = try DemoRecipient(in: daemon.directory)
+        let result = try await daemon.client.collect(requestID: "ad-request-7")
+        #expect(result.requestID == "ad-request-7")
+        #expect(result.errors.isEmpty)
+        let signal = try #require(result.signals.first)
+        #expect(signal.adapter == "test-echo" && signal.recipient == "demo" && signal.keyID == 1)
+        #expect(signal.adapterVersion.description == "2.3.4" && signal.sdkVersion.description == "9.8.7")
+        let payload = try demo.open(signal.envelope)
+        #expect(payload["request_id"] as? String == "ad-request-7")
+        #expect(payload["adapter"] as? String == "test-echo")
+        #expect(payload["adapter_version"] as? String == "2.3.4" && payload["sdk_version"] as? String == "9.8.7")
+        let raw = try #require(Data(base64Encoded: payload["signal"] as? String ?? ""))
+        #expect(String(decoding: raw, as: UTF8.self).contains("ad-request-7"))
+    }
+
+    @Test func aHangingAdapterCostsOnlyItsOwnTimeout() async throws {
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(
+                adapters: [["name": "test-hang", "recipients": ["demo"], "timeout_ms": 100], Self.echo],
+                deadlines: ["request_timeout_ms": 3000]))
+        let clock = ContinuousClock()
+        for round in 0..<3 {
+            let start = clock.now
+            let result = try await daemon.client.collect(requestID: "r\(round)")
+            let elapsed = clock.now - start
+            #expect(result.signals.map(\.adapter) == ["test-echo"])
+            #expect(result.errors.map(\.adapter) == ["test-hang"])
+            #expect(result.errors.map(\.code.rawValue) == ["timeout"])
+            // The hang costs its 100 ms timeout, not the 3 s deadline.
+            #expect(elapsed < .milliseconds(1500), "round \(round) took \(elapsed)")
+        }
+        #expect(try await daemon.client.health().status == "ok")
+    }
+
+    @Test func anInitFailureIsReportedWithItsDescriptionOnEveryRequest() async throws {
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(adapters: [
+                ["name": "test-fail-init", "recipients": ["demo"], "options": ["message": "vendor SDK 3.1 missing"]],
+                Self.echo,
+            ]))
+        let adapters = try await daemon.client.adapters()
+        let failed = try #require(adapters.first { $0.name == "test-fail-init" })
+        #expect(failed.state.rawValue == "failed")
+        #expect(failed.description == "sdk_unavailable: vendor SDK 3.1 missing")
+        #expect(adapters.first { $0.name == "test-echo" }?.state.rawValue == "ready")
+        for request in ["one", "two"] {
+            let result = try await daemon.client.collect(requestID: request)
+            #expect(result.errors.count == 1)
+            #expect(result.errors.first?.code.rawValue == "sdk_unavailable")
+            #expect(result.errors.first?.message == "vendor SDK 3.1 missing")
+            #expect(result.signals.count == 1)
+        }
+        let health = try await daemon.client.health()
+        #expect(health.adapters == ["failed": 1, "ready": 1])
+    }
+
+    @Test func cachedSignalsComeBackInFreshEnvelopes() async throws {
+        var cached = Self.echo
+        cached["cache_ttl_ms"] = 60_000
+        let daemon = try await RunningDaemon.start(config: demoConfig(adapters: [cached]))
+        let demo = try DemoRecipient(in: daemon.directory)
+        let first = try #require(try await daemon.client.collect(requestID: "first").signals.first)
+        let second = try #require(try await daemon.client.collect(requestID: "second").signals.first)
+        #expect(!first.cached && second.cached)
+        #expect(first.envelope != second.envelope)
+        let (a, b) = (try demo.open(first.envelope), try demo.open(second.envelope))
+        #expect(a["signal"] as? String == b["signal"] as? String)
+        #expect(b["request_id"] as? String == "second")
+    }
+
+    @Test func privacyGatesTheFirstPartyIDAndResetRotatesIt() async throws {
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(adapters: [["name": "first-party-id", "recipients": ["demo"], "cache_ttl_ms": 60_000]]))
+        let demo = try DemoRecipient(in: daemon.directory)
+        #expect(try await daemon.client.collect(requestID: "r").errors.map(\.code.rawValue) == ["consent_missing"])
+        let consent = try JSONSerialization.data(withJSONObject: ["limit_ad_tracking": false, "tcf_consent": "CPabc"])
+        #expect(try await daemon.client.request(.PUT, "/v1/privacy", json: consent).status == 200)
+        let first = try #require(try await daemon.client.collect(requestID: "r").signals.first)
+        let reset = try await daemon.client.request(.POST, "/v1/adapters/first-party-id/reset")
+        #expect(reset.status == 200)
+        let second = try #require(try await daemon.client.collect(requestID: "r").signals.first)
+        #expect(!second.cached, "a reset drops the cached id")
+        #expect(try demo.open(first.envelope)["signal"] as? String != demo.open(second.envelope)["signal"] as? String)
+        let limited = try JSONSerialization.data(withJSONObject: ["limit_ad_tracking": true])
+        #expect(try await daemon.client.request(.PUT, "/v1/privacy", json: limited).status == 200)
+        #expect(try await daemon.client.collect(requestID: "r").errors.map(\.code.rawValue) == ["consent_missing"])
+        let unknown = try await daemon.client.request(.POST, "/v1/adapters/nope/reset")
+        #expect(unknown.status == 404 && unknown.apiError?.code == "unknown_adapter")
+    }
+
+    @Test func every4xxAnswersItsJSONError() async throws {
+        let daemon = try await RunningDaemon.start(config: demoConfig(adapters: [Self.echo]))
+        let client = daemon.client
+        let cases: [(String, DaemonClient.Reply, UInt, String, String?)] = [
+            (
+                "malformed JSON", try await client.request(.POST, "/v1/signals", json: Data("{nope".utf8)), 400,
+                "bad_request", "not valid JSON"
+            ),
+            (
+                "unknown field",
+                try await client.request(.POST, "/v1/signals", json: Data(#"{"request_id":"r","colour":1}"#.utf8)), 400,
+                "bad_request", "colour: unknown key"
+            ),
+            (
+                "bad value",
+                try await client.request(.POST, "/v1/signals", json: Data(#"{"request_id":"r","timeout_ms":0}"#.utf8)),
+                400, "bad_request", "timeout_ms"
+            ),
+            (
+                "wrong type", try await client.request(.POST, "/v1/signals", json: Data(#"{"request_id":7}"#.utf8)),
+                400, "bad_request", "request_id"
+            ),
+            (
+                "missing field", try await client.request(.POST, "/v1/signals", json: Data("{}".utf8)), 400,
+                "bad_request", "request_id: is required"
+            ),
+            (
+                "bad privacy",
+                try await client.request(.PUT, "/v1/privacy", json: Data(#"{"limit_ad_tracking":"yes"}"#.utf8)), 400,
+                "bad_request", "limit_ad_tracking"
+            ),
+            ("unknown route", try await client.request(.GET, "/v2/everything"), 404, "not_found", nil),
+            ("wrong method", try await client.request(.DELETE, "/v1/signals"), 405, "method_not_allowed", "POST"),
+            (
+                "too large", try await client.request(.POST, "/v1/signals", json: Data(repeating: 0x20, count: 70_000)),
+                413, "body_too_large", nil
+            ),
+            (
+                "not JSON",
+                try await client.request(
+                    .POST, "/v1/signals", json: Data("request_id=r".utf8), contentType: "text/plain"), 415,
+                "unsupported_media_type", nil
+            ),
+            (
+                "no content type",
+                try await client.request(
+                    .POST, "/v1/signals", json: Data(#"{"request_id":"r"}"#.utf8), contentType: nil), 415,
+                "unsupported_media_type", nil
+            ),
+        ]
+        for (what, reply, status, code, mentions) in cases {
+            #expect(reply.status == status, "\(what)")
+            let error = reply.apiError
+            #expect(error?.code == code, "\(what): \(String(decoding: reply.body, as: UTF8.self))")
+            if let mentions { #expect(error?.message.contains(mentions) == true, "\(what): \(error?.message ?? "")") }
+        }
+        #expect(try await client.health().status == "ok")
+    }
+
+    @Test(
+        .enabled(
+            if: getuid() == 0 && Binary.onPath("setpriv") != nil && Binary.onPath("curl") != nil,
+            "needs root, setpriv and curl to connect as another user"))
+    func aPeerOutsideTheAllowlistGets403() async throws {
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(adapters: [Self.echo], extra: ["socket": ["mode": "0666"]]))
+        chmod(daemon.directory.url.path, 0o755)
+        let result = try await Binary.runProgram(
+            try #require(Binary.onPath("setpriv")),
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", try #require(Binary.onPath("curl")), "-s", "-w",
+                "\n%{http_code}",
+                "--unix-socket", daemon.socketPath, "http://localhost/v1/health",
+            ])
+        let lines = result.stdoutText.split(separator: "\n")
+        #expect(lines.last == "403", "\(result.stdoutText) \(result.stderr)")
+        #expect(lines.first?.contains("\"peer_not_allowed\"") == true)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(daemon.log.contains("peer_uid=65534"))
+        #expect(daemon.log.contains("peer_pid="))
+        // Root, the daemon's own uid, still gets in.
+        #expect(try await daemon.client.health().status == "ok")
+    }
+
+    /// Launchers that hand the daemon a listening socket: systemd's, and a bare LISTEN_FDS handover.
+    static var activationLaunchers: [String] {
+        var launchers: [String] = []
+        if Binary.onPath("systemd-socket-activate") != nil { launchers.append("systemd-socket-activate") }
+        if Binary.onPath("python3") != nil { launchers.append("LISTEN_FDS") }
+        return launchers
+    }
+
+    @Test(arguments: activationLaunchers)
+    func servesTheSocketItIsHanded(launcher: String) async throws {
+        let directory = try TemporaryDirectory()
+        let socket = directory.path("activated.sock")
+        let prefix: [String]
+        if launcher == "systemd-socket-activate" {
+            prefix = [try #require(Binary.onPath("systemd-socket-activate")), "-l", socket]
+        } else {
+            let script = directory.path("handover.py")
+            try """
+            import os, socket, sys
+            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            listener.bind(sys.argv[1])
+            listener.listen(16)
+            os.dup2(listener.fileno(), 3)
+            os.set_inheritable(3, True)
+            os.environ["LISTEN_PID"] = str(os.getpid())
+            os.environ["LISTEN_FDS"] = "1"
+            os.execv(sys.argv[2], sys.argv[2:])
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+            prefix = [try #require(Binary.onPath("python3")), script, socket]
+        }
+        let daemon = try RunningDaemon(
+            config: demoConfig(adapters: [Self.echo], extra: ["socket": ["path": directory.path("unused.sock")]]),
+            launcher: prefix)
+        let client = DaemonClient(socketPath: socket)
+        var health: HealthReport?
+        for _ in 0..<200 where health == nil {
+            health = try? await client.health()
+            if health == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(health?.status == "ok", "\(daemon.log)")
+        #expect(try await client.collect(requestID: "activated").signals.count == 1)
+        #expect(daemon.log.contains("serving the socket systemd handed over"))
+        #expect(!FileManager.default.fileExists(atPath: directory.path("unused.sock")))
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit() == 0)
+    }
+
+    @Test func notifiesSystemdOfReadinessWatchdogReloadAndStop() async throws {
+        let directory = try TemporaryDirectory()
+        let listener = try NotifyListener(path: directory.path("notify.sock"))
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(adapters: [Self.echo]),
+            environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "200000"])
+        let ready = await listener.wait { $0.contains("READY=1") }
+        #expect(ready?.contains("STATUS=serving; 1 of 1 adapters ready") == true, "\(listener.messages)")
+        #expect(await listener.wait { $0 == "WATCHDOG=1" } != nil)
+        daemon.send(SIGHUP)
+        #expect(await listener.wait { $0.contains("RELOADING=1") } != nil)
+        #expect(await listener.wait { $0.contains("READY=1") && $0.contains("reloaded") } != nil)
+        daemon.send(SIGTERM)
+        #expect(await listener.wait { $0.contains("STOPPING=1") } != nil)
+        #expect(await daemon.waitForExit() == 0)
+    }
+
+    @Test func sighupPicksUpANewKey() async throws {
+        // The key is written before the daemon starts, beside its configuration.
+        let keys = try TemporaryDirectory()
+        let keyConfigPath = keys.path("bidder.keyconfig")
+        let old = try X25519PrivateKey()
+        let oldConfig = KeyConfig(keyID: 10, publicKey: old.publicKey, aeads: [.aes128GCM])
+        try KeyFiles.writeKeyConfig(oldConfig, to: keyConfigPath, overwrite: true)
+        let daemon = try await RunningDaemon.start(config: [
+            "recipients": ["bidder": ["key_configs": [keyConfigPath]]],
+            "adapters": [["name": "test-echo", "recipients": ["bidder"]]],
+        ])
+        let before = try #require(try await daemon.client.collect(requestID: "before").signals.first)
+        #expect(before.keyID == 10)
+        #expect(throws: Never.self) { try EnvelopeOpener(privateKey: old, keyConfig: oldConfig).open(before.envelope) }
+
+        let new = try X25519PrivateKey()
+        let newConfig = KeyConfig(keyID: 11, publicKey: new.publicKey, aeads: [.chaCha20Poly1305])
+        try KeyFiles.writeKeyConfig(newConfig, to: keyConfigPath, overwrite: true)
+        daemon.send(SIGHUP)
+        var after: String?
+        for _ in 0..<100 {
+            let signal = try await daemon.client.collect(requestID: "after").signals.first
+            if signal?.keyID == 11 {
+                after = signal?.envelope
+                break
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let envelope = try #require(after, "\(daemon.log)")
+        let opened = try EnvelopeOpener(privateKey: new, keyConfig: newConfig).open(envelope)
+        #expect(opened.header.suite.aead == .chaCha20Poly1305)
+        #expect(daemon.log.contains("reloaded configuration and keys"))
+    }
+
+    @Test func sigtermLetsAnInFlightRequestFinish() async throws {
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(
+                adapters: [
+                    ["name": "test-echo", "recipients": ["demo"], "timeout_ms": 5000, "options": ["delay_ms": 1200]]
+                ],
+                deadlines: ["request_timeout_ms": 8000]))
+        let client = daemon.client
+        let inFlight = Task { try await client.collect(requestID: "in-flight") }
+        try await Task.sleep(for: .milliseconds(400))
+        daemon.send(SIGTERM)
+        let result = try await inFlight.value
+        #expect(result.signals.count == 1, "\(result.errors)")
+        #expect(await daemon.waitForExit() == 0)
+        #expect(!isListening(daemon.socketPath))
+    }
+
+    @Test func checkConfigValidatesAndNamesTheKeyAtFault() async throws {
+        let directory = try TemporaryDirectory()
+        var example = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("config/daemon.json"), encoding: .utf8)
+        // The example names the packaged group, which this machine may not have.
+        example = example.replacingOccurrences(of: "\"group\": \"secure-signals\"", with: "\"group\": \"0\"")
+        example = example.replacingOccurrences(of: "../keys/demo/demo.keyconfig", with: DemoRecipient.keyConfigPath)
+        try example.write(toFile: directory.path("good.json"), atomically: true, encoding: .utf8)
+        let good = try await Binary.run("secure-signalsd", ["--config", directory.path("good.json"), "--check-config"])
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdoutText.contains("OK"))
+        #expect(good.stdoutText.contains("adapter       audience-segments (file)"))
+
+        let bad: [(String, String)] = [
+            (
+                #"{"adapters": [{"name": "device-context", "timeout_ms": 50, "colour": 1}]}"#,
+                "adapters[0].colour: unknown key"
+            ),
+            (#"{"adapters": [{"name": "nope"}]}"#, "adapters[0].name: no adapter type named \"nope\""),
+            (
+                #"{"adapters": [{"name": "device-context", "recipients": ["ghost"]}]}"#,
+                "adapters[0].recipients[0]: no recipient named \"ghost\""
+            ),
+            (#"{"deadlines": {"request_timeout_ms": 0}}"#, "deadlines.request_timeout_ms: must be between 1 and 60000"),
+            (#"{"socket": {"mode": "rw"}}"#, "socket.mode"),
+            (#"{"recipients": {"b": {"key_configs": ["missing.keyconfig"]}}}"#, "recipients.b.key_configs[0]"),
+            ("{", "not valid JSON"),
+        ]
+        for (index, (json, says)) in bad.enumerated() {
+            let file = directory.path("bad\(index).json")
+            try json.write(toFile: file, atomically: true, encoding: .utf8)
+            let result = try await Binary.run("secure-signalsd", ["--config", file, "--check-config"])
+            #expect(result.status == 78, "\(json)")
+            #expect(result.stderr.contains(says), "\(json): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+        }
+    }
+
+    @Test func theEmbeddedDefaultRunsWithNoFlagsAndSaysWhereItListens() async throws {
+        let directory = try TemporaryDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path("secure-signalsd"))
+        process.arguments = []
+        process.currentDirectoryURL = directory.url
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = directory.url.path
+        environment["XDG_STATE_HOME"] = directory.path("state")
+        environment["NOTIFY_SOCKET"] = nil
+        process.environment = environment
+        let log = directory.url.appendingPathComponent("log")
+        try Data().write(to: log)
+        process.standardError = try FileHandle(forWritingTo: log)
+        process.standardOutput = try FileHandle(forWritingTo: log)
+        try process.run()
+        defer { kill(process.processIdentifier, SIGTERM) }
+        let socket = directory.path("secure-signals.sock")
+        let client = DaemonClient(socketPath: socket)
+        var adapters: [String] = []
+        for _ in 0..<300 where adapters.isEmpty {
+            adapters = (try? await client.adapters().map(\.name)) ?? []
+            if adapters.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(adapters == ["device-context", "first-party-id", "file"])
+        let text = try String(contentsOf: log, encoding: .utf8)
+        #expect(text.contains("listening") && text.contains(socket))
+        let demo = try DemoRecipient(in: directory)
+        let signal = try #require(try await client.collect(requestID: "default").signals.first)
+        #expect(try demo.open(signal.envelope)["adapter"] as? String == "device-context")
+    }
+
+    @Test func metricsCountAdaptersAndRoutes() async throws {
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(adapters: [Self.echo, ["name": "test-throw", "recipients": ["demo"]]]))
+        _ = try await daemon.client.collect(requestID: "m")
+        _ = try await daemon.client.request(.GET, "/nowhere")
+        let reply = try await daemon.client.request(.GET, "/metrics")
+        let text = String(decoding: reply.body, as: UTF8.self)
+        #expect(reply.status == 200)
+        #expect(text.contains(#"secure_signals_adapter_collection_seconds_bucket{adapter="test-echo""#))
+        #expect(text.contains(#"secure_signals_adapter_collections_total{adapter="test-echo",outcome="ok"} 1"#))
+        #expect(
+            text.contains(
+                #"secure_signals_adapter_collections_total{adapter="test-throw",outcome="collection_failed"} 1"#))
+        #expect(text.contains(#"secure_signals_http_requests_total{route="/v1/signals",method="POST",status="200"} 1"#))
+        #expect(text.contains(#"route="unknown",method="GET",status="404""#))
+    }
+}

@@ -1,0 +1,193 @@
+import Client
+import Foundation
+import SignalCrypto
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A daemon binary started for one test, on a socket in its own temporary directory, with its
+/// log in a file; killed if the test leaves it running.
+final class RunningDaemon: @unchecked Sendable {
+    let directory: TemporaryDirectory
+    let socketPath: String
+    let configPath: String
+    let process = Process()
+    let logURL: URL
+    let client: DaemonClient
+
+    /// Writes `config` (with the socket and state directory filled in) and starts `binary`.
+    /// `launcher` runs first when given (systemd-socket-activate, say) with the binary as its command.
+    init(
+        config: [String: Any], binary: String = "secure-signalsd-testbed", arguments: [String] = [],
+        environment: [String: String] = [:], launcher: [String] = []
+    ) throws {
+        directory = try TemporaryDirectory()
+        socketPath = directory.path("daemon.sock")
+        configPath = directory.path("daemon.json")
+        logURL = directory.url.appendingPathComponent("daemon.log")
+        var config = config
+        var socket = config["socket"] as? [String: Any] ?? [:]
+        socket["path"] = socket["path"] ?? socketPath
+        config["socket"] = socket
+        config["state_directory"] = config["state_directory"] ?? directory.path("state")
+        try JSONSerialization.data(withJSONObject: config, options: [.prettyPrinted]).write(
+            to: URL(fileURLWithPath: configPath))
+        client = DaemonClient(socketPath: socketPath)
+
+        try Data().write(to: logURL)
+        let log = try FileHandle(forWritingTo: logURL)
+        let command = [Binary.path(binary), "--config", configPath, "--log-level", "debug"] + arguments
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? command[0])
+        process.arguments = Array((launcher + command).dropFirst())
+        var env = ProcessInfo.processInfo.environment
+        for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_PID", "LISTEN_FDS"] { env[key] = nil }
+        process.environment = env.merging(environment) { $1 }
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+    }
+
+    /// Starts the daemon and waits until it serves (see `init`).
+    static func start(
+        config: [String: Any], binary: String = "secure-signalsd-testbed", arguments: [String] = [],
+        environment: [String: String] = [:], launcher: [String] = []
+    ) async throws -> RunningDaemon {
+        let daemon = try RunningDaemon(
+            config: config, binary: binary, arguments: arguments, environment: environment, launcher: launcher)
+        try await daemon.waitForSocket()
+        return daemon
+    }
+
+    /// Polls until something accepts connections on the socket (the daemon, or its launcher).
+    func waitForSocket(timeout: Duration = .seconds(30)) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while clock.now < deadline {
+            if isListening(socketPath) { return }
+            guard process.isRunning else { throw DaemonFailure("the daemon exited early:\n\(log)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw DaemonFailure("no socket after \(timeout):\n\(log)")
+    }
+
+    var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
+    var pid: Int32 { process.processIdentifier }
+
+    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// The exit status, or nil if it is still running after `timeout`.
+    func waitForExit(timeout: Duration = .seconds(15)) async -> Int32? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while process.isRunning, clock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    /// Kills a daemon the test left running; Foundation reaps it.
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+struct DaemonFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Whether a Unix stream socket at `path` accepts connections.
+func isListening(_ path: String) -> Bool {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (index, byte) in path.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
+    }
+    return withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+    } == 0
+}
+
+/// The demo recipient, as a bidder holds it: the private key (copied to a 0600 file, since
+/// git keeps no modes) and an opener for its envelopes.
+struct DemoRecipient {
+    static let keyConfigPath = repositoryRoot.appendingPathComponent("keys/demo/demo.keyconfig").path
+
+    let opener: EnvelopeOpener
+
+    init(in directory: TemporaryDirectory) throws {
+        let key = directory.path("demo.key.pem")
+        if !FileManager.default.fileExists(atPath: key) {
+            try FileManager.default.copyItem(
+                atPath: repositoryRoot.appendingPathComponent("keys/demo/demo.key.pem").path, toPath: key)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key)
+        }
+        let privateKey = try KeyFiles.readPrivateKey(at: key)
+        let config = try KeyFiles.readKeyConfigs(at: Self.keyConfigPath)[0]
+        opener = try EnvelopeOpener(privateKey: privateKey, keyConfig: config)
+    }
+
+    /// The payload JSON inside an envelope.
+    func open(_ envelope: String) throws -> [String: Any] {
+        let opened = try opener.open(envelope)
+        return try JSONSerialization.jsonObject(with: Data(opened.payload.bytes)) as? [String: Any] ?? [:]
+    }
+}
+
+/// A configuration sealing for the demo recipient, with these adapters.
+func demoConfig(adapters: [[String: Any]], deadlines: [String: Any] = [:], extra: [String: Any] = [:]) -> [String: Any]
+{
+    var config: [String: Any] = [
+        "recipients": ["demo": ["key_configs": [DemoRecipient.keyConfigPath]]],
+        "adapters": adapters,
+    ]
+    if !deadlines.isEmpty { config["deadlines"] = deadlines }
+    return config.merging(extra) { $1 }
+}
+
+/// A datagram socket standing in for systemd's `$NOTIFY_SOCKET`.
+final class NotifyListener: @unchecked Sendable {
+    let path: String
+    private let fd: Int32
+    private(set) var messages: [String] = []
+
+    init(path: String) throws {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard fd >= 0, bound == 0 else { throw DaemonFailure("cannot bind \(path)") }
+    }
+
+    deinit { close(fd) }
+
+    /// Waits until a message satisfies `predicate`; answers it, or nil at the timeout.
+    func wait(timeout: Duration = .seconds(15), for predicate: (String) -> Bool) async -> String? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var checked = 0
+        while clock.now < deadline {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count > 0 { messages.append(String(decoding: buffer.prefix(count), as: UTF8.self)) }
+            while checked < messages.count {
+                defer { checked += 1 }
+                if predicate(messages[checked]) { return messages[checked] }
+            }
+            if count <= 0 { try? await Task.sleep(for: .milliseconds(10)) }
+        }
+        return nil
+    }
+}
