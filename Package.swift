@@ -80,7 +80,12 @@ let package = Package(
         // Measurements behind `secure-signals bench`.
         .target(
             name: "Bench",
-            dependencies: ["SignalCrypto", "CLibCrypto", "Client"]
+            dependencies: [
+                "SignalCrypto", "CLibCrypto", "Client", "SecureSignals",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         .executableTarget(
             name: "secure-signalsd",

@@ -221,13 +221,6 @@ enum DemoKey {
         "010020ce05b2c014fcb2859f0404b4d1ef6717b15fdbaa09533287cd6f1172412aff74000c000100010001000200010003"
 
     static func keyConfig() throws -> KeyConfig {
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
-            index = next
-        }
-        return try KeyConfig(decoding: bytes)
+        try KeyConfig(decoding: [UInt8](hexString: hex) ?? [])
     }
 }

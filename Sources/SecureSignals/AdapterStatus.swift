@@ -81,6 +81,19 @@ public struct SignalPayload: Sendable, Codable, Equatable {
     /// Base64 of the raw signal.
     public var signal: String
 
+    public init(
+        v: Int, adapter: String, adapterVersion: SemanticVersion, sdkVersion: SemanticVersion, requestID: String,
+        issuedAtMilliseconds: Int64, signal: String
+    ) {
+        self.v = v
+        self.adapter = adapter
+        self.adapterVersion = adapterVersion
+        self.sdkVersion = sdkVersion
+        self.requestID = requestID
+        self.issuedAtMilliseconds = issuedAtMilliseconds
+        self.signal = signal
+    }
+
     enum CodingKeys: String, CodingKey {
         case v, adapter, signal
         case adapterVersion = "adapter_version"

@@ -6,7 +6,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure the daemon's costs (build with -c release).",
-        subcommands: [HPKE.self]
+        subcommands: [HPKE.self, Signals.self]
     )
 
     struct HPKE: ParsableCommand {
@@ -43,6 +43,62 @@ struct BenchCommand: ParsableCommand {
                             row.payloadBytes, 1e9 / row.sealNanoseconds,
                             1e9 / row.openNanoseconds, row.sealNanoseconds / 1000, row.openNanoseconds / 1000,
                             row.sealRatio))
+            }
+        }
+    }
+
+    struct Signals: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "signals",
+            abstract: "Queries/s and latency of POST /v1/signals with 8 adapters, against the crypto floor.",
+            discussion: """
+                Starts secure-signalsd (the binary beside this one, or --daemon) on a temporary socket
+                with 8 file adapters whose 64-byte plaintexts stay cached, drives it with C concurrent
+                keep-alive connections (C = 1 and 8), and measures in the same run the crypto floor:
+                the same 8 seals done in-process, one after another. Targets on a 2-core machine:
+                at C = 1, p99 <= 2 x floor; at C = 8, queries/s >= 0.7 x (2 / floor).
+                Build with -c release.
+                """
+        )
+
+        @Option(help: "The secure-signalsd binary to start (default: the one beside this program).")
+        var daemon: String?
+
+        @Option(help: "Seconds per concurrency level.")
+        var seconds: Double = 5
+
+        @Option(name: .customLong("connections"), help: "Concurrency levels to measure.")
+        var levels: [Int] = [1, 8]
+
+        func validate() throws {
+            guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in (0, 600]") }
+            guard !levels.isEmpty, levels.allSatisfy({ (1...256).contains($0) }) else {
+                throw ValidationError("--connections must be between 1 and 256")
+            }
+        }
+
+        func run() async throws {
+            let binary =
+                daemon
+                ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+                .appendingPathComponent("secure-signalsd").path
+            guard FileManager.default.isExecutableFile(atPath: binary) else {
+                throw CommandFailure("\(binary) is not an executable; build it or pass --daemon")
+            }
+            let server = try BenchDaemon(daemonBinary: binary)
+            try await server.waitUntilServing()
+            let report = try await SignalsBenchmark(socketPath: server.socketPath, secondsPerLevel: seconds, levels: levels)
+                .run(floorSealer: server.sealer)
+            let floor = Bench.seconds(report.floor)
+            print(String(format: "crypto floor (%d seals in-process, one after another): %.3f ms", report.adapters, floor * 1000))
+            print("connections  requests  queries/s   p50 ms   p99 ms  p99.9 ms  client CPU  p99/floor  qps/(2/floor)")
+            for row in report.rows {
+                print(
+                    String(
+                        format: "%11d  %8d  %9.0f  %7.3f  %7.3f  %8.3f  %9.0f%%  %9.2f  %13.2f", row.connections,
+                        row.requests, row.queriesPerSecond, Bench.seconds(row.p50) * 1000, Bench.seconds(row.p99) * 1000,
+                        Bench.seconds(row.p999) * 1000, row.clientCPU * 100, Bench.seconds(row.p99) / floor,
+                        row.queriesPerSecond / (2 / floor)))
             }
         }
     }

@@ -65,7 +65,7 @@ struct KeysCommand: ParsableCommand {
             try KeyFiles.writePrivateKey(key, to: keyPath, overwrite: force)
             try KeyFiles.writeKeyConfig(config, to: configPath, overwrite: force)
             print("key id      \(config.keyID)")
-            print("public key  \(config.publicKey.rawRepresentation.hex)")
+            print("public key  \(config.publicKey.rawRepresentation.hexString)")
             print("private key \(keyPath) (mode 0600; keep it secret)")
             print("key config  \(configPath) (public)")
         }
@@ -99,12 +99,12 @@ struct KeysCommand: ParsableCommand {
             let configPath = KeyFiles.keyConfigPath(besidePrivateKey: file)
             let config = try? KeyFiles.readKeyConfigs(at: configPath).first { $0.publicKey == key.publicKey }
             if json {
-                var object: [String: Any] = ["type": "private_key", "public_key": key.publicKey.rawRepresentation.hex]
+                var object: [String: Any] = ["type": "private_key", "public_key": key.publicKey.rawRepresentation.hexString]
                 if let config { object["key_id"] = Int(config.keyID) }
                 try printJSON(object)
             } else {
                 print("private key \(file)")
-                print("public key  \(key.publicKey.rawRepresentation.hex)")
+                print("public key  \(key.publicKey.rawRepresentation.hexString)")
                 print(
                     "key id      "
                         + (config.map { "\($0.keyID) (from \(configPath))" } ?? "unknown (no matching \(configPath))"))
@@ -120,7 +120,7 @@ struct KeysCommand: ParsableCommand {
                 if index > 0 { print("") }
                 print("key id      \(config.keyID)")
                 print("kem         \(config.kem)")
-                print("public key  \(config.publicKey.rawRepresentation.hex)")
+                print("public key  \(config.publicKey.rawRepresentation.hexString)")
                 for pair in config.algorithms {
                     let kdf =
                         HPKE.KDF(rawValue: pair.kdfID).map(\.description) ?? "unsupported kdf 0x\(hex(pair.kdfID))"
@@ -135,7 +135,7 @@ struct KeysCommand: ParsableCommand {
             [
                 "key_id": Int(config.keyID),
                 "kem_id": Int(config.kem.rawValue),
-                "public_key": config.publicKey.rawRepresentation.hex,
+                "public_key": config.publicKey.rawRepresentation.hexString,
                 "symmetric_algorithms": config.algorithms.map { pair -> [String: Any] in
                     var entry: [String: Any] = ["kdf_id": Int(pair.kdfID), "aead_id": Int(pair.aeadID)]
                     if let aead = HPKE.AEAD(rawValue: pair.aeadID) { entry["aead"] = aead.name }

@@ -25,7 +25,3 @@ struct CommandFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
-
-extension Array where Element == UInt8 {
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
-}

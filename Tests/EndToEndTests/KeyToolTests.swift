@@ -29,7 +29,7 @@ struct KeyToolTests {
         let config = try #require(try KeyFiles.readKeyConfigs(at: configPath).first)
         #expect(config.keyID == 7)
         #expect(config.supportedSuites.map(\.aead) == [.aes128GCM, .aes256GCM, .chaCha20Poly1305])
-        let publicHex = config.publicKey.rawRepresentation.map { String(format: "%02x", $0) }.joined()
+        let publicHex = config.publicKey.rawRepresentation.hexString
         #expect(result.stdoutText.contains("key id      7"))
         #expect(result.stdoutText.contains("public key  \(publicHex)"))
         #expect(try KeyFiles.readPrivateKey(at: keyPath).publicKey == config.publicKey)

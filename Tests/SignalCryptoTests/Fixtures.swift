@@ -1,4 +1,5 @@
 import Foundation
+import SignalCrypto
 
 /// Files under Tests/Fixtures, found from this source file so tests need no working directory.
 enum Fixtures {
@@ -11,16 +12,11 @@ enum Fixtures {
 }
 
 extension Array where Element == UInt8 {
+    /// Test vectors' hex; a malformed one is a broken fixture.
     init(hex: String) {
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
-            index = next
-        }
+        guard let bytes = [UInt8](hexString: hex) else { fatalError("bad hex in a fixture: \(hex)") }
         self = bytes
     }
 
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
+    var hex: String { hexString }
 }

@@ -1,0 +1,65 @@
+import Foundation
+import SignalCrypto
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A `secure-signalsd` started for a benchmark: 8 `file` adapters whose 64-byte plaintexts
+/// stay cached (so each answers at once), sealed for a fresh key, on a temporary socket.
+public final class BenchDaemon {
+    public let socketPath: String
+    public let sealer: EnvelopeSealer
+    private let directory: URL
+    private let process = Process()
+
+    public init(daemonBinary: String, adapters: Int = 8) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("secure-signals-bench-\(getpid())")
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        socketPath = directory.appendingPathComponent("bench.sock").path
+
+        let key = try X25519PrivateKey()
+        let config = KeyConfig(keyID: 1, publicKey: key.publicKey, aeads: [.aes128GCM])
+        let keyConfigPath = directory.appendingPathComponent("bench.keyconfig").path
+        try KeyFiles.writeKeyConfig(config, to: keyConfigPath, overwrite: true)
+        sealer = try EnvelopeSealer(keyConfig: config)
+
+        var adapterList: [[String: Any]] = []
+        for index in 0..<adapters {
+            let file = directory.appendingPathComponent("signal-\(index).bin")
+            try Data((0..<64).map { UInt8(truncatingIfNeeded: $0 + index) }).write(to: file)
+            adapterList.append([
+                "name": "bench-\(index)", "type": "file", "recipients": ["bench"], "timeout_ms": 1000,
+                "cache_ttl_ms": 3_600_000, "options": ["path": file.path],
+            ])
+        }
+        let configuration: [String: Any] = [
+            "socket": ["path": socketPath], "state_directory": directory.appendingPathComponent("state").path,
+            "recipients": ["bench": ["key_configs": [keyConfigPath]]], "adapters": adapterList,
+            "deadlines": ["request_timeout_ms": 5000],
+        ]
+        let configPath = directory.appendingPathComponent("daemon.json").path
+        try JSONSerialization.data(withJSONObject: configuration).write(to: URL(fileURLWithPath: configPath))
+
+        process.executableURL = URL(fileURLWithPath: daemonBinary)
+        process.arguments = ["--config", configPath, "--log-level", "warning"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Waits until the daemon answers on its socket.
+    public func waitUntilServing() async throws {
+        for _ in 0..<600 {
+            if FileManager.default.fileExists(atPath: socketPath) { return }
+            guard process.isRunning else { throw BenchFailure("secure-signalsd exited with \(process.terminationStatus)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw BenchFailure("secure-signalsd did not listen within 30 s")
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+}

@@ -1,0 +1,134 @@
+import AsyncHTTPClient
+import Client
+import Foundation
+import NIOCore
+import NIOPosix
+import SecureSignals
+import SignalCrypto
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `secure-signals bench signals`: drives a daemon over its socket with C concurrent
+/// keep-alive connections, 8 adapters each answering a 64-byte plaintext at once, and
+/// compares against the crypto floor measured in the same run: the same 8 seals done
+/// in-process, one after another.
+public struct SignalsBenchmark {
+    public struct Row: Sendable {
+        public var connections: Int
+        public var requests: Int
+        public var queriesPerSecond: Double
+        public var p50: Duration
+        public var p99: Duration
+        public var p999: Duration
+        /// Share of one core this process (the client) used while driving the daemon.
+        public var clientCPU: Double
+    }
+
+    public struct Report: Sendable {
+        public var floor: Duration
+        public var rows: [Row]
+        public var adapters: Int
+    }
+
+    public var socketPath: String
+    public var secondsPerLevel: Double
+    public var levels: [Int]
+    public var adapters: Int
+
+    public init(socketPath: String, secondsPerLevel: Double = 5, levels: [Int] = [1, 8], adapters: Int = 8) {
+        self.socketPath = socketPath
+        self.secondsPerLevel = secondsPerLevel
+        self.levels = levels
+        self.adapters = adapters
+    }
+
+    public func run(floorSealer: EnvelopeSealer) async throws -> Report {
+        // Warm-up: the first requests pay for connections and caches.
+        let warm = DaemonClient(socketPath: socketPath)
+        let probe = try await warm.collect(requestID: "bench-warmup")
+        guard probe.signals.count == adapters, probe.errors.isEmpty else {
+            throw BenchFailure(
+                "the daemon on \(socketPath) answered \(probe.signals.count) signals and \(probe.errors.count) errors; the benchmark needs \(adapters) signals and no errors"
+            )
+        }
+        var rows: [Row] = []
+        for connections in levels {
+            rows.append(try await measure(connections: connections))
+        }
+        return Report(floor: try floor(sealer: floorSealer), rows: rows, adapters: adapters)
+    }
+
+    /// The median time of `adapters` seals of a payload like the daemon's, one after another.
+    func floor(sealer: EnvelopeSealer) throws -> Duration {
+        let payload = SignalPayload(
+            v: 1, adapter: "bench-0", adapterVersion: SemanticVersion(1, 0, 0), sdkVersion: SemanticVersion(1, 0, 0),
+            requestID: "bench-00000000-0000-0000-0000-000000000000", issuedAtMilliseconds: 1_795_000_000_000,
+            signal: Data(repeating: 0x41, count: 64).base64EncodedString())
+        let encoded = Array(try JSONEncoder().encode(payload))
+        let clock = ContinuousClock()
+        var samples: [Duration] = []
+        for _ in 0..<300 {
+            let start = clock.now
+            for _ in 0..<adapters { _ = try sealer.seal(encoded) }
+            samples.append(clock.now - start)
+        }
+        return samples.sorted()[samples.count / 2]
+    }
+
+    private func measure(connections: Int) async throws -> Row {
+        var pool = HTTPClient.Configuration.ConnectionPool(idleTimeout: .seconds(60))
+        pool.concurrentHTTP1ConnectionsPerHostSoftLimit = connections
+        let http = HTTPClient(
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            configuration: HTTPClient.Configuration(connectionPool: pool))
+        let client = DaemonClient(socketPath: socketPath, client: http)
+        let body = Data(#"{"request_id":"bench"}"#.utf8)
+        defer { _ = http.shutdown() }
+
+        let clock = ContinuousClock()
+        let budget = Duration.nanoseconds(Int64(secondsPerLevel * 1e9))
+        let cpuBefore = processCPUTime()
+        let start = clock.now
+        let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
+            for _ in 0..<connections {
+                group.addTask {
+                    var mine: [Duration] = []
+                    while clock.now - start < budget {
+                        let sent = clock.now
+                        let reply = try await client.request(.POST, "/v1/signals", json: body)
+                        guard reply.status == 200 else { throw BenchFailure("the daemon answered \(reply.status)") }
+                        mine.append(clock.now - sent)
+                    }
+                    return mine
+                }
+            }
+            var all: [Duration] = []
+            for try await part in group { all += part }
+            return all.sorted()
+        }
+        let elapsed = clock.now - start
+        let cpu = processCPUTime() - cpuBefore
+        func percentile(_ p: Double) -> Duration {
+            latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
+        }
+        return Row(
+            connections: connections, requests: latencies.count,
+            queriesPerSecond: Double(latencies.count) / seconds(elapsed), p50: percentile(0.5), p99: percentile(0.99),
+            p999: percentile(0.999), clientCPU: cpu / seconds(elapsed))
+    }
+}
+
+/// A duration in seconds, for printing.
+public func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+/// User plus system CPU time of this process, in seconds.
+func processCPUTime() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
