@@ -52,7 +52,9 @@ public final class BenchDaemon {
     public func waitUntilServing() async throws {
         for _ in 0..<600 {
             if FileManager.default.fileExists(atPath: socketPath) { return }
-            guard process.isRunning else { throw BenchFailure("secure-signalsd exited with \(process.terminationStatus)") }
+            guard process.isRunning else {
+                throw BenchFailure("secure-signalsd exited with \(process.terminationStatus)")
+            }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw BenchFailure("secure-signalsd did not listen within 30 s")

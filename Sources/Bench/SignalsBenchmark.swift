@@ -24,10 +24,11 @@ public struct SignalsBenchmark {
         public var p999: Duration
         /// Share of one core this process (the client) used while driving the daemon.
         public var clientCPU: Double
+        /// The crypto floor, measured just before and just after this level (their mean).
+        public var floor: Duration
     }
 
     public struct Report: Sendable {
-        public var floor: Duration
         public var rows: [Row]
         public var adapters: Int
     }
@@ -53,11 +54,16 @@ public struct SignalsBenchmark {
                 "the daemon on \(socketPath) answered \(probe.signals.count) signals and \(probe.errors.count) errors; the benchmark needs \(adapters) signals and no errors"
             )
         }
+        // The machine's speed drifts: each level is compared with a floor taken around it.
         var rows: [Row] = []
         for connections in levels {
-            rows.append(try await measure(connections: connections))
+            let before = try floor(sealer: floorSealer)
+            var row = try await measure(connections: connections)
+            let after = try floor(sealer: floorSealer)
+            row.floor = (before + after) / 2
+            rows.append(row)
         }
-        return Report(floor: try floor(sealer: floorSealer), rows: rows, adapters: adapters)
+        return Report(rows: rows, adapters: adapters)
     }
 
     /// The median time of `adapters` seals of a payload like the daemon's, one after another.
@@ -116,7 +122,7 @@ public struct SignalsBenchmark {
         return Row(
             connections: connections, requests: latencies.count,
             queriesPerSecond: Double(latencies.count) / seconds(elapsed), p50: percentile(0.5), p99: percentile(0.99),
-            p999: percentile(0.999), clientCPU: cpu / seconds(elapsed))
+            p999: percentile(0.999), clientCPU: cpu / seconds(elapsed), floor: .zero)
     }
 }
 

@@ -19,19 +19,20 @@ struct ActivatedSocketServer<Responder: HTTPResponder>: Service where Responder.
     func run() async throws {
         let responder = self.responder
         let logger = self.logger
-        let channelSetup = HTTP1Channel(
-            responder: { request, writer, channel in
-                let context = DaemonRequestContext(
-                    source: ApplicationRequestContextSource(channel: channel, logger: logger))
-                let response: Response
-                do {
-                    response = try await responder.respond(to: request, context: context)
-                } catch {
-                    logger.debug("request failed", metadata: ["error": "\(error)"])
-                    response = Response(status: .internalServerError)
-                }
-                try await writer.write(response: response.head, body: response.body)
-            }, configuration: HTTP1Channel.Configuration(idleTimeout: .seconds(120)))
+        let channelSetup = PeerCredentialChannel(
+            inner: HTTP1Channel(
+                responder: { request, writer, channel in
+                    let context = DaemonRequestContext(
+                        source: ApplicationRequestContextSource(channel: channel, logger: logger))
+                    let response: Response
+                    do {
+                        response = try await responder.respond(to: request, context: context)
+                    } catch {
+                        logger.debug("request failed", metadata: ["error": "\(error)"])
+                        response = Response(status: .internalServerError)
+                    }
+                    try await writer.write(response: response.head, body: response.body)
+                }, configuration: HTTP1Channel.Configuration(idleTimeout: .seconds(120))))
         let group = MultiThreadedEventLoopGroup.singleton
         let quiescing = ServerQuiescingHelper(group: group)
         let server = try await ServerBootstrap(group: group)

@@ -63,7 +63,9 @@ public enum DaemonRunner {
             let mode = configuration.socketMode
             let group = configuration.socketGroup
             server = Application(
-                router: router, server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: .seconds(120))),
+                router: router,
+                server: .http1WithPeerCredentials(
+                    configuration: HTTP1Channel.Configuration(idleTimeout: .seconds(120))),
                 configuration: ApplicationConfiguration(address: .unixDomainSocket(path: path), serverName: nil),
                 onServerRunning: { _ in
                     chmod(path, mode)

@@ -10,7 +10,7 @@ struct AccessMiddleware: RouterMiddleware {
         _ request: Request, context: DaemonRequestContext,
         next: (Request, DaemonRequestContext) async throws -> Response
     ) async throws -> Response {
-        guard let peer = await context.peerCredentials() else {
+        guard let peer = context.peer else {
             throw APIError(.forbidden, "peer_not_allowed", "the peer's credentials cannot be read")
         }
         guard state.access.allows(peer) else {

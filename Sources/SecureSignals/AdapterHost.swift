@@ -20,6 +20,7 @@ actor AdapterHost {
     let type: any SignalAdapter.Type
     private(set) var configuration: AdapterConfiguration
     private let logger: Logger
+    private let metrics: CollectionMetrics
 
     private var state = AdapterState.initializing
     private var adapter: (any SignalAdapter)?
@@ -34,6 +35,7 @@ actor AdapterHost {
         self.type = type
         self.configuration = configuration
         self.logger = logger
+        self.metrics = CollectionMetrics(adapter: configuration.name)
     }
 
     /// Creates the adapter. Returns when it is ready or failed, or at its init timeout; in
@@ -126,7 +128,7 @@ actor AdapterHost {
         case .signal(_, let cached, _): label = cached ? "cached" : "ok"
         case .failure(let error): label = error.code.rawValue
         }
-        CollectionMetrics.record(adapter: name, outcome: label, latency: ContinuousClock.now - start)
+        metrics.record(outcome: label, latency: ContinuousClock.now - start)
         return outcome
     }
 

@@ -1,14 +1,29 @@
 import Metrics
+import Synchronization
 
-/// Per-adapter collection latency and outcomes, through the swift-metrics API (the daemon
-/// chooses the backend).
-enum CollectionMetrics {
-    static func record(adapter: String, outcome: String, latency: Duration) {
-        Timer(label: "secure_signals_adapter_collection_seconds", dimensions: [("adapter", adapter)])
-            .recordNanoseconds(latency.nanoseconds)
-        Counter(
-            label: "secure_signals_adapter_collections_total", dimensions: [("adapter", adapter), ("outcome", outcome)]
-        ).increment()
+/// One adapter's collection latency and outcomes, through the swift-metrics API (the daemon
+/// chooses the backend). Handles are made once per adapter and outcome, not per request.
+final class CollectionMetrics: Sendable {
+    private let adapter: String
+    private let latency: Timer
+    private let outcomes = Mutex<[String: Counter]>([:])
+
+    init(adapter: String) {
+        self.adapter = adapter
+        latency = Timer(label: "secure_signals_adapter_collection_seconds", dimensions: [("adapter", adapter)])
+    }
+
+    func record(outcome: String, latency duration: Duration) {
+        latency.recordNanoseconds(duration.nanoseconds)
+        let counter = outcomes.withLock { counters in
+            if let counter = counters[outcome] { return counter }
+            let counter = Counter(
+                label: "secure_signals_adapter_collections_total",
+                dimensions: [("adapter", adapter), ("outcome", outcome)])
+            counters[outcome] = counter
+            return counter
+        }
+        counter.increment()
     }
 }
 

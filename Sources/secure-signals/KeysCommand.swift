@@ -99,7 +99,9 @@ struct KeysCommand: ParsableCommand {
             let configPath = KeyFiles.keyConfigPath(besidePrivateKey: file)
             let config = try? KeyFiles.readKeyConfigs(at: configPath).first { $0.publicKey == key.publicKey }
             if json {
-                var object: [String: Any] = ["type": "private_key", "public_key": key.publicKey.rawRepresentation.hexString]
+                var object: [String: Any] = [
+                    "type": "private_key", "public_key": key.publicKey.rawRepresentation.hexString,
+                ]
                 if let config { object["key_id"] = Int(config.keyID) }
                 try printJSON(object)
             } else {
