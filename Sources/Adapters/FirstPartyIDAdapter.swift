@@ -47,17 +47,19 @@ public final class FirstPartyIDAdapter: ResettableSignalAdapter {
         return .plaintext(Array("{\"first_party_id\":\"\(current)\"}".utf8))
     }
 
-    /// A new id replaces the old one on disk, atomically.
+    /// A new id replaces the old one on disk, atomically; concurrent resets take turns, so
+    /// the id on disk is always the one served.
     public func reset() async throws {
         let fresh = UUID().uuidString.lowercased()
-        try Self.store(fresh, at: file)
-        id.withLock { $0 = fresh }
+        try id.withLock { current in
+            try Self.store(fresh, at: file)
+            current = fresh
+        }
     }
 
-    /// Writes `id` to a new 0600 file beside `file`, then renames it into place.
+    /// Writes `id` to a new 0600 file of its own beside `file`, then renames it into place.
     private static func store(_ id: String, at file: URL) throws {
-        let temporary = file.path + ".new"
-        unlink(temporary)
+        let temporary = file.path + ".\(UUID().uuidString).new"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw SignalError(.permissionDenied, "cannot create \(temporary): \(String(cString: strerror(errno)))")

@@ -157,15 +157,16 @@ struct DaemonConfiguration: Decodable, Sendable {
             initTimeoutMilliseconds = try container.decodeIfPresent(Int.self, forKey: .initTimeoutMilliseconds)
             cacheTTLMilliseconds = try container.decodeIfPresent(Int.self, forKey: .cacheTTLMilliseconds) ?? 0
             options = try container.decodeIfPresent(AdapterOptions.self, forKey: .options) ?? AdapterOptions()
-            for (key, value) in [
-                (CodingKeys.timeoutMilliseconds, timeoutMilliseconds),
-                (.initTimeoutMilliseconds, initTimeoutMilliseconds),
-                (.cacheTTLMilliseconds, cacheTTLMilliseconds),
+            // A timeout of 0 would fail every collection: timeouts start at 1 ms, a cache TTL at 0 (off).
+            for (key, value, minimum) in [
+                (CodingKeys.timeoutMilliseconds, timeoutMilliseconds, 1),
+                (.initTimeoutMilliseconds, initTimeoutMilliseconds, 1),
+                (.cacheTTLMilliseconds, cacheTTLMilliseconds, 0),
             ] {
-                if let value, value < 0 || value > 3_600_000 {
+                if let value, value < minimum || value > 3_600_000 {
                     throw StrictJSON.Failure(
                         path: StrictJSON.keyPath(decoder.codingPath + [key]),
-                        reason: "must be between 0 and 3600000, not \(value)")
+                        reason: "must be between \(minimum) and 3600000, not \(value)")
                 }
             }
         }

@@ -68,8 +68,14 @@ public enum DaemonRunner {
                     configuration: HTTP1Channel.Configuration(idleTimeout: .seconds(120))),
                 configuration: ApplicationConfiguration(address: .unixDomainSocket(path: path), serverName: nil),
                 onServerRunning: { _ in
-                    chmod(path, mode)
-                    if let group { chown(path, uid_t.max, group) }
+                    if chmod(path, mode) != 0 {
+                        logger.error("cannot set the socket's mode", metadata: ["errno": "\(errno)"])
+                    }
+                    if let group, chown(path, uid_t.max, group) != 0 {
+                        logger.error(
+                            "cannot set the socket's group; is the daemon a member of it?",
+                            metadata: ["group": "\(group)", "errno": "\(errno)"])
+                    }
                     logger.notice("listening", metadata: ["socket": "\(path)"])
                     listening.continuation.yield()
                 },
@@ -128,7 +134,8 @@ public enum DaemonRunner {
 }
 
 /// Sends READY=1 once the socket listens and every adapter has finished initializing, or 10 s
-/// after start, whichever comes first; late adapters go on initializing.
+/// after start, whichever comes first (late adapters go on initializing); then STOPPING=1 at
+/// shutdown. A shutdown that comes first sends no READY=1.
 struct ReadinessService: Service {
     let collector: SignalCollector
     let listening: AsyncStream<Void>
@@ -137,16 +144,26 @@ struct ReadinessService: Service {
 
     func run() async throws {
         let collector = self.collector
+        let start = ContinuousClock.now
         let initialization = Task { await collector.initializeAll() }
-        for await _ in listening.prefix(1) {}
-        let outcome = await withTimeout(.seconds(10)) { await initialization.value }
-        let statuses = await collector.statuses()
-        let ready = statuses.filter { $0.state == .ready }.count
-        let status = "\(ready) of \(statuses.count) adapters ready"
-        if case .timedOut = outcome { logger.warning("ready before every adapter finished initializing") }
-        notifier.notify("READY=1\nSTATUS=serving; \(status)")
-        logger.notice("ready", metadata: ["adapters": "\(status)"])
-        try? await gracefulShutdown()
+        let listening = self.listening
+        await cancelWhenGracefulShutdown {
+            for await _ in listening.prefix(1) {}
+            _ = await withTimeout(.seconds(10)) { await initialization.value }
+            // Adapters past their own init timeout are still initializing: wait for them too, up to 10 s.
+            while !Task.isCancelled, ContinuousClock.now - start < .seconds(10), !(await collector.isSettled) {
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        if !Task.isShuttingDownGracefully {
+            let statuses = await collector.statuses()
+            let ready = statuses.filter { $0.state == .ready }.count
+            let status = "\(ready) of \(statuses.count) adapters ready"
+            if !(await collector.isSettled) { logger.warning("ready before every adapter finished initializing") }
+            notifier.notify("READY=1\nSTATUS=serving; \(status)")
+            logger.notice("ready", metadata: ["adapters": "\(status)"])
+            try? await gracefulShutdown()
+        }
         notifier.notify("STOPPING=1\nSTATUS=draining in-flight requests")
     }
 }

@@ -81,6 +81,15 @@ public struct ResolvedConfiguration: Sendable {
             }
         }
 
+        /// Options named `path` or ending in `_path` are paths: relative ones resolve like the file's own.
+        func resolvingPaths(_ options: AdapterOptions) -> AdapterOptions {
+            var resolved = options
+            for (key, value) in options.values where key == "path" || key.hasSuffix("_path") {
+                if case .string(let path) = value { resolved.values[key] = .string(absolute(path)) }
+            }
+            return resolved
+        }
+
         var adapters: [AdapterConfiguration] = []
         var names = Set<String>()
         for (index, adapter) in settings.adapters.enumerated() {
@@ -109,7 +118,7 @@ public struct ResolvedConfiguration: Sendable {
                         adapter.timeoutMilliseconds ?? settings.deadlines.adapterTimeoutMilliseconds),
                     initTimeout: .milliseconds(
                         adapter.initTimeoutMilliseconds ?? settings.deadlines.initTimeoutMilliseconds),
-                    cacheTTL: .milliseconds(adapter.cacheTTLMilliseconds), options: adapter.options))
+                    cacheTTL: .milliseconds(adapter.cacheTTLMilliseconds), options: resolvingPaths(adapter.options)))
         }
 
         var group: gid_t?
@@ -123,6 +132,9 @@ public struct ResolvedConfiguration: Sendable {
             }
         }
         let socketPath = settings.socket.path.map(absolute) ?? defaultSocketPath()
+        guard socketPath.utf8.count < 108 else {
+            throw fail("socket.path", "\(socketPath.utf8.count) bytes long; a Unix socket path must be under 108")
+        }
         let stateDirectory = settings.stateDirectory.map(absolute) ?? defaultStateDirectory()
         return ResolvedConfiguration(
             source: file, socketPath: socketPath, socketMode: mode_t(settings.socket.mode, radix: 8) ?? 0o660,

@@ -65,12 +65,12 @@ enum Routes {
             let name = try context.parameters.require("name")
             do {
                 try await state.collector.reset(adapter: name)
-            } catch let error as SignalError {
-                switch error.code {
-                case .unknownAdapter: throw APIError(.notFound, "unknown_adapter", error.message)
-                case .permissionDenied: throw APIError(.conflict, "reset_unsupported", error.message)
-                case .sdkUnavailable: throw APIError(.conflict, "adapter_not_ready", error.message)
-                default: throw APIError(.conflict, error.code.rawValue, error.message)
+            } catch let error as ResetFailure {
+                switch error {
+                case .unknownAdapter(let message): throw APIError(.notFound, "unknown_adapter", message)
+                case .unsupported(let message): throw APIError(.conflict, "reset_unsupported", message)
+                case .notReady(let message): throw APIError(.conflict, "adapter_not_ready", message)
+                case .failed(let message): throw APIError(.internalServerError, "reset_failed", message)
                 }
             }
             state.logger.info("adapter reset", metadata: ["adapter": "\(name)"])

@@ -13,7 +13,9 @@ actor AdapterHost {
     private struct Cached {
         var plaintext: [UInt8]
         var fetchedAt: ContinuousClock.Instant
-        var privacyGeneration: Int
+        /// The privacy state it was collected under: only a request with the same state may use it.
+        var privacy: PrivacyState?
+        var generation: Int
     }
 
     let name: String
@@ -28,7 +30,9 @@ actor AdapterHost {
     private var initLatency: Duration?
     private var cache: Cached?
     private var refreshing = false
-    private var privacyGeneration = 0
+    /// Bumped whenever cached signals become invalid (privacy change, reset), so that a
+    /// collection that started before cannot cache its now stale answer.
+    private var generation = 0
 
     init(configuration: AdapterConfiguration, type: any SignalAdapter.Type, logger: Logger) {
         self.name = configuration.name
@@ -104,19 +108,26 @@ actor AdapterHost {
 
     /// Forgets cached signals: the privacy state changed.
     func privacyChanged() {
-        privacyGeneration += 1
+        invalidateCache()
+    }
+
+    private func invalidateCache() {
+        generation += 1
         cache = nil
     }
 
-    func reset() async throws {
-        guard let adapter else {
-            throw SignalError(.sdkUnavailable, "adapter '\(name)' is not ready")
-        }
+    func reset() async throws(ResetFailure) {
+        guard let adapter else { throw .notReady("adapter '\(name)' is not ready") }
         guard let resettable = adapter as? any ResettableSignalAdapter else {
-            throw SignalError(.permissionDenied, "adapter '\(name)' cannot be reset")
+            throw .unsupported("adapter '\(name)' cannot be reset")
         }
-        try await resettable.reset()
-        cache = nil
+        invalidateCache()
+        do {
+            try await resettable.reset()
+        } catch {
+            throw .failed(String(describing: error))
+        }
+        invalidateCache()
     }
 
     /// The adapter's signal for `request`, from the cache while it is fresh.
@@ -143,15 +154,17 @@ actor AdapterHost {
         }
         guard let adapter else { return .failure(SignalError(.sdkUnavailable, "adapter '\(name)' is not ready")) }
         let now = ContinuousClock.now
-        if let cache, cache.privacyGeneration == privacyGeneration, now - cache.fetchedAt < configuration.cacheTTL {
+        if let cache, cache.generation == generation, cache.privacy == request.privacy,
+            now - cache.fetchedAt < configuration.cacheTTL
+        {
             if now - cache.fetchedAt >= configuration.cacheTTL / 2 { refreshInBackground(adapter, request) }
             return .signal(.plaintext(cache.plaintext), cached: true, sdkVersion: adapter.sdkVersion)
         }
-        let generation = privacyGeneration
+        let generation = self.generation
         let outcome = await withTimeout(timeout) { try await adapter.collectSignals(for: request) }
         switch outcome {
         case .value(let signal):
-            remember(signal, generation: generation, fetchedAt: now)
+            remember(signal, for: request, generation: generation, fetchedAt: now)
             return .signal(signal, cached: false, sdkVersion: adapter.sdkVersion)
         case .failure(let error):
             return .failure(SignalError.from(error, fallback: .collectionFailed))
@@ -160,13 +173,14 @@ actor AdapterHost {
         }
     }
 
-    private func remember(_ signal: Signal, generation: Int, fetchedAt: ContinuousClock.Instant) {
+    private func remember(
+        _ signal: Signal, for request: SignalRequest, generation: Int, fetchedAt: ContinuousClock.Instant
+    ) {
         // Only plaintexts are cached: they are sealed afresh for every request.
-        guard configuration.cacheTTL > .zero, generation == privacyGeneration, case .plaintext(let bytes) = signal
-        else {
+        guard configuration.cacheTTL > .zero, generation == self.generation, case .plaintext(let bytes) = signal else {
             return
         }
-        cache = Cached(plaintext: bytes, fetchedAt: fetchedAt, privacyGeneration: generation)
+        cache = Cached(plaintext: bytes, fetchedAt: fetchedAt, privacy: request.privacy, generation: generation)
     }
 
     /// Fetches a new plaintext before the cached one expires; one refresh at a time.
@@ -174,18 +188,31 @@ actor AdapterHost {
         guard !refreshing else { return }
         refreshing = true
         let timeout = configuration.timeout
-        let generation = privacyGeneration
+        let generation = self.generation
         Task {
             let start = ContinuousClock.now
             let outcome = await withTimeout(timeout) { try await adapter.collectSignals(for: request) }
-            self.refreshFinished(outcome, generation: generation, fetchedAt: start)
+            self.refreshFinished(outcome, for: request, generation: generation, fetchedAt: start)
         }
     }
 
-    private func refreshFinished(_ outcome: TimedOutcome<Signal>, generation: Int, fetchedAt: ContinuousClock.Instant) {
+    private func refreshFinished(
+        _ outcome: TimedOutcome<Signal>, for request: SignalRequest, generation: Int, fetchedAt: ContinuousClock.Instant
+    ) {
         refreshing = false
-        if case .value(let signal) = outcome { remember(signal, generation: generation, fetchedAt: fetchedAt) }
+        if case .value(let signal) = outcome {
+            remember(signal, for: request, generation: generation, fetchedAt: fetchedAt)
+        }
     }
+}
+
+/// Why an adapter was not reset.
+public enum ResetFailure: Error, Sendable {
+    case unknownAdapter(String)
+    case notReady(String)
+    case unsupported(String)
+    /// The adapter tried and failed (it could not write its state, say).
+    case failed(String)
 }
 
 func milliseconds(_ duration: Duration) -> Double {

@@ -23,6 +23,18 @@ public struct AdapterStatus: Sendable, Codable, Equatable {
         case adapterVersion = "adapter_version"
         case sdkVersion = "sdk_version"
     }
+
+    /// Every field, unknown ones as null, so that clients see one shape.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(state, forKey: .state)
+        try container.encode(description, forKey: .description)
+        try container.encode(initLatencyMilliseconds, forKey: .initLatencyMilliseconds)
+        try container.encode(adapterVersion, forKey: .adapterVersion)
+        try container.encode(sdkVersion, forKey: .sdkVersion)
+    }
 }
 
 /// One sealed signal in a collection's answer.
@@ -42,6 +54,31 @@ public struct SealedSignal: Sendable, Codable, Equatable {
         case adapterVersion = "adapter_version"
         case sdkVersion = "sdk_version"
         case keyID = "key_id"
+    }
+
+    public init(
+        adapter: String, adapterVersion: SemanticVersion, sdkVersion: SemanticVersion, recipient: String?, keyID: Int?,
+        envelope: String, cached: Bool
+    ) {
+        self.adapter = adapter
+        self.adapterVersion = adapterVersion
+        self.sdkVersion = sdkVersion
+        self.recipient = recipient
+        self.keyID = keyID
+        self.envelope = envelope
+        self.cached = cached
+    }
+
+    /// Every field, `recipient` and `key_id` as null for a signal the adapter sealed itself.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(adapter, forKey: .adapter)
+        try container.encode(adapterVersion, forKey: .adapterVersion)
+        try container.encode(sdkVersion, forKey: .sdkVersion)
+        try container.encode(recipient, forKey: .recipient)
+        try container.encode(keyID, forKey: .keyID)
+        try container.encode(envelope, forKey: .envelope)
+        try container.encode(cached, forKey: .cached)
     }
 }
 

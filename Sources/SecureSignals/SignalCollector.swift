@@ -72,8 +72,8 @@ public actor SignalCollector {
     public var privacyState: PrivacyState? { privacy }
 
     /// Resets an adapter that supports it (a new first-party id, say).
-    public func reset(adapter name: String) async throws {
-        guard let host = hosts[name] else { throw SignalError(.unknownAdapter, "no adapter named '\(name)'") }
+    public func reset(adapter name: String) async throws(ResetFailure) {
+        guard let host = hosts[name] else { throw .unknownAdapter("no adapter named '\(name)'") }
         try await host.reset()
     }
 
@@ -108,15 +108,16 @@ public actor SignalCollector {
         }
     }
 
-    /// Collects signals for one request. `adapters` selects some (all when nil); `timeout`
-    /// shortens the configured deadline. Never takes longer than the deadline, whatever the
+    /// Collects signals for one request. `adapters` selects some (all when nil; each once);
+    /// `timeout` shortens the configured deadline. Never takes longer than the deadline, whatever the
     /// adapters do.
     public func collect(requestID: String, adapters selection: [String]? = nil, timeout: Duration? = nil) async
         -> CollectionResult
     {
-        let deadline = min(timeout ?? configuration.requestTimeout, configuration.requestTimeout * 20)
+        let deadline = min(timeout ?? configuration.requestTimeout, configuration.requestTimeout)
         let request = SignalRequest(requestID: requestID, privacy: privacy)
-        let names = selection ?? order
+        var seen = Set<String>()
+        let names = (selection ?? order).filter { seen.insert($0).inserted }
         var errors: [AdapterFailure] = []
         var jobs: [(host: AdapterHost, adapter: AdapterConfiguration, recipients: [Recipient])] = []
         for name in names {

@@ -9,30 +9,47 @@ package enum TimedOutcome<Value: Sendable>: Sendable {
 
 /// Runs `operation` and answers within `timeout` whatever it does: an operation that ignores
 /// cancellation or never returns costs this caller only the timeout, and is cancelled then.
-/// The answer is given exactly once, by whichever of the two finishes first.
+/// The answer is given exactly once, by whichever finishes first: the operation, the timer,
+/// or the cancellation of the caller (answered as `.timedOut`).
 package func withTimeout<Value: Sendable>(
     _ timeout: Duration, operation: @escaping @Sendable () async throws -> Value
 ) async -> TimedOutcome<Value> {
     let race = Race<Value>()
-    return await withCheckedContinuation { continuation in
-        race.begin(continuation)
-        let work = Task {
-            do {
-                race.finish(.value(try await operation()))
-            } catch {
-                race.finish(.failure(error))
+    return await withTaskCancellationHandler {
+        await race.run(timeout: timeout, operation: operation)
+    } onCancel: {
+        race.finish(.timedOut)
+    }
+}
+
+extension Race {
+    fileprivate func run(
+        timeout: Duration, operation: @escaping @Sendable () async throws -> Value
+    ) async -> TimedOutcome<Value> {
+        let race = self
+        return await withCheckedContinuation { continuation in
+            race.begin(continuation)
+            let work = Task {
+                do {
+                    race.finish(.value(try await operation()))
+                } catch {
+                    race.finish(.failure(error))
+                }
+            }
+            let timer = Task {
+                try? await Task.sleep(for: timeout)
+                if race.finish(.timedOut) { work.cancel() }
+            }
+            race.onFinish {
+                timer.cancel()
+                work.cancel()
             }
         }
-        let timer = Task {
-            try? await Task.sleep(for: timeout)
-            if race.finish(.timedOut) { work.cancel() }
-        }
-        race.onFinish { timer.cancel() }
     }
 }
 
 /// The once-only completion of a `withTimeout` race.
-private final class Race<Value: Sendable>: Sendable {
+final class Race<Value: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<TimedOutcome<Value>, Never>?
         var finished = false
@@ -41,8 +58,15 @@ private final class Race<Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
+    /// Keeps the continuation, or resumes it at once when the race already finished (the
+    /// caller was cancelled before it began).
     func begin(_ continuation: CheckedContinuation<TimedOutcome<Value>, Never>) {
-        state.withLock { $0.continuation = continuation }
+        let finishedEarly = state.withLock { state -> Bool in
+            if state.finished { return true }
+            state.continuation = continuation
+            return false
+        }
+        if finishedEarly { continuation.resume(returning: .timedOut) }
     }
 
     /// Runs `cleanup` once the race has finished (at once, when it already has).

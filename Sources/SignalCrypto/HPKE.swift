@@ -151,8 +151,8 @@ struct KeySchedule: Sendable {
 
     /// Export(exporter_context, L) of RFC 9180 §5.3.
     func export(context: [UInt8], length: Int) throws -> SecretBytes {
-        guard length <= 255 * suite.kdf.hashLength else {
-            throw CryptoError.libcrypto("export length \(length) exceeds 255 * Nh")
+        guard (0...(255 * suite.kdf.hashLength)).contains(length) else {
+            throw CryptoError.libcrypto("export length \(length) is not between 0 and 255 * Nh")
         }
         let kdf = try HKDF()
         let exporterSecret = try kdf.labeledExpand(

@@ -329,6 +329,10 @@ struct DaemonTests {
             ),
             (#"{"deadlines": {"request_timeout_ms": 0}}"#, "deadlines.request_timeout_ms: must be between 1 and 60000"),
             (#"{"socket": {"mode": "rw"}}"#, "socket.mode"),
+            (
+                #"{"adapters": [{"name": "device-context", "timeout_ms": 0}]}"#,
+                "adapters[0].timeout_ms: must be between 1"
+            ),
             (#"{"recipients": {"b": {"key_configs": ["missing.keyconfig"]}}}"#, "recipients.b.key_configs[0]"),
             ("{", "not valid JSON"),
         ]
