@@ -6,8 +6,8 @@ import NIOCore
     import Glibc
 #endif
 
-/// Hummingbird's HTTP/1 channel with the peer's credentials (SO_PEERCRED) read once per
-/// connection, when it is accepted, and visible to every request on it through a task-local:
+/// Hummingbird's HTTP/1 channel with the peer's credentials (SO_PEERCRED, and its user's
+/// groups) read once per connection, when it is accepted, and visible to every request on it through a task-local:
 /// a lookup per request would cost a hop to the event loop each time.
 struct PeerCredentialChannel<Inner: ServerChildChannel>: ServerChildChannel {
     struct Value: ServerChildChannelValue {
@@ -38,7 +38,13 @@ struct PeerCredentialChannel<Inner: ServerChildChannel>: ServerChildChannel {
         }
         let raw: EventLoopFuture<PeerCredentialBytes> = provider.unsafeGetSocketOption(
             level: .socket, name: NIOBSDSocket.Option(rawValue: SO_PEERCRED))
-        return raw.map { Optional(PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid)) }.recover { _ in nil }
+        // The group lookup reads the local group database once per connection.
+        return raw.map {
+            Optional(
+                PeerCredentials(
+                    pid: $0.pid, uid: $0.uid, gid: $0.gid,
+                    groups: PeerCredentials.groups(ofUser: $0.uid, primary: $0.gid)))
+        }.recover { _ in nil }
     }
 }
 

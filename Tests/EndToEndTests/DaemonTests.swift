@@ -189,6 +189,54 @@ struct DaemonTests {
         #expect(try await daemon.client.health().status == "ok")
     }
 
+    /// A user listed as a member of a group that is not its primary one, from /etc/group and
+    /// /etc/passwd: (user uid, its primary gid, the group's gid).
+    static var supplementaryMember: (uid: String, primary: String, group: String)? {
+        guard let groups = try? String(contentsOfFile: "/etc/group", encoding: .utf8),
+            let users = try? String(contentsOfFile: "/etc/passwd", encoding: .utf8)
+        else { return nil }
+        let accounts = Dictionary(
+            users.split(separator: "\n").compactMap { line -> (String, (String, String))? in
+                let fields = line.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+                return fields.count > 3 ? (fields[0], (fields[2], fields[3])) : nil
+            }, uniquingKeysWith: { first, _ in first })
+        for line in groups.split(separator: "\n") {
+            let fields = line.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count > 3, fields[2] != "0" else { continue }
+            for member in fields[3].split(separator: ",").map(String.init) {
+                if let (uid, primary) = accounts[member], uid != "0", primary != fields[2] {
+                    return (uid, primary, fields[2])
+                }
+            }
+        }
+        return nil
+    }
+
+    @Test(
+        .enabled(
+            if: getuid() == 0 && Binary.onPath("setpriv") != nil && Binary.onPath("curl") != nil
+                && supplementaryMember != nil,
+            "needs root, setpriv, curl and a user who is a supplementary member of a group"))
+    func aMemberOfTheSocketGroupByTheGroupDatabaseGetsIn() async throws {
+        let member = try #require(Self.supplementaryMember)
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(adapters: [Self.echo], extra: ["socket": ["mode": "0666", "group": member.group]]))
+        chmod(daemon.directory.url.path, 0o755)
+        // The peer runs with no supplementary groups of its own: only the group database admits it.
+        func status(uid: String, gid: String) async throws -> String? {
+            let result = try await Binary.runProgram(
+                try #require(Binary.onPath("setpriv")),
+                [
+                    "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", try #require(Binary.onPath("curl")), "-s",
+                    "-o",
+                    "/dev/null", "-w", "%{http_code}", "--unix-socket", daemon.socketPath, "http://localhost/v1/health",
+                ])
+            return result.stdoutText.split(separator: "\n").last.map(String.init)
+        }
+        #expect(try await status(uid: member.uid, gid: member.primary) == "200", "\(daemon.log)")
+        #expect(try await status(uid: "65534", gid: "65534") == "403")
+    }
+
     /// Launchers that hand the daemon a listening socket: systemd's, and a bare LISTEN_FDS handover.
     static var activationLaunchers: [String] {
         var launchers: [String] = []
