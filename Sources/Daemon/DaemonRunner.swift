@@ -117,6 +117,11 @@ public enum DaemonRunner {
         if let socket {
             configuration.socketPath =
                 socket.hasPrefix("/") ? socket : FileManager.default.currentDirectoryPath + "/" + socket
+            guard configuration.socketPath.utf8.count < 108 else {
+                throw ConfigurationError(
+                    file: "--socket", path: "",
+                    reason: "\(configuration.socketPath.utf8.count) bytes long; a Unix socket path must be under 108")
+            }
         }
         return configuration
     }

@@ -384,6 +384,9 @@ struct DaemonTests {
             (#"{"recipients": {"b": {"key_configs": ["missing.keyconfig"]}}}"#, "recipients.b.key_configs[0]"),
             ("{", "not valid JSON"),
         ]
+        let longSocket = try await Binary.run(
+            "secure-signalsd", ["--socket", "/tmp/" + String(repeating: "s", count: 120), "--check-config"])
+        #expect(longSocket.status == 78 && longSocket.stderr.contains("must be under 108"), "\(longSocket.stderr)")
         for (index, (json, says)) in bad.enumerated() {
             let file = directory.path("bad\(index).json")
             try json.write(toFile: file, atomically: true, encoding: .utf8)
