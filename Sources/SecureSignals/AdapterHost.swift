@@ -20,7 +20,7 @@ actor AdapterHost {
 
     let name: String
     let type: any SignalAdapter.Type
-    private(set) var configuration: AdapterConfiguration
+    private var configuration: AdapterConfiguration
     private let logger: Logger
     private let metrics: CollectionMetrics
 

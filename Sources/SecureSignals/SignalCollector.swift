@@ -5,13 +5,17 @@ import Logging
 /// the selected adapters concurrently, each under its own timeout and all under the
 /// request's deadline, and sealing every plaintext signal for each of its recipients.
 public actor SignalCollector {
+    /// One configured adapter: its host, and the configuration the host was last given.
+    private struct Slot {
+        var host: AdapterHost
+        var configuration: AdapterConfiguration
+    }
+
     private var configuration: CollectorConfiguration
     private let registry: AdapterRegistry
     private let logger: Logger
-    private var hosts: [String: AdapterHost] = [:]
-    private var order: [String] = []
+    private var slots: [String: Slot] = [:]
     private var privacy: PrivacyState?
-    private var initializations: [Task<Void, Never>] = []
 
     /// Fails with the first adapter whose type is not registered.
     public init(configuration: CollectorConfiguration, registry: AdapterRegistry, logger: Logger) throws {
@@ -19,45 +23,54 @@ public actor SignalCollector {
         self.registry = registry
         self.logger = logger
         for adapter in configuration.adapters {
-            guard let type = registry.type(named: adapter.type) else {
-                throw SignalError(.unknownAdapter, "no adapter type named '\(adapter.type)'")
-            }
-            hosts[adapter.name] = AdapterHost(configuration: adapter, type: type, logger: logger)
-            order.append(adapter.name)
+            slots[adapter.name] = Slot(
+                host: try Self.makeHost(adapter, registry: registry, logger: logger), configuration: adapter)
         }
     }
+
+    private static func makeHost(_ adapter: AdapterConfiguration, registry: AdapterRegistry, logger: Logger) throws
+        -> AdapterHost
+    {
+        guard let type = registry.type(named: adapter.type) else {
+            throw SignalError(.unknownAdapter, "no adapter type named '\(adapter.type)'")
+        }
+        return AdapterHost(configuration: adapter, type: type, logger: logger)
+    }
+
+    /// The configured adapters' names, in configuration order.
+    private var names: [String] { configuration.adapters.map(\.name) }
 
     /// Starts every adapter's initialization, all at once, and returns when each is ready,
     /// failed or past its init timeout.
     public func initializeAll() async {
-        let pending = order.compactMap { hosts[$0] }
+        let pending = names.compactMap { slots[$0] }.map { ($0.host, context(for: $0.configuration)) }
         await withTaskGroup(of: Void.self) { group in
-            for host in pending {
-                let context = context(for: host.name, options: await host.configuration.options)
+            for (host, context) in pending {
                 group.addTask { await host.initialize(context: context) }
             }
         }
     }
 
-    private func context(for name: String, options: AdapterOptions) -> AdapterContext {
+    private func context(for adapter: AdapterConfiguration) -> AdapterContext {
         var adapterLogger = logger
-        adapterLogger[metadataKey: "adapter"] = "\(name)"
+        adapterLogger[metadataKey: "adapter"] = "\(adapter.name)"
         return AdapterContext(
-            name: name, options: options, stateDirectory: configuration.stateDirectory, logger: adapterLogger)
+            name: adapter.name, options: adapter.options, stateDirectory: configuration.stateDirectory,
+            logger: adapterLogger)
     }
 
     /// Whether every adapter is ready or failed (none initializing).
     public var isSettled: Bool {
         get async {
-            for host in hosts.values where !(await host.isSettled) { return false }
+            for slot in slots.values where !(await slot.host.isSettled) { return false }
             return true
         }
     }
 
     public func statuses() async -> [AdapterStatus] {
         var statuses: [AdapterStatus] = []
-        for name in order {
-            if let host = hosts[name] { statuses.append(await host.status) }
+        for name in names {
+            if let slot = slots[name] { statuses.append(await slot.host.status) }
         }
         return statuses
     }
@@ -66,45 +79,42 @@ public actor SignalCollector {
     public func setPrivacy(_ state: PrivacyState) async {
         guard state != privacy else { return }
         privacy = state
-        for host in hosts.values { await host.privacyChanged() }
+        for slot in slots.values { await slot.host.privacyChanged() }
     }
 
     public var privacyState: PrivacyState? { privacy }
 
     /// Resets an adapter that supports it (a new first-party id, say).
     public func reset(adapter name: String) async throws(ResetFailure) {
-        guard let host = hosts[name] else { throw .unknownAdapter("no adapter named '\(name)'") }
-        try await host.reset()
+        guard let slot = slots[name] else { throw .unknownAdapter("no adapter named '\(name)'") }
+        try await slot.host.reset()
     }
 
     /// Takes a reloaded configuration: adapters whose type and options are unchanged keep
     /// running with the new limits and recipients; new or changed ones are created (exactly
     /// once each); removed ones are dropped.
     public func reload(_ newConfiguration: CollectorConfiguration) async throws {
-        var newHosts: [String: AdapterHost] = [:]
-        var created: [AdapterHost] = []
+        var newSlots: [String: Slot] = [:]
+        var created: [Slot] = []
         for adapter in newConfiguration.adapters {
-            if let host = hosts[adapter.name], await host.configuration.type == adapter.type,
-                await host.configuration.options == adapter.options
+            if let slot = slots[adapter.name], slot.configuration.type == adapter.type,
+                slot.configuration.options == adapter.options
             {
-                await host.update(adapter)
-                newHosts[adapter.name] = host
+                await slot.host.update(adapter)
+                newSlots[adapter.name] = Slot(host: slot.host, configuration: adapter)
                 continue
             }
-            guard let type = registry.type(named: adapter.type) else {
-                throw SignalError(.unknownAdapter, "no adapter type named '\(adapter.type)'")
-            }
-            let host = AdapterHost(configuration: adapter, type: type, logger: logger)
-            newHosts[adapter.name] = host
-            created.append(host)
+            let slot = Slot(
+                host: try Self.makeHost(adapter, registry: registry, logger: logger), configuration: adapter)
+            newSlots[adapter.name] = slot
+            created.append(slot)
         }
         configuration = newConfiguration
-        hosts = newHosts
-        order = newConfiguration.adapters.map(\.name)
-        for host in created {
-            if privacy != nil { await host.privacyChanged() }
-            let context = context(for: host.name, options: await host.configuration.options)
-            initializations.append(Task { await host.initialize(context: context) })
+        slots = newSlots
+        for slot in created {
+            if privacy != nil { await slot.host.privacyChanged() }
+            let (host, context) = (slot.host, context(for: slot.configuration))
+            Task { await host.initialize(context: context) }
         }
     }
 
@@ -117,18 +127,21 @@ public actor SignalCollector {
         let deadline = min(timeout ?? configuration.requestTimeout, configuration.requestTimeout)
         let request = SignalRequest(requestID: requestID, privacy: privacy)
         var seen = Set<String>()
-        let names = (selection ?? order).filter { seen.insert($0).inserted }
+        let selected = (selection ?? names).filter { seen.insert($0).inserted }
         var errors: [AdapterFailure] = []
         var jobs: [(host: AdapterHost, adapter: AdapterConfiguration, recipients: [Recipient])] = []
-        for name in names {
-            guard let host = hosts[name] else {
+        for name in selected {
+            guard let slot = slots[name] else {
                 errors.append(
                     AdapterFailure(
                         adapter: name, code: .unknownAdapter, message: "no adapter named '\(name)' is configured"))
                 continue
             }
-            let adapter = await host.configuration
-            jobs.append((host, adapter, adapter.recipients.compactMap { configuration.recipients[$0] }))
+            jobs.append(
+                (
+                    slot.host, slot.configuration,
+                    slot.configuration.recipients.compactMap { configuration.recipients[$0] }
+                ))
         }
         let maxSignalBytes = configuration.maxSignalBytes
         // Adapters get the deadline less a margin for sealing what they return.
