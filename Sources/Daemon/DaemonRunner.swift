@@ -132,7 +132,7 @@ public enum DaemonRunner {
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o750])
         guard FileManager.default.fileExists(atPath: path) else { return }
-        if UnixSocketProbe.isListening(path) {
+        if UnixSocketAddress.isListening(path) {
             throw ConfigurationError(file: path, path: "", reason: "another daemon listens on this socket")
         }
     }
@@ -219,27 +219,5 @@ struct WatchdogService: Service {
                 try? await Task.sleep(for: interval)
             }
         }
-    }
-}
-
-/// Whether something accepts connections on a Unix socket path.
-enum UnixSocketProbe {
-    static func isListening(_ path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        return connected == 0
     }
 }

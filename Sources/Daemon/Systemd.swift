@@ -8,7 +8,7 @@ import Logging
 /// The service manager's side channel (sd_notify(3)): READY=1, STATUS=, WATCHDOG=1,
 /// STOPPING=1 as datagrams to `$NOTIFY_SOCKET`. Silent when not run by systemd.
 public struct SystemdNotifier: Sendable {
-    private let address: [UInt8]?
+    private let address: UnixSocketAddress?
     /// Half of `$WATCHDOG_USEC`, when systemd asks for watchdog pings for this process.
     public let watchdogInterval: Duration?
 
@@ -16,7 +16,7 @@ public struct SystemdNotifier: Sendable {
         if let path = environment["NOTIFY_SOCKET"], !path.isEmpty, path.hasPrefix("/") || path.hasPrefix("@") {
             var bytes = Array(path.utf8)
             if bytes[0] == UInt8(ascii: "@") { bytes[0] = 0 }  // abstract namespace
-            address = bytes
+            address = UnixSocketAddress(bytes)
         } else {
             address = nil
         }
@@ -34,22 +34,12 @@ public struct SystemdNotifier: Sendable {
     /// Sends one notification such as "READY=1\nSTATUS=serving"; failures are ignored, as
     /// sd_notify's are: the daemon must not depend on its supervisor listening.
     public func notify(_ state: String) {
-        guard let address, address.count < 108 else { return }
+        guard let address else { return }
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return }
         defer { close(fd) }
-        var storage = sockaddr_un()
-        storage.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &storage.sun_path) { path in
-            for (index, byte) in address.enumerated() { path[index] = byte }
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + address.count + (address[0] == 0 ? 0 : 1))
         let message = Array(state.utf8)
-        _ = withUnsafePointer(to: &storage) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddrPointer in
-                sendto(fd, message, message.count, Int32(MSG_NOSIGNAL), sockaddrPointer, length)
-            }
-        }
+        _ = address.withSockaddr { sendto(fd, message, message.count, Int32(MSG_NOSIGNAL), $0, $1) }
     }
 }
 

@@ -429,6 +429,15 @@ struct DaemonTests {
         #expect(try demo.open(signal.envelope)["adapter"] as? String == "device-context")
     }
 
+    @Test func aSecondDaemonRefusesASocketALiveOneServes() async throws {
+        let first = try await RunningDaemon.start(config: demoConfig(adapters: [Self.echo]))
+        let second = try await Binary.run(
+            "secure-signalsd-testbed", ["--config", first.configPath, "--socket", first.socketPath])
+        #expect(second.status != 0)
+        #expect(second.stderr.contains("another daemon listens on this socket"), "\(second.stderr)")
+        #expect(try await first.client.health().status == "ok")
+    }
+
     @Test func metricsCountAdaptersAndRoutes() async throws {
         let daemon = try await RunningDaemon.start(
             config: demoConfig(adapters: [Self.echo, ["name": "test-throw", "recipients": ["demo"]]]))
