@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import SecureSignals
 
 /// The socket API from the client's side: what the CLI and the benchmarks speak.
@@ -9,10 +10,18 @@ public struct DaemonClient: Sendable {
     public let socketPath: String
     private let client: HTTPClient
 
-    public init(socketPath: String, client: HTTPClient = .shared) {
+    public init(socketPath: String, client: HTTPClient = DaemonClient.local) {
         self.socketPath = socketPath
         self.client = client
     }
+
+    /// The process-wide client for the daemon's socket. A live daemon accepts at once, so
+    /// connecting gives up after a second, not AsyncHTTPClient's default ten; never shut down.
+    public static let local: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(1))
+        return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+    }()
 
     /// `$SECURE_SIGNALS_SOCKET`, else the daemon's default (`$XDG_RUNTIME_DIR/secure-signals.sock`
     /// or `./.run/secure-signals.sock`), else the packaged service's socket when that exists.
@@ -37,6 +46,16 @@ public struct DaemonClient: Sendable {
         public var status: UInt
         public var body: Data
 
+        /// This reply when its status is 2xx; else the daemon's error as a `ClientError`.
+        public func successful() throws -> Reply {
+            guard (200..<300).contains(status) else {
+                throw ClientError(
+                    apiError.map { "the daemon answered \(status) \($0.code): \($0.message)" }
+                        ?? "the daemon answered \(status)")
+            }
+            return self
+        }
+
         /// The API error's code and message, when the body is one.
         public var apiError: (code: String, message: String)? {
             struct Envelope: Decodable {
@@ -58,6 +77,9 @@ public struct DaemonClient: Sendable {
         guard let url = URL(httpURLWithSocketPath: socketPath, uri: path) else {
             throw ClientError("'\(socketPath)' cannot be used as a socket path")
         }
+        guard FileManager.default.fileExists(atPath: socketPath) else {
+            throw ClientError.unavailable(socketPath)
+        }
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = method
         if let json {
@@ -68,15 +90,13 @@ public struct DaemonClient: Sendable {
             let response = try await client.execute(request, timeout: timeout)
             let body = try await response.body.collect(upTo: 16 << 20)
             return Reply(status: response.status.code, body: Data(body.readableBytesView))
-        } catch let error as HTTPClientError where error == .connectTimeout || error == .remoteConnectionClosed {
-            throw ClientError.unavailable(socketPath, error)
-        } catch let error as ClientError {
-            throw error
+        } catch let error as HTTPClientError where error == .connectTimeout {
+            throw ClientError.unavailable(socketPath)
+        } catch let error as IOError where error.errnoCode == ECONNREFUSED || error.errnoCode == ENOENT {
+            // A socket file nobody listens on: a daemon that died without removing it.
+            throw ClientError.unavailable(socketPath)
         } catch {
-            if FileManager.default.fileExists(atPath: socketPath) {
-                throw ClientError("the daemon on \(socketPath) did not answer: \(error)")
-            }
-            throw ClientError.unavailable(socketPath, error)
+            throw ClientError("the daemon on \(socketPath) did not answer: \(error)")
         }
     }
 
@@ -84,13 +104,7 @@ public struct DaemonClient: Sendable {
     public func call<Answer: Decodable>(
         _ method: HTTPMethod, _ path: String, json: Data? = nil, as type: Answer.Type
     ) async throws -> Answer {
-        let reply = try await request(method, path, json: json)
-        guard (200..<300).contains(reply.status) else {
-            if let (code, message) = reply.apiError {
-                throw ClientError("the daemon answered \(reply.status) \(code): \(message)")
-            }
-            throw ClientError("the daemon answered \(reply.status)")
-        }
+        let reply = try await request(method, path, json: json).successful()
         do {
             return try JSONDecoder().decode(type, from: reply.body)
         } catch {
@@ -136,7 +150,7 @@ public struct ClientError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 
-    static func unavailable(_ path: String, _ error: any Error) -> ClientError {
+    static func unavailable(_ path: String) -> ClientError {
         ClientError(
             "no daemon listens on \(path) (is secure-signalsd running? --socket or $SECURE_SIGNALS_SOCKET picks another)"
         )

@@ -107,12 +107,7 @@ struct CollectCommand: AsyncParsableCommand {
 
 /// Prints the daemon's JSON answer as it is; a non-2xx answer fails the command.
 private func printRaw(_ connection: ConnectionOptions, _ path: String, body: Data? = nil) async throws {
-    let reply = try await connection.client.request(body == nil ? .GET : .POST, path, json: body)
-    guard (200..<300).contains(reply.status) else {
-        throw ClientError(
-            reply.apiError.map { "the daemon answered \(reply.status) \($0.code): \($0.message)" }
-                ?? "the daemon answered \(reply.status)")
-    }
+    let reply = try await connection.client.request(body == nil ? .GET : .POST, path, json: body).successful()
     print(String(decoding: reply.body, as: UTF8.self), terminator: reply.body.last == UInt8(ascii: "\n") ? "" : "\n")
 }
 

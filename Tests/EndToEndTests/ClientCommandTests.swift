@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `secure-signals collect`, `adapters` and `health`, run as binaries against a daemon.
+@Suite(.serialized)
+struct ClientCommandTests {
+    @Test func theCommandsPrintTablesAndJSON() async throws {
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(adapters: [
+                ["name": "test-echo", "recipients": ["demo"]],
+                ["name": "test-fail-init", "recipients": ["demo"], "options": ["message": "no vendor SDK"]],
+            ]))
+        let socket = ["--socket", daemon.socketPath]
+
+        let health = try await Binary.run("secure-signals", ["health"] + socket)
+        #expect(health.status == 0)
+        #expect(health.stdoutText.hasPrefix("ok: adapters 1 failed, 1 ready;"), "\(health.stdoutText)")
+
+        let adapters = try await Binary.run("secure-signals", ["adapters"] + socket)
+        let rows = adapters.stdoutText.split(separator: "\n")
+        #expect(rows.first?.hasPrefix("NAME") == true)
+        #expect(rows.contains { $0.hasPrefix("test-echo") && $0.contains("ready") && $0.contains("2.3.4") })
+        #expect(rows.contains { $0.hasPrefix("test-fail-init") && $0.contains("sdk_unavailable: no vendor SDK") })
+
+        let collect = try await Binary.run("secure-signals", ["collect", "--request-id", "cli-1"] + socket)
+        #expect(collect.stdoutText.hasPrefix("request cli-1: 1 signals, 1 errors"), "\(collect.stdoutText)")
+        #expect(collect.stdoutText.contains("test-fail-init  sdk_unavailable  no vendor SDK"))
+
+        let json = try await Binary.run(
+            "secure-signals", ["collect", "--json", "--request-id", "cli-2", "--adapter", "test-echo"] + socket)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])
+        #expect(object["request_id"] as? String == "cli-2")
+        #expect((object["signals"] as? [[String: Any]])?.first?["adapter"] as? String == "test-echo")
+        #expect((object["errors"] as? [Any])?.isEmpty == true)
+
+        let demo = try DemoRecipient(in: daemon.directory)
+        let envelope = try #require((object["signals"] as? [[String: Any]])?.first?["envelope"] as? String)
+        #expect(try demo.open(envelope)["request_id"] as? String == "cli-2")
+    }
+
+    @Test func failuresAreOneLine() async throws {
+        let daemon = try await RunningDaemon.start(config: demoConfig(adapters: []))
+        let refused = try await Binary.run(
+            "secure-signals", ["collect", "--json", "--timeout-ms", "0", "--socket", daemon.socketPath])
+        #expect(refused.status != 0)
+        #expect(refused.stdout.isEmpty)
+        #expect(refused.stderr.contains("the daemon answered 400 bad_request: timeout_ms"), "\(refused.stderr)")
+        #expect(refused.stderr.split(separator: "\n").count == 1)
+
+        // No socket file at all, and a socket file nobody listens on (a daemon that died).
+        let absent = daemon.directory.path("nobody-here.sock")
+        let stale = daemon.directory.path("stale.sock")
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in stale.utf8.enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0)
+        let clock = ContinuousClock()
+        for path in [absent, stale] {
+            for command in ["health", "adapters", "collect"] {
+                let start = clock.now
+                let result = try await Binary.run("secure-signals", [command, "--socket", path])
+                #expect(result.status != 0, "\(command)")
+                #expect(result.stdout.isEmpty, "\(command)")
+                #expect(result.stderr.contains("no daemon listens on \(path)"), "\(command): \(result.stderr)")
+                #expect(result.stderr.split(separator: "\n").count == 1, "\(command)")
+                // Said at once (a second's connect timeout at most), not after AsyncHTTPClient's default ten.
+                #expect(clock.now - start < .seconds(5), "\(command) on \(path)")
+            }
+        }
+    }
+}
