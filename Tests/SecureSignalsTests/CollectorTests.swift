@@ -116,15 +116,22 @@ struct CollectorTests {
     }
 
     @Test func aCacheIsRefreshedInTheBackgroundBeforeItExpires() async throws {
+        // Wide windows, so a loaded CI machine cannot oversleep past the TTL: the second request
+        // lands 1.1 s into a 2 s TTL, and the refreshed entry is good until 3.1 s.
         let collector = try await collector([
-            AdapterConfiguration(name: "test-echo", recipients: ["bidder"], cacheTTL: .milliseconds(400))
+            AdapterConfiguration(name: "test-echo", recipients: ["bidder"], cacheTTL: .seconds(2))
         ])
         let first = try #require(await collector.collect(requestID: "1").signals.first)
-        try await Task.sleep(for: .milliseconds(250))  // past half the TTL: this request triggers a refresh
+        try await Task.sleep(for: .milliseconds(1100))  // past half the TTL: this request triggers a refresh
         let second = try #require(await collector.collect(requestID: "2").signals.first)
         #expect(second.cached)
-        try await Task.sleep(for: .milliseconds(100))
-        let third = try #require(await collector.collect(requestID: "3").signals.first)
+        #expect(try payload(second).signal == payload(first).signal, "the old plaintext until the refresh lands")
+        var third = second
+        for attempt in 1...50 {  // the refresh runs in the background; wait for it to land
+            third = try #require(await collector.collect(requestID: "3.\(attempt)").signals.first)
+            if try payload(third).signal != payload(first).signal { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(third.cached)
         #expect(try payload(third).signal != payload(first).signal, "the refreshed plaintext is served")
     }
