@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
     ],
     targets: [
         // The system's OpenSSL 3 libcrypto, with a header-only shim where Swift cannot reach.
@@ -41,12 +42,14 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
-        // The built-in adapters.
+        // The built-in adapters, and the exec adapter that runs a program as one.
         .target(
             name: "Adapters",
             dependencies: [
                 "SecureSignals",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
         // Config, HTTP routes on the Unix socket, peer credentials, systemd, metrics.

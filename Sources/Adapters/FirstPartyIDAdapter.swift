@@ -9,7 +9,7 @@ import Synchronization
 /// A random pseudonymous device id, kept in the state directory (created 0600 on first use,
 /// kept across restarts), rotated by a reset. Withheld with `consent_missing` while ad
 /// tracking is limited or no privacy state has been set.
-public final class FirstPartyIDAdapter: ResettableSignalAdapter {
+public final class FirstPartyIDAdapter: SignalAdapter, ResettableSignalAdapter {
     public static let name = "first-party-id"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
     public let sdkVersion = SemanticVersion(1, 0, 0)

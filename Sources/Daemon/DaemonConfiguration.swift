@@ -9,11 +9,13 @@ struct DaemonConfiguration: Decodable, Sendable {
     var stateDirectory: String?
     var recipients: [String: RecipientSettings] = [:]
     var deadlines = Deadlines()
+    var circuitBreaker = CircuitBreakerSettings()
     var adapters: [AdapterSettings] = []
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case socket, access, recipients, deadlines, adapters
         case stateDirectory = "state_directory"
+        case circuitBreaker = "circuit_breaker"
     }
 
     init() {}
@@ -26,6 +28,9 @@ struct DaemonConfiguration: Decodable, Sendable {
         stateDirectory = try container.decodeIfPresent(String.self, forKey: .stateDirectory)
         recipients = try container.decodeIfPresent([String: RecipientSettings].self, forKey: .recipients) ?? [:]
         deadlines = try container.decodeIfPresent(Deadlines.self, forKey: .deadlines) ?? Deadlines()
+        circuitBreaker =
+            try container.decodeIfPresent(CircuitBreakerSettings.self, forKey: .circuitBreaker)
+            ?? CircuitBreakerSettings()
         adapters = try container.decodeIfPresent([AdapterSettings].self, forKey: .adapters) ?? []
     }
 
@@ -123,17 +128,25 @@ struct DaemonConfiguration: Decodable, Sendable {
     struct AdapterSettings: Decodable, Sendable {
         var name: String
         var type: String?
+        /// A program that is the adapter; exclusive with `type`.
+        var exec: String?
+        var args: [String] = []
+        var env: [String: String] = [:]
+        var stopGraceMilliseconds: Int?
         var recipients: [String]
         var timeoutMilliseconds: Int?
         var initTimeoutMilliseconds: Int?
         var cacheTTLMilliseconds: Int
         var options: AdapterOptions
+        var circuitBreaker: CircuitBreakerSettings?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case name, type, recipients, options
+            case name, type, exec, args, env, recipients, options
+            case stopGraceMilliseconds = "stop_grace_ms"
             case timeoutMilliseconds = "timeout_ms"
             case initTimeoutMilliseconds = "init_timeout_ms"
             case cacheTTLMilliseconds = "cache_ttl_ms"
+            case circuitBreaker = "circuit_breaker"
         }
 
         init(
@@ -152,6 +165,22 @@ struct DaemonConfiguration: Decodable, Sendable {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             name = try container.decode(String.self, forKey: .name)
             type = try container.decodeIfPresent(String.self, forKey: .type)
+            exec = try container.decodeIfPresent(String.self, forKey: .exec)
+            if exec != nil, type != nil {
+                throw StrictJSON.Failure(
+                    path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.exec]),
+                    reason: "an adapter is either a built-in \"type\" or a program to \"exec\", not both")
+            }
+            if exec == nil {
+                for key in [CodingKeys.args, .env, .stopGraceMilliseconds] where container.contains(key) {
+                    throw StrictJSON.Failure(
+                        path: StrictJSON.keyPath(decoder.codingPath + [key]), reason: "only applies with \"exec\"")
+                }
+            }
+            args = try container.decodeIfPresent([String].self, forKey: .args) ?? []
+            env = try container.decodeIfPresent([String: String].self, forKey: .env) ?? [:]
+            stopGraceMilliseconds = try container.decodeIfPresent(Int.self, forKey: .stopGraceMilliseconds)
+            circuitBreaker = try container.decodeIfPresent(CircuitBreakerSettings.self, forKey: .circuitBreaker)
             recipients = try container.decodeIfPresent([String].self, forKey: .recipients) ?? []
             timeoutMilliseconds = try container.decodeIfPresent(Int.self, forKey: .timeoutMilliseconds)
             initTimeoutMilliseconds = try container.decodeIfPresent(Int.self, forKey: .initTimeoutMilliseconds)
@@ -162,6 +191,7 @@ struct DaemonConfiguration: Decodable, Sendable {
                 (CodingKeys.timeoutMilliseconds, timeoutMilliseconds, 1),
                 (.initTimeoutMilliseconds, initTimeoutMilliseconds, 1),
                 (.cacheTTLMilliseconds, cacheTTLMilliseconds, 0),
+                (.stopGraceMilliseconds, stopGraceMilliseconds, 0),
             ] {
                 if let value, value < minimum || value > 3_600_000 {
                     throw StrictJSON.Failure(
@@ -170,6 +200,26 @@ struct DaemonConfiguration: Decodable, Sendable {
                 }
             }
         }
+    }
+}
+
+extension CircuitBreakerSettings: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case failures
+        case coolDownMilliseconds = "cool_down_ms"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let failures = try container.decodeIfPresent(Int.self, forKey: .failures) ?? 3
+        guard (0...1000).contains(failures) else {
+            throw StrictJSON.Failure(
+                path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.failures]),
+                reason: "must be between 0 (never open) and 1000, not \(failures)")
+        }
+        let coolDown = try container.positive(.coolDownMilliseconds, default: 10_000, max: 3_600_000)
+        self.init(failures: failures, coolDown: .milliseconds(coolDown))
     }
 }
 

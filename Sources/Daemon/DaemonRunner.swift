@@ -87,7 +87,12 @@ public enum DaemonRunner {
             logger: logger)
         let readiness = ReadinessService(
             collector: collector, listening: listening.stream, notifier: notifier, logger: logger)
+        // Services stop in reverse order: the adapters (and their programs) last, once the
+        // socket API has drained.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(
+                service: AdapterShutdownService(collector: collector), successTerminationBehavior: .ignore,
+                serviceName: "adapters"),
             .init(service: server, serviceName: "socket API"),
             .init(service: readiness, successTerminationBehavior: .ignore, serviceName: "readiness"),
             .init(service: reloader, successTerminationBehavior: .ignore, serviceName: "reload on SIGHUP"),
@@ -100,7 +105,7 @@ public enum DaemonRunner {
         }
         var groupConfiguration = ServiceGroupConfiguration(
             services: services, gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
-        groupConfiguration.maximumGracefulShutdownDuration = .seconds(10)
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(15)
         let group = ServiceGroup(configuration: groupConfiguration)
         try await group.run()
         logger.notice("stopped")
@@ -203,6 +208,17 @@ struct ReloadService: Service {
             logger.error("reload failed; keeping the running configuration", metadata: ["error": "\(error)"])
             notifier.notify("READY=1\nSTATUS=serving; reload failed: \(error)")
         }
+    }
+}
+
+/// Stops every adapter at shutdown, after the socket API: adapter programs get SIGTERM, then
+/// SIGKILL after their grace period, and are reaped before the daemon exits.
+struct AdapterShutdownService: Service {
+    let collector: SignalCollector
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await collector.shutdown()
     }
 }
 

@@ -102,23 +102,48 @@ public struct ResolvedConfiguration: Sendable {
             guard names.insert(adapter.name).inserted else {
                 throw fail("\(at).name", "\"\(adapter.name)\" is used twice")
             }
-            let type = adapter.type ?? adapter.name
-            guard registry.type(named: type) != nil else {
-                throw fail(
-                    adapter.type == nil ? "\(at).name" : "\(at).type",
-                    "no adapter type named \"\(type)\" (known: \(registry.names.joined(separator: ", ")))")
+            var program: ProgramSpec?
+            if let exec = adapter.exec {
+                program = try resolveProgram(exec, adapter, at: at)
+            } else {
+                let type = adapter.type ?? adapter.name
+                guard registry.type(named: type) != nil else {
+                    throw fail(
+                        adapter.type == nil ? "\(at).name" : "\(at).type",
+                        "no adapter type named \"\(type)\" (known: \(registry.names.joined(separator: ", ")); or give \"exec\")"
+                    )
+                }
             }
             for (position, recipient) in adapter.recipients.enumerated() where recipients[recipient] == nil {
                 throw fail("\(at).recipients[\(position)]", "no recipient named \"\(recipient)\" in \"recipients\"")
             }
             adapters.append(
                 AdapterConfiguration(
-                    name: adapter.name, type: type, recipients: adapter.recipients,
+                    name: adapter.name, type: adapter.type, program: program, recipients: adapter.recipients,
                     timeout: .milliseconds(
                         adapter.timeoutMilliseconds ?? settings.deadlines.adapterTimeoutMilliseconds),
                     initTimeout: .milliseconds(
                         adapter.initTimeoutMilliseconds ?? settings.deadlines.initTimeoutMilliseconds),
-                    cacheTTL: .milliseconds(adapter.cacheTTLMilliseconds), options: resolvingPaths(adapter.options)))
+                    cacheTTL: .milliseconds(adapter.cacheTTLMilliseconds), options: resolvingPaths(adapter.options),
+                    circuitBreaker: adapter.circuitBreaker ?? settings.circuitBreaker))
+        }
+
+        /// An `exec` entry's program: resolved like every path, and executable now.
+        func resolveProgram(_ exec: String, _ adapter: DaemonConfiguration.AdapterSettings, at: String) throws
+            -> ProgramSpec
+        {
+            guard registry.programLauncher != nil else { throw fail("\(at).exec", "this daemon cannot run programs") }
+            let path = absolute(exec)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw fail("\(at).exec", "\(path) does not exist")
+            }
+            guard !isDirectory.boolValue, Glibc.access(path, X_OK) == 0 else {
+                throw fail("\(at).exec", "\(path) is not an executable file")
+            }
+            return ProgramSpec(
+                executable: path, arguments: adapter.args, environment: adapter.env,
+                stopGrace: .milliseconds(adapter.stopGraceMilliseconds ?? 3000))
         }
 
         var group: gid_t?
@@ -198,7 +223,9 @@ public struct ResolvedConfiguration: Sendable {
             lines.append("recipient     \(name): key id \(header.keyID), \(header.suite.aead.name)")
         }
         for adapter in collector.adapters {
-            let type = adapter.type == adapter.name ? "" : " (\(adapter.type))"
+            let type =
+                adapter.program.map { " (exec \($0.executable))" }
+                ?? (adapter.type == adapter.name ? "" : " (\(adapter.type))")
             lines.append(
                 "adapter       \(adapter.name)\(type) -> \(adapter.recipients.joined(separator: ", ")); timeout \(adapter.timeout), cache \(adapter.cacheTTL)"
             )

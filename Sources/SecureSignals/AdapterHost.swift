@@ -2,12 +2,17 @@ import Foundation
 import Logging
 
 /// One configured adapter for its whole life: creates it exactly once, keeps its state, init
-/// latency and cache, and asks it for signals under a timeout.
+/// latency, cache and circuit breaker, and asks it for signals under a timeout.
 actor AdapterHost {
     /// The answer of one adapter to one request.
     enum Outcome: Sendable {
-        case signal(Signal, cached: Bool, sdkVersion: SemanticVersion)
+        case signal(Signal, cached: Bool, versions: Versions)
         case failure(SignalError)
+    }
+
+    struct Versions: Sendable {
+        var adapter: SemanticVersion
+        var sdk: SemanticVersion
     }
 
     private struct Cached {
@@ -19,27 +24,30 @@ actor AdapterHost {
     }
 
     let name: String
-    let type: any SignalAdapter.Type
+    private let factory: AdapterFactory
     private var configuration: AdapterConfiguration
     private let logger: Logger
     private let metrics: CollectionMetrics
 
     private var state = AdapterState.initializing
-    private var adapter: (any SignalAdapter)?
+    private var adapter: (any SignalSource)?
     private var initError: SignalError?
     private var initLatency: Duration?
     private var cache: Cached?
     private var refreshing = false
+    private var breaker: CircuitBreaker
+    private var isShutDown = false
     /// Bumped whenever cached signals become invalid (privacy change, reset), so that a
     /// collection that started before cannot cache its now stale answer.
     private var generation = 0
 
-    init(configuration: AdapterConfiguration, type: any SignalAdapter.Type, logger: Logger) {
+    init(configuration: AdapterConfiguration, factory: AdapterFactory, logger: Logger) {
         self.name = configuration.name
-        self.type = type
+        self.factory = factory
         self.configuration = configuration
         self.logger = logger
         self.metrics = CollectionMetrics(adapter: configuration.name)
+        self.breaker = CircuitBreaker(settings: configuration.circuitBreaker)
     }
 
     /// Creates the adapter. Returns when it is ready or failed, or at its init timeout; in
@@ -47,8 +55,8 @@ actor AdapterHost {
     func initialize(context: AdapterContext) async {
         let clock = ContinuousClock()
         let start = clock.now
-        let type = self.type
-        let creation = Task { try await type.init(context: context) }
+        let make = factory.make
+        let creation = Task { try await make(context) }
         let outcome = await withTimeout(configuration.initTimeout) { try await creation.value }
         switch outcome {
         case .value(let adapter):
@@ -65,9 +73,12 @@ actor AdapterHost {
         }
     }
 
-    private func finishInitialization(_ result: Result<any SignalAdapter, any Error>, latency: Duration) {
+    private func finishInitialization(_ result: Result<any SignalSource, any Error>, latency: Duration) {
         initLatency = latency
         switch result {
+        case .success(let adapter) where isShutDown:
+            // Removed while it was still initializing: stop what it started.
+            Task { await adapter.shutdown() }
         case .success(let adapter):
             self.adapter = adapter
             state = .ready
@@ -84,18 +95,24 @@ actor AdapterHost {
     }
 
     var status: AdapterStatus {
-        let description: String
-        switch state {
-        case .initializing: description = "initializing"
-        case .ready: description = "ready"
-        case .failed: description = initError?.description ?? "failed"
-        case .timedOut:
-            description = "still initializing after its \(milliseconds(configuration.initTimeout)) ms init timeout"
+        get async {
+            let program = await adapter?.programStatus()
+            return AdapterStatus(
+                name: name, kind: factory.kind.rawValue, state: state, description: description,
+                initLatencyMilliseconds: initLatency.map(milliseconds),
+                adapterVersion: adapter?.adapterVersion ?? factory.declaredVersion, sdkVersion: adapter?.sdkVersion,
+                circuit: breaker.status(at: .now), program: program)
         }
-        return AdapterStatus(
-            name: name, kind: "builtin", state: state, description: description,
-            initLatencyMilliseconds: initLatency.map(milliseconds), adapterVersion: type.adapterVersion,
-            sdkVersion: adapter?.sdkVersion)
+    }
+
+    private var description: String {
+        switch state {
+        case .initializing: return "initializing"
+        case .ready: return "ready"
+        case .failed: return initError?.description ?? "failed"
+        case .timedOut:
+            return "still initializing after its \(milliseconds(configuration.initTimeout)) ms init timeout"
+        }
     }
 
     var isSettled: Bool { state == .ready || state == .failed }
@@ -103,7 +120,18 @@ actor AdapterHost {
     /// Takes the new limits and recipients of a reloaded configuration (same type and options).
     func update(_ configuration: AdapterConfiguration) {
         if configuration.cacheTTL != self.configuration.cacheTTL { cache = nil }
+        breaker.settings = configuration.circuitBreaker
         self.configuration = configuration
+    }
+
+    /// Stops the adapter (its program, if it has one); it answers no more requests.
+    func shutdown() async {
+        guard !isShutDown else { return }
+        isShutDown = true
+        state = .failed
+        initError = SignalError(.sdkUnavailable, "adapter '\(name)' was stopped")
+        metrics.circuitOpen(false)
+        await adapter?.shutdown()
     }
 
     /// Forgets cached signals: the privacy state changed.
@@ -153,23 +181,58 @@ actor AdapterHost {
             break
         }
         guard let adapter else { return .failure(SignalError(.sdkUnavailable, "adapter '\(name)' is not ready")) }
+        let versions = Versions(adapter: adapter.adapterVersion, sdk: adapter.sdkVersion)
         let now = ContinuousClock.now
         if let cache, cache.generation == generation, cache.privacy == request.privacy,
             now - cache.fetchedAt < configuration.cacheTTL
         {
-            if now - cache.fetchedAt >= configuration.cacheTTL / 2 { refreshInBackground(adapter, request) }
-            return .signal(.plaintext(cache.plaintext), cached: true, sdkVersion: adapter.sdkVersion)
+            if now - cache.fetchedAt >= configuration.cacheTTL / 2, !breaker.isOpen {
+                refreshInBackground(adapter, request)
+            }
+            return .signal(.plaintext(cache.plaintext), cached: true, versions: versions)
+        }
+        if case .skip(let remaining) = breaker.decide(at: now) {
+            let retry =
+                remaining > .zero
+                ? "retrying in \(Int(milliseconds(remaining).rounded(.up))) ms" : "a trial request is under way"
+            return .failure(
+                SignalError(
+                    .circuitOpen,
+                    "skipped after \(breaker.consecutiveFailures) consecutive failures; \(retry)"))
         }
         let generation = self.generation
         let outcome = await withTimeout(timeout) { try await adapter.collectSignals(for: request) }
+        let result: Outcome
         switch outcome {
         case .value(let signal):
             remember(signal, for: request, generation: generation, fetchedAt: now)
-            return .signal(signal, cached: false, sdkVersion: adapter.sdkVersion)
+            // Versions as they are now: a restarted program may report new ones.
+            result = .signal(
+                signal, cached: false, versions: Versions(adapter: adapter.adapterVersion, sdk: adapter.sdkVersion))
         case .failure(let error):
-            return .failure(SignalError.from(error, fallback: .collectionFailed))
+            result = .failure(SignalError.from(error, fallback: .collectionFailed))
         case .timedOut:
-            return .failure(SignalError(.timeout, "no answer within \(milliseconds(timeout)) ms"))
+            result = .failure(SignalError(.timeout, "no answer within \(milliseconds(timeout)) ms"))
+        }
+        recordForBreaker(result)
+        return result
+    }
+
+    private func recordForBreaker(_ outcome: Outcome) {
+        let failed: Bool
+        if case .failure(let error) = outcome { failed = error.isAdapterFault } else { failed = false }
+        let wasOpen = breaker.isOpen
+        if breaker.record(failed: failed, at: .now) {
+            logger.warning(
+                "circuit opened: adapter skipped while it cools down",
+                metadata: [
+                    "adapter": "\(name)", "failures": "\(breaker.consecutiveFailures)",
+                    "cool_down_ms": "\(Int(milliseconds(configuration.circuitBreaker.coolDown)))",
+                ])
+            metrics.circuitOpened()
+        } else if wasOpen && !breaker.isOpen {
+            logger.notice("circuit closed: adapter answered its trial request", metadata: ["adapter": "\(name)"])
+            metrics.circuitOpen(false)
         }
     }
 
@@ -184,7 +247,7 @@ actor AdapterHost {
     }
 
     /// Fetches a new plaintext before the cached one expires; one refresh at a time.
-    private func refreshInBackground(_ adapter: any SignalAdapter, _ request: SignalRequest) {
+    private func refreshInBackground(_ adapter: any SignalSource, _ request: SignalRequest) {
         guard !refreshing else { return }
         refreshing = true
         let timeout = configuration.timeout

@@ -1,10 +1,13 @@
-/// The adapter types a daemon knows, by name. Only adapters named in the configuration are
-/// ever created.
+/// The adapter types a daemon knows, by name, and the launcher of adapter programs. Only
+/// adapters named in the configuration are ever created.
 public struct AdapterRegistry: Sendable {
     private var types: [String: any SignalAdapter.Type] = [:]
+    /// Starts `exec` adapters; without one, a configuration that names a program is refused.
+    public var programLauncher: ProgramLauncher?
 
-    public init(_ types: [any SignalAdapter.Type] = []) {
+    public init(_ types: [any SignalAdapter.Type] = [], programLauncher: ProgramLauncher? = nil) {
         for type in types { register(type) }
+        self.programLauncher = programLauncher
     }
 
     public mutating func register(_ type: any SignalAdapter.Type) {
@@ -14,4 +17,32 @@ public struct AdapterRegistry: Sendable {
     public func type(named name: String) -> (any SignalAdapter.Type)? { types[name] }
 
     public var names: [String] { types.keys.sorted() }
+
+    /// How to make the adapter `configuration` describes, or why it cannot be made.
+    func factory(for configuration: AdapterConfiguration) throws(SignalError) -> AdapterFactory {
+        if let program = configuration.program {
+            guard let programLauncher else {
+                throw SignalError(.unknownAdapter, "this daemon cannot run adapter programs ('\(configuration.name)')")
+            }
+            return AdapterFactory(kind: .exec, declaredVersion: nil) { context in
+                try await programLauncher(program, context)
+            }
+        }
+        guard let type = types[configuration.type] else {
+            throw SignalError(.unknownAdapter, "no adapter type named '\(configuration.type)'")
+        }
+        return AdapterFactory(kind: .builtin, declaredVersion: type.adapterVersion) { context in
+            try await type.init(context: context)
+        }
+    }
+}
+
+/// How a configured adapter is made, exactly once.
+struct AdapterFactory: Sendable {
+    enum Kind: String, Sendable { case builtin, exec }
+
+    var kind: Kind
+    /// The version known before the adapter exists: a compiled-in type's. A program tells its own.
+    var declaredVersion: SemanticVersion?
+    var make: @Sendable (AdapterContext) async throws -> any SignalSource
 }

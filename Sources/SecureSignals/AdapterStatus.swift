@@ -14,11 +14,30 @@ public struct AdapterStatus: Sendable, Codable, Equatable {
     public var state: AdapterState
     public var description: String
     public var initLatencyMilliseconds: Double?
-    public var adapterVersion: SemanticVersion
+    /// Nil until a program has told its own.
+    public var adapterVersion: SemanticVersion?
     public var sdkVersion: SemanticVersion?
+    public var circuit: CircuitStatus
+    /// For `exec` adapters: the program's process, restarts and faults.
+    public var program: ProgramStatus?
+
+    public init(
+        name: String, kind: String, state: AdapterState, description: String, initLatencyMilliseconds: Double?,
+        adapterVersion: SemanticVersion?, sdkVersion: SemanticVersion?, circuit: CircuitStatus, program: ProgramStatus?
+    ) {
+        self.name = name
+        self.kind = kind
+        self.state = state
+        self.description = description
+        self.initLatencyMilliseconds = initLatencyMilliseconds
+        self.adapterVersion = adapterVersion
+        self.sdkVersion = sdkVersion
+        self.circuit = circuit
+        self.program = program
+    }
 
     enum CodingKeys: String, CodingKey {
-        case name, kind, state, description
+        case name, kind, state, description, circuit, program
         case initLatencyMilliseconds = "init_latency_ms"
         case adapterVersion = "adapter_version"
         case sdkVersion = "sdk_version"
@@ -34,6 +53,8 @@ public struct AdapterStatus: Sendable, Codable, Equatable {
         try container.encode(initLatencyMilliseconds, forKey: .initLatencyMilliseconds)
         try container.encode(adapterVersion, forKey: .adapterVersion)
         try container.encode(sdkVersion, forKey: .sdkVersion)
+        try container.encode(circuit, forKey: .circuit)
+        try container.encode(program, forKey: .program)
     }
 }
 

@@ -1,16 +1,31 @@
 import Metrics
 import Synchronization
 
-/// One adapter's collection latency and outcomes, through the swift-metrics API (the daemon
+/// One adapter's collection latency, outcomes and circuit breaker, through the swift-metrics API (the daemon
 /// chooses the backend). Handles are made once per adapter and outcome, not per request.
 final class CollectionMetrics: Sendable {
     private let adapter: String
     private let latency: Timer
     private let outcomes = Mutex<[String: Counter]>([:])
+    private let circuitIsOpen: Gauge
+    private let circuitOpenings: Counter
 
     init(adapter: String) {
         self.adapter = adapter
         latency = Timer(label: "secure_signals_adapter_collection_seconds", dimensions: [("adapter", adapter)])
+        circuitIsOpen = Gauge(label: "secure_signals_adapter_circuit_open", dimensions: [("adapter", adapter)])
+        circuitOpenings = Counter(
+            label: "secure_signals_adapter_circuit_opened_total", dimensions: [("adapter", adapter)])
+        circuitIsOpen.record(0)
+    }
+
+    func circuitOpened() {
+        circuitOpenings.increment()
+        circuitIsOpen.record(1)
+    }
+
+    func circuitOpen(_ open: Bool) {
+        circuitIsOpen.record(open ? 1 : 0)
     }
 
     func record(outcome: String, latency duration: Duration) {

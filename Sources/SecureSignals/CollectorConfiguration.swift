@@ -1,30 +1,42 @@
 import Foundation
 import SignalCrypto
 
-/// One configured adapter: which type, for whom its signals are sealed, and its limits.
+/// One configured adapter: which type or program, for whom its signals are sealed, and its limits.
 public struct AdapterConfiguration: Sendable, Equatable {
     /// The instance name requests and statuses use (unique).
     public var name: String
     /// The registered adapter type; the same as `name` unless several instances of one type run.
+    /// Ignored when `program` is set.
     public var type: String
+    /// The program that is the adapter (`exec`), or nil for a compiled-in type.
+    public var program: ProgramSpec?
     public var recipients: [String]
     public var timeout: Duration
     public var initTimeout: Duration
     /// How long a plaintext may be reused (re-sealed fresh each time); zero turns caching off.
     public var cacheTTL: Duration
     public var options: AdapterOptions
+    public var circuitBreaker: CircuitBreakerSettings
 
     public init(
-        name: String, type: String? = nil, recipients: [String], timeout: Duration = .milliseconds(50),
-        initTimeout: Duration = .seconds(10), cacheTTL: Duration = .zero, options: AdapterOptions = AdapterOptions()
+        name: String, type: String? = nil, program: ProgramSpec? = nil, recipients: [String],
+        timeout: Duration = .milliseconds(50), initTimeout: Duration = .seconds(10), cacheTTL: Duration = .zero,
+        options: AdapterOptions = AdapterOptions(), circuitBreaker: CircuitBreakerSettings = CircuitBreakerSettings()
     ) {
         self.name = name
-        self.type = type ?? name
+        self.type = program == nil ? (type ?? name) : "exec"
+        self.program = program
+        self.circuitBreaker = circuitBreaker
         self.recipients = recipients
         self.timeout = timeout
         self.initTimeout = initTimeout
         self.cacheTTL = cacheTTL
         self.options = options
+    }
+
+    /// Whether `other` describes the same adapter, so that a reload may keep it running.
+    func makesTheSameAdapter(as other: AdapterConfiguration) -> Bool {
+        type == other.type && program == other.program && options == other.options
     }
 }
 

@@ -1,25 +1,46 @@
 import Foundation
 import Logging
 
-/// A source of one secure signal (the seed's `IMASecureSignalsAdapter`, in Swift).
+/// A live adapter, however it came to be: an instance of a registered type, or a program the
+/// daemon supervises. The collector asks it for a signal before every ad request.
+public protocol SignalSource: Sendable {
+    /// The adapter's own version; a program reports it when initialized.
+    var adapterVersion: SemanticVersion { get }
+    /// The runtime version of what the adapter wraps (an SDK, the OS, another program).
+    var sdkVersion: SemanticVersion { get }
+    /// The signal for one ad request. Throw a `SignalError` to choose the error code; any
+    /// other error is reported as `collection_failed`.
+    func collectSignals(for request: SignalRequest) async throws -> Signal
+    /// What the program behind the adapter is doing; nil for adapters that run in the daemon.
+    func programStatus() async -> ProgramStatus?
+    /// Stops whatever the adapter runs; called once, when it is removed or the daemon stops.
+    func shutdown() async
+}
+
+extension SignalSource {
+    public func programStatus() async -> ProgramStatus? { nil }
+    public func shutdown() async {}
+}
+
+/// A source of one secure signal compiled into the daemon (the seed's `IMASecureSignalsAdapter`,
+/// in Swift).
 ///
 /// The collector creates an adapter exactly once, when the daemon starts; a throw from `init`
 /// is the adapter's init error, answered unchanged on every later request. `collectSignals` is
 /// then called before every ad request, concurrently with the other adapters, under a timeout.
-public protocol SignalAdapter: Sendable {
+public protocol SignalAdapter: SignalSource {
     /// The registered name; the configuration allowlists adapters by it.
     static var name: String { get }
     static var adapterVersion: SemanticVersion { get }
-    /// The runtime version of what the adapter wraps (an SDK, the OS, another program).
-    var sdkVersion: SemanticVersion { get }
     init(context: AdapterContext) async throws
-    /// The signal for one ad request. Throw a `SignalError` to choose the error code; any
-    /// other error is reported as `collection_failed`.
-    func collectSignals(for request: SignalRequest) async throws -> Signal
+}
+
+extension SignalAdapter {
+    public var adapterVersion: SemanticVersion { Self.adapterVersion }
 }
 
 /// An adapter whose state can be reset on request (`POST /v1/adapters/{name}/reset`).
-public protocol ResettableSignalAdapter: SignalAdapter {
+public protocol ResettableSignalAdapter: SignalSource {
     func reset() async throws
 }
 
@@ -56,11 +77,17 @@ public struct AdapterContext: Sendable {
     /// A directory the adapter may keep state in, across restarts.
     public var stateDirectory: URL
     public var logger: Logger
+    /// How long the adapter may take to initialize before it counts as failed.
+    public var initTimeout: Duration
 
-    public init(name: String, options: AdapterOptions, stateDirectory: URL, logger: Logger) {
+    public init(
+        name: String, options: AdapterOptions, stateDirectory: URL, logger: Logger,
+        initTimeout: Duration = .seconds(10)
+    ) {
         self.name = name
         self.options = options
         self.stateDirectory = stateDirectory
         self.logger = logger
+        self.initTimeout = initTimeout
     }
 }

@@ -16,6 +16,8 @@ public actor SignalCollector {
     private let logger: Logger
     private var slots: [String: Slot] = [:]
     private var privacy: PrivacyState?
+    /// Adapters a reload removed, still stopping (their programs get a grace period).
+    private var retiring: [Task<Void, Never>] = []
 
     /// Fails with the first adapter whose type is not registered.
     public init(configuration: CollectorConfiguration, registry: AdapterRegistry, logger: Logger) throws {
@@ -31,10 +33,7 @@ public actor SignalCollector {
     private static func makeHost(_ adapter: AdapterConfiguration, registry: AdapterRegistry, logger: Logger) throws
         -> AdapterHost
     {
-        guard let type = registry.type(named: adapter.type) else {
-            throw SignalError(.unknownAdapter, "no adapter type named '\(adapter.type)'")
-        }
-        return AdapterHost(configuration: adapter, type: type, logger: logger)
+        AdapterHost(configuration: adapter, factory: try registry.factory(for: adapter), logger: logger)
     }
 
     /// The configured adapters' names, in configuration order.
@@ -56,7 +55,7 @@ public actor SignalCollector {
         adapterLogger[metadataKey: "adapter"] = "\(adapter.name)"
         return AdapterContext(
             name: adapter.name, options: adapter.options, stateDirectory: configuration.stateDirectory,
-            logger: adapterLogger)
+            logger: adapterLogger, initTimeout: adapter.initTimeout)
     }
 
     /// Whether every adapter is ready or failed (none initializing).
@@ -97,9 +96,7 @@ public actor SignalCollector {
         var newSlots: [String: Slot] = [:]
         var created: [Slot] = []
         for adapter in newConfiguration.adapters {
-            if let slot = slots[adapter.name], slot.configuration.type == adapter.type,
-                slot.configuration.options == adapter.options
-            {
+            if let slot = slots[adapter.name], slot.configuration.makesTheSameAdapter(as: adapter) {
                 await slot.host.update(adapter)
                 newSlots[adapter.name] = Slot(host: slot.host, configuration: adapter)
                 continue
@@ -110,12 +107,27 @@ public actor SignalCollector {
             created.append(slot)
         }
         configuration = newConfiguration
+        let removed = slots.filter { name, slot in newSlots[name].map { $0.host !== slot.host } ?? true }
         slots = newSlots
+        for (_, slot) in removed {
+            let host = slot.host
+            retiring.append(Task { await host.shutdown() })
+        }
         for slot in created {
             if privacy != nil { await slot.host.privacyChanged() }
             let (host, context) = (slot.host, context(for: slot.configuration))
             Task { await host.initialize(context: context) }
         }
+    }
+
+    /// Stops every adapter, and with them their programs; returns when all are gone.
+    public func shutdown() async {
+        let hosts = slots.values.map(\.host)
+        await withTaskGroup(of: Void.self) { group in
+            for host in hosts { group.addTask { await host.shutdown() } }
+            for task in retiring { group.addTask { await task.value } }
+        }
+        retiring = []
     }
 
     /// Collects signals for one request. `adapters` selects some (all when nil; each once);
@@ -154,8 +166,8 @@ public actor SignalCollector {
                 group.addTask {
                     let outcome = await job.host.collect(request, timeout: min(job.adapter.timeout, collectionBudget))
                     let (sealed, failure) = Self.seal(
-                        outcome, adapter: job.adapter.name, adapterVersion: job.host.type.adapterVersion,
-                        recipients: job.recipients, request: request, issuedAt: issuedAt, maxSignalBytes: maxSignalBytes
+                        outcome, adapter: job.adapter.name, recipients: job.recipients, request: request,
+                        issuedAt: issuedAt, maxSignalBytes: maxSignalBytes
                     )
                     return (index, sealed, failure)
                 }
@@ -172,7 +184,7 @@ public actor SignalCollector {
 
     /// Seals one adapter's outcome for each of its recipients; plaintext never leaves unsealed.
     private static func seal(
-        _ outcome: AdapterHost.Outcome, adapter: String, adapterVersion: SemanticVersion, recipients: [Recipient],
+        _ outcome: AdapterHost.Outcome, adapter: String, recipients: [Recipient],
         request: SignalRequest, issuedAt: Int64, maxSignalBytes: Int
     ) -> ([SealedSignal], AdapterFailure?) {
         func failure(_ error: SignalError) -> ([SealedSignal], AdapterFailure?) {
@@ -181,30 +193,30 @@ public actor SignalCollector {
         switch outcome {
         case .failure(let error):
             return failure(error)
-        case .signal(.sealed(let envelope), let cached, let sdkVersion):
+        case .signal(.sealed(let envelope), let cached, let versions):
             guard envelope.utf8.count <= maxSignalBytes else {
                 return failure(tooLarge(envelope.utf8.count, maxSignalBytes))
             }
             return (
                 [
                     SealedSignal(
-                        adapter: adapter, adapterVersion: adapterVersion, sdkVersion: sdkVersion, recipient: nil,
+                        adapter: adapter, adapterVersion: versions.adapter, sdkVersion: versions.sdk, recipient: nil,
                         keyID: nil, envelope: envelope, cached: cached)
                 ], nil
             )
-        case .signal(.plaintext(let bytes), let cached, let sdkVersion):
+        case .signal(.plaintext(let bytes), let cached, let versions):
             guard bytes.count <= maxSignalBytes else { return failure(tooLarge(bytes.count, maxSignalBytes)) }
             guard !recipients.isEmpty else {
                 return failure(SignalError(.noRecipientKey, "adapter '\(adapter)' has no recipient with a key"))
             }
             let payload = SignalPayload(
-                v: 1, adapter: adapter, adapterVersion: adapterVersion, sdkVersion: sdkVersion,
+                v: 1, adapter: adapter, adapterVersion: versions.adapter, sdkVersion: versions.sdk,
                 requestID: request.requestID, issuedAtMilliseconds: issuedAt, signal: Data(bytes).base64EncodedString())
             do {
                 let encoded = Array(try JSONEncoder().encode(payload))
                 let sealed = try recipients.map { recipient in
                     SealedSignal(
-                        adapter: adapter, adapterVersion: adapterVersion, sdkVersion: sdkVersion,
+                        adapter: adapter, adapterVersion: versions.adapter, sdkVersion: versions.sdk,
                         recipient: recipient.name,
                         keyID: Int(recipient.sealer.header.keyID), envelope: try recipient.sealer.seal(encoded),
                         cached: cached)

@@ -10,6 +10,8 @@ public struct SignalError: Error, Sendable, Equatable, CustomStringConvertible {
         case noRecipientKey = "no_recipient_key"
         case unknownAdapter = "unknown_adapter"
         case signalTooLarge = "signal_too_large"
+        /// Skipped: the adapter failed too often in a row and is cooling down.
+        case circuitOpen = "circuit_open"
     }
 
     public var code: Code
@@ -22,8 +24,14 @@ public struct SignalError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(code.rawValue): \(message)" }
 
+    /// Whether this failure counts against the adapter's circuit breaker: the adapter was asked
+    /// and did not answer. A refusal it chose (no consent, no permission) is an answer.
+    var isAdapterFault: Bool {
+        [.timeout, .collectionFailed, .sdkUnavailable].contains(code)
+    }
+
     /// `error` as a signal error: itself when it is one, else `fallback` with its description.
-    static func from(_ error: any Error, fallback: Code) -> SignalError {
+    package static func from(_ error: any Error, fallback: Code) -> SignalError {
         if let error = error as? SignalError { return error }
         return SignalError(fallback, String(describing: error))
     }

@@ -33,7 +33,8 @@ struct HealthCommand: AsyncParsableCommand {
 
 struct AdaptersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "adapters", abstract: "List the daemon's signal adapters: state, versions, init latency.")
+        commandName: "adapters",
+        abstract: "List the daemon's signal adapters: state, versions, init latency, circuit, program.")
 
     @OptionGroup var connection: ConnectionOptions
 
@@ -41,14 +42,22 @@ struct AdaptersCommand: AsyncParsableCommand {
         if connection.json { return try await printRaw(connection, "/v1/adapters") }
         let adapters = try await connection.client.adapters()
         let rows = adapters.map { adapter in
-            [
-                adapter.name, adapter.state.rawValue, adapter.adapterVersion.description,
+            var description = adapter.description
+            if let program = adapter.program {
+                description += "; program \(program.state.rawValue), pid \(program.pid.map { "\($0)" } ?? "-")"
+                description += ", \(program.restarts) restarts"
+                if let exit = program.lastExit { description += ", last \(exit)" }
+            }
+            return [
+                adapter.name, adapter.kind, adapter.state.rawValue, adapter.adapterVersion?.description ?? "-",
                 adapter.sdkVersion?.description ?? "-",
                 adapter.initLatencyMilliseconds.map { String(format: "%.1f", $0) } ?? "-",
-                adapter.description,
+                adapter.circuit.state.rawValue, description,
             ]
         }
-        print(Table(header: ["NAME", "STATE", "ADAPTER", "SDK", "INIT MS", "DESCRIPTION"], rows: rows))
+        print(
+            Table(
+                header: ["NAME", "KIND", "STATE", "ADAPTER", "SDK", "INIT MS", "CIRCUIT", "DESCRIPTION"], rows: rows))
     }
 }
 

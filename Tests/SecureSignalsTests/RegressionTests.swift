@@ -11,9 +11,10 @@ struct RegressionTests {
     /// A plaintext cached under one privacy state is never served to a request under another,
     /// even when the request began before the collector heard of the change.
     @Test func aCacheEntryServesOnlyTheSamePrivacyState() async throws {
+        let configuration = AdapterConfiguration(name: "test-echo", recipients: [], cacheTTL: .seconds(60))
         let host = AdapterHost(
-            configuration: AdapterConfiguration(name: "test-echo", recipients: [], cacheTTL: .seconds(60)),
-            type: EchoAdapter.self, logger: Logger(label: "test"))
+            configuration: configuration,
+            factory: try AdapterRegistry([EchoAdapter.self]).factory(for: configuration), logger: Logger(label: "test"))
         await host.initialize(
             context: AdapterContext(
                 name: "test-echo", options: AdapterOptions(), stateDirectory: FileManager.default.temporaryDirectory,

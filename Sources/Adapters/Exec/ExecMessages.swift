@@ -1,0 +1,79 @@
+import Foundation
+import SecureSignals
+
+/// The newline-delimited JSON the daemon and an adapter program exchange (docs/exec-adapters.md).
+enum ExecMessage {
+    /// Daemon → program.
+    struct Request<Params: Encodable & Sendable>: Encodable, Sendable {
+        var id: Int
+        var method: String
+        var params: Params
+    }
+
+    struct InitializeParams: Encodable, Sendable {
+        var adapter: String
+        var options: AdapterOptions
+    }
+
+    struct CollectParams: Encodable, Sendable {
+        var requestID: String
+        var privacy: PrivacyState?
+
+        enum CodingKeys: String, CodingKey {
+            case requestID = "request_id"
+            case privacy
+        }
+
+        /// `privacy` as null when none is set, so that programs always find the key.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(requestID, forKey: .requestID)
+            try container.encode(privacy, forKey: .privacy)
+        }
+    }
+
+    /// Program → daemon: exactly one of `result` and `error`. One shape for both methods'
+    /// results, so that a line is decoded once.
+    struct Reply: Decodable, Sendable {
+        var id: Int
+        var result: ResultBody?
+        var error: ErrorBody?
+    }
+
+    struct ResultBody: Decodable, Sendable {
+        /// Of `initialize`.
+        var adapterVersion: String?
+        var sdkVersion: String?
+        /// Of `collect`: base64 of a plaintext, or a string the program sealed itself.
+        var signal: String?
+        var sealed: String?
+
+        enum CodingKeys: String, CodingKey {
+            case adapterVersion = "adapter_version"
+            case sdkVersion = "sdk_version"
+            case signal, sealed
+        }
+    }
+
+    struct ErrorBody: Decodable, Sendable {
+        var code: String
+        var message: String?
+    }
+
+    /// Messages from a program are shown to operators; this keeps them to a line.
+    static let messageLimit = 300
+
+    /// The error a program reported, with its code if the program may use it.
+    static func error(_ body: ErrorBody, allowed: Set<SignalError.Code>, fallback: SignalError.Code) -> SignalError {
+        let message = String((body.message ?? "").prefix(messageLimit))
+        if let code = SignalError.Code(rawValue: body.code), allowed.contains(code) {
+            return SignalError(code, message)
+        }
+        return SignalError(fallback, "unknown error code '\(body.code.prefix(40))': \(message)")
+    }
+
+    /// Codes a program may answer a collection with.
+    static let collectCodes: Set<SignalError.Code> = [
+        .sdkUnavailable, .consentMissing, .permissionDenied, .collectionFailed,
+    ]
+}

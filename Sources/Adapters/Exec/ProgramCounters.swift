@@ -1,0 +1,111 @@
+import Logging
+import Metrics
+import SecureSignals
+import Synchronization
+
+/// What one adapter program did wrong, over all its runs: counted for `/v1/adapters`, exported
+/// as metrics, and logged at a bounded rate. Never logs what a program wrote on stdout, which
+/// may be a signal; stderr is the program's own diagnostics channel and is logged.
+final class ProgramCounters: Sendable {
+    enum DroppedLine: String {
+        case notJSON = "not_json"
+        case notAReply = "not_a_reply"
+        case tooLong = "too_long"
+    }
+
+    private struct State {
+        var droppedLines = 0
+        var unmatchedReplies = 0
+        var suppressedStderrLines = 0
+        var stderrLog = RateLimit(burst: 20, perSecond: 10)
+        var faultLog = RateLimit(burst: 5, perSecond: 1)
+    }
+
+    private let adapter: String
+    private let logger: Logger
+    private let state = Mutex(State())
+    private let dropped: [DroppedLine: Counter]
+    private let unmatched: Counter
+    private let stderrLogged: Counter
+    private let stderrSuppressed: Counter
+    let restartsCounter: Counter
+    let up: Gauge
+
+    /// Longest stderr line logged; the rest is cut.
+    static let stderrLineLimit = 1024
+
+    init(adapter: String, logger: Logger) {
+        self.adapter = adapter
+        self.logger = logger
+        let dimensions = [("adapter", adapter)]
+        dropped = Dictionary(
+            uniqueKeysWithValues: [DroppedLine.notJSON, .notAReply, .tooLong].map {
+                (
+                    $0,
+                    Counter(
+                        label: "secure_signals_program_dropped_lines_total",
+                        dimensions: dimensions + [("reason", $0.rawValue)])
+                )
+            })
+        unmatched = Counter(label: "secure_signals_program_unmatched_replies_total", dimensions: dimensions)
+        stderrLogged = Counter(
+            label: "secure_signals_program_stderr_lines_total", dimensions: dimensions + [("outcome", "logged")])
+        stderrSuppressed = Counter(
+            label: "secure_signals_program_stderr_lines_total", dimensions: dimensions + [("outcome", "suppressed")])
+        restartsCounter = Counter(label: "secure_signals_program_restarts_total", dimensions: dimensions)
+        up = Gauge(label: "secure_signals_program_up", dimensions: dimensions)
+        up.record(0)
+    }
+
+    var droppedLines: Int { state.withLock { $0.droppedLines } }
+    var unmatchedReplies: Int { state.withLock { $0.unmatchedReplies } }
+    var suppressedStderrLines: Int { state.withLock { $0.suppressedStderrLines } }
+
+    func dropLine(_ reason: DroppedLine, bytes: Int) {
+        dropped[reason]?.increment()
+        let (admitted, refused) = state.withLock { state in
+            state.droppedLines += 1
+            return state.faultLog.admit(at: .now)
+        }
+        guard admitted else { return }
+        logger.warning(
+            "dropped a line from the program's stdout",
+            metadata: [
+                "adapter": "\(adapter)", "reason": "\(reason.rawValue)", "bytes": "\(bytes)",
+                "similar_left_out": "\(refused)",
+            ])
+    }
+
+    func unmatchedReply(id: Int) {
+        unmatched.increment()
+        let (admitted, refused) = state.withLock { state in
+            state.unmatchedReplies += 1
+            return state.faultLog.admit(at: .now)
+        }
+        guard admitted else { return }
+        logger.warning(
+            "dropped a reply nobody waits for (unknown id, late, or a second answer)",
+            metadata: ["adapter": "\(adapter)", "id": "\(id)", "similar_left_out": "\(refused)"])
+    }
+
+    /// One line the program wrote on stderr.
+    func stderr(_ line: [UInt8]) {
+        let (admitted, refused) = state.withLock { state in
+            let decision = state.stderrLog.admit(at: .now)
+            if !decision.admitted { state.suppressedStderrLines += 1 }
+            return decision
+        }
+        guard admitted else {
+            stderrSuppressed.increment()
+            return
+        }
+        stderrLogged.increment()
+        if refused > 0 {
+            logger.warning(
+                "program's stderr is over its log rate; lines were left out",
+                metadata: ["adapter": "\(adapter)", "left_out": "\(refused)"])
+        }
+        let text = String(decoding: line.prefix(Self.stderrLineLimit), as: UTF8.self)
+        logger.info("\(text)", metadata: ["adapter": "\(adapter)", "stream": "stderr"])
+    }
+}

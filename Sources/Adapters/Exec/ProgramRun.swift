@@ -1,0 +1,161 @@
+import Foundation
+import Logging
+import SecureSignals
+import Subprocess
+
+#if canImport(System)
+    import System
+#else
+    import SystemPackage
+#endif
+
+/// One run of an adapter program: start it in its own process group, initialize it, and serve
+/// its stdin, stdout and stderr until it exits or the task is cancelled (which sends SIGTERM to
+/// the group, then SIGKILL after the grace period). Returns how the run ended.
+struct ProgramRun: Sendable {
+    /// Longest stdout line taken as a reply; longer ones are dropped.
+    static let lineLimit = 64 * 1024
+
+    /// The program's versions, from its answer to `initialize`.
+    struct Versions: Sendable, Equatable {
+        var adapter: SemanticVersion
+        var sdk: SemanticVersion
+    }
+
+    enum End: Sendable {
+        /// Started, then exited (or was stopped): how.
+        case exited(String)
+        case couldNotStart(String)
+    }
+
+    let spec: ProgramSpec
+    let name: String
+    let options: AdapterOptions
+    let initTimeout: Duration
+    let counters: ProgramCounters
+
+    func run(
+        started: @escaping @Sendable (Int32, ProgramConnection) async -> Void,
+        initialized: @escaping @Sendable (Result<Versions, SignalError>) async -> Void
+    ) async -> End {
+        var platform = PlatformOptions()
+        platform.processGroupID = 0
+        platform.teardownSequence = [.gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: spec.stopGrace)]
+        let teardown = platform.teardownSequence
+        var environment: [Environment.Key: String?] = [:]
+        for (key, value) in spec.environment {
+            if let key = Environment.Key(rawValue: key) { environment[key] = value }
+        }
+        let counters = self.counters
+        do {
+            let result = try await Subprocess.run(
+                .path(FilePath(spec.executable)), arguments: Arguments(spec.arguments),
+                environment: .inherit.updating(environment), platformOptions: platform,
+                input: .inputWriter, output: .sequence, error: .sequence
+            ) { execution in
+                let connection = ProgramConnection(counters: counters)
+                await started(execution.processIdentifier.value, connection)
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        let writer = execution.standardInputWriter
+                        for await line in connection.outgoing {
+                            do {
+                                _ = try await writer.write(line)
+                            } catch {
+                                break  // the program closed its stdin or exited
+                            }
+                            await connection.wrote(line.count)
+                        }
+                        try? await writer.finish()
+                    }
+                    group.addTask {
+                        await Self.forEachLine(of: execution.standardOutput, limit: Self.lineLimit) { piece in
+                            switch piece {
+                            case .line(let line): await connection.receive(line)
+                            case .tooLong(let count): counters.dropLine(.tooLong, bytes: count)
+                            }
+                        }
+                        await connection.close(because: SignalError(.sdkUnavailable, "the adapter program exited"))
+                    }
+                    group.addTask {
+                        await Self.forEachLine(of: execution.standardError, limit: ProgramCounters.stderrLineLimit) {
+                            piece in
+                            if case .line(let line) = piece {
+                                counters.stderr(line)
+                            } else {
+                                counters.stderr(Array("…".utf8))
+                            }
+                        }
+                    }
+                    group.addTask {
+                        let outcome = await self.initialize(connection)
+                        await initialized(outcome)
+                        if case .failure = outcome { await execution.teardown(using: teardown) }
+                    }
+                }
+            }
+            return .exited(Self.describe(result.terminationStatus))
+        } catch {
+            return .couldNotStart("cannot start \(spec.executable): \(error)")
+        }
+    }
+
+    /// Sends `initialize` (id 0) and reads the program's versions from its answer.
+    private func initialize(_ connection: ProgramConnection) async -> Result<Versions, SignalError> {
+        let params = ExecMessage.InitializeParams(adapter: name, options: options)
+        let outcome = await withTimeout(initTimeout) { try await connection.call("initialize", params, id: 0) }
+        switch outcome {
+        case .value(let result):
+            guard let adapter = result.adapterVersion.flatMap(SemanticVersion.init(parsing:)),
+                let sdk = result.sdkVersion.flatMap(SemanticVersion.init(parsing:))
+            else {
+                return .failure(
+                    SignalError(
+                        .adapterInitFailed,
+                        "the initialize result needs adapter_version and sdk_version as MAJOR.MINOR.PATCH"))
+            }
+            return .success(Versions(adapter: adapter, sdk: sdk))
+        case .failure(let error as ProgramReportedError):
+            let codes = Set(SignalError.Code.allCases).subtracting([.circuitOpen, .unknownAdapter, .signalTooLarge])
+            return .failure(ExecMessage.error(error.body, allowed: codes, fallback: .adapterInitFailed))
+        case .failure(let error as SignalError) where error.code == .sdkUnavailable:
+            return .failure(SignalError(.adapterInitFailed, "the program exited before it answered initialize"))
+        case .failure(let error):
+            return .failure(SignalError.from(error, fallback: .adapterInitFailed))
+        case .timedOut:
+            return .failure(
+                SignalError(.adapterInitFailed, "no answer to initialize within \(initTimeout.milliseconds) ms"))
+        }
+    }
+
+    /// Reads `stream` to its end, handing over each line (or each line too long to keep).
+    private static func forEachLine(
+        of stream: SubprocessOutputSequence, limit: Int, _ body: (LineFramer.Piece) async -> Void
+    ) async {
+        var framer = LineFramer(limit: limit)
+        do {
+            for try await buffer in stream {
+                let pieces = buffer.withUnsafeBytes { framer.append($0) }
+                for piece in pieces { await body(piece) }
+            }
+        } catch {
+            // A read error ends the stream as its end would.
+        }
+        for piece in framer.finish() { await body(piece) }
+    }
+
+    static func describe(_ status: TerminationStatus) -> String {
+        switch status {
+        case .exited(let code): return "exited with status \(code)"
+        case .signaled(let signal): return "killed by signal \(signal)"
+        }
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, for messages.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,118 @@
+/// When to stop asking an adapter that keeps failing: after `failures` consecutive failures it
+/// is skipped, answering `circuit_open` at once, for `coolDown`; then one request tries it
+/// again (half open), and closes the circuit by succeeding or opens it anew by failing.
+public struct CircuitBreakerSettings: Sendable, Equatable {
+    /// Zero turns the breaker off.
+    public var failures: Int
+    public var coolDown: Duration
+
+    public init(failures: Int = 3, coolDown: Duration = .seconds(10)) {
+        self.failures = failures
+        self.coolDown = coolDown
+    }
+}
+
+/// A circuit breaker's state as `GET /v1/adapters` shows it.
+public struct CircuitStatus: Sendable, Codable, Equatable {
+    public enum State: String, Sendable, Codable {
+        case closed
+        case open
+        /// The cool-down is over; the next request is the trial.
+        case halfOpen = "half_open"
+    }
+
+    public var state: State
+    public var consecutiveFailures: Int
+    /// How long it stays open, while open.
+    public var retryInMilliseconds: Double?
+    /// How many times it opened since the daemon started.
+    public var opened: Int
+
+    public init(state: State, consecutiveFailures: Int, retryInMilliseconds: Double?, opened: Int) {
+        self.state = state
+        self.consecutiveFailures = consecutiveFailures
+        self.retryInMilliseconds = retryInMilliseconds
+        self.opened = opened
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case state, opened
+        case consecutiveFailures = "consecutive_failures"
+        case retryInMilliseconds = "retry_in_ms"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encode(consecutiveFailures, forKey: .consecutiveFailures)
+        try container.encode(retryInMilliseconds, forKey: .retryInMilliseconds)
+        try container.encode(opened, forKey: .opened)
+    }
+}
+
+/// The breaker of one adapter. Not thread-safe: its host actor owns it.
+struct CircuitBreaker {
+    enum Decision: Equatable {
+        /// Ask the adapter.
+        case ask
+        /// Ask the adapter: it is the one trial after a cool-down.
+        case trial
+        /// Do not ask; the circuit stays open this much longer.
+        case skip(Duration)
+    }
+
+    var settings: CircuitBreakerSettings
+    private(set) var consecutiveFailures = 0
+    private(set) var opened = 0
+    private var openedAt: ContinuousClock.Instant?
+    private var trialInFlight = false
+
+    init(settings: CircuitBreakerSettings) {
+        self.settings = settings
+    }
+
+    mutating func decide(at now: ContinuousClock.Instant) -> Decision {
+        guard let openedAt else { return .ask }
+        let elapsed = now - openedAt
+        if elapsed < settings.coolDown { return .skip(settings.coolDown - elapsed) }
+        if trialInFlight { return .skip(.zero) }
+        trialInFlight = true
+        return .trial
+    }
+
+    /// Records an answer of the adapter; returns whether this failure opened the circuit.
+    @discardableResult
+    mutating func record(failed: Bool, at now: ContinuousClock.Instant) -> Bool {
+        let wasTrial = trialInFlight
+        trialInFlight = false
+        guard failed else {
+            consecutiveFailures = 0
+            openedAt = nil
+            return false
+        }
+        consecutiveFailures += 1
+        guard settings.failures > 0, wasTrial || (openedAt == nil && consecutiveFailures >= settings.failures) else {
+            return false
+        }
+        openedAt = now
+        opened += 1
+        return true
+    }
+
+    func status(at now: ContinuousClock.Instant) -> CircuitStatus {
+        guard let openedAt else {
+            return CircuitStatus(
+                state: .closed, consecutiveFailures: consecutiveFailures, retryInMilliseconds: nil, opened: opened)
+        }
+        let remaining = settings.coolDown - (now - openedAt)
+        if remaining > .zero {
+            return CircuitStatus(
+                state: .open, consecutiveFailures: consecutiveFailures,
+                retryInMilliseconds: milliseconds(remaining), opened: opened)
+        }
+        return CircuitStatus(
+            state: .halfOpen, consecutiveFailures: consecutiveFailures, retryInMilliseconds: nil, opened: opened)
+    }
+
+    var isOpen: Bool { openedAt != nil }
+}
