@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "secure-signals", "secure-signalsd", "secure-signalsd-testbed", "SignalCrypto", "Client",
+                "secure-signals", "secure-signalsd", "secure-signalsd-testbed", "SignalCrypto", "SecureSignals", "Client",
             ]
         ),
     ],

@@ -17,6 +17,7 @@ final class ProgramCounters: Sendable {
         var droppedLines = 0
         var unmatchedReplies = 0
         var suppressedStderrLines = 0
+        var lastStderrLine: String?
         var stderrLog = RateLimit(burst: 20, perSecond: 10)
         var faultLog = RateLimit(burst: 5, perSecond: 1)
     }
@@ -60,6 +61,8 @@ final class ProgramCounters: Sendable {
     var droppedLines: Int { state.withLock { $0.droppedLines } }
     var unmatchedReplies: Int { state.withLock { $0.unmatchedReplies } }
     var suppressedStderrLines: Int { state.withLock { $0.suppressedStderrLines } }
+    /// The program's last words on stderr, cut short: the likeliest reason it failed.
+    var lastStderrLine: String? { state.withLock { $0.lastStderrLine } }
 
     func dropLine(_ reason: DroppedLine, bytes: Int) {
         dropped[reason]?.increment()
@@ -90,7 +93,9 @@ final class ProgramCounters: Sendable {
 
     /// One line the program wrote on stderr.
     func stderr(_ line: [UInt8]) {
+        let text = String(decoding: line.prefix(Self.stderrLineLimit), as: UTF8.self)
         let (admitted, refused) = state.withLock { state in
+            if !text.isEmpty { state.lastStderrLine = String(text.prefix(200)) }
             let decision = state.stderrLog.admit(at: .now)
             if !decision.admitted { state.suppressedStderrLines += 1 }
             return decision
@@ -105,7 +110,6 @@ final class ProgramCounters: Sendable {
                 "program's stderr is over its log rate; lines were left out",
                 metadata: ["adapter": "\(adapter)", "left_out": "\(refused)"])
         }
-        let text = String(decoding: line.prefix(Self.stderrLineLimit), as: UTF8.self)
         logger.info("\(text)", metadata: ["adapter": "\(adapter)", "stream": "stderr"])
     }
 }

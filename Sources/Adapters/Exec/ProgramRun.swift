@@ -76,6 +76,10 @@ struct ProgramRun: Sendable {
                             }
                         }
                         await connection.close(because: SignalError(.sdkUnavailable, "the adapter program exited"))
+                        // Its stdout is closed, so it is gone or useless: take whatever it left
+                        // running in its group along. The group cannot be reused yet, since the
+                        // program is not reaped before this body returns.
+                        try? execution.send(signal: .kill, toProcessGroup: true)
                     }
                     group.addTask {
                         await Self.forEachLine(of: execution.standardError, limit: ProgramCounters.stderrLineLimit) {

@@ -148,7 +148,8 @@ actor ProgramSupervisor {
         case .exited(let how):
             guard let error else { return SignalError(.adapterInitFailed, "the program \(how) before it initialized") }
             if error.message == "the program exited before it answered initialize" {
-                return SignalError(.adapterInitFailed, "the program \(how) before it answered initialize")
+                let words = counters.lastStderrLine.map { " (its last stderr line: \($0))" } ?? ""
+                return SignalError(.adapterInitFailed, "the program \(how) before it answered initialize\(words)")
             }
             return error
         }

@@ -1,0 +1,366 @@
+import Client
+import Foundation
+import SecureSignals
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Adapter programs under the real daemon: one that works, and one for each way a program can
+/// go wrong. In every case the daemon stays healthy, the built-in adapter beside it answers in
+/// time, `/v1/adapters` and `/metrics` tell what happened, and no process outlives the daemon.
+@Suite(.serialized)
+struct ExecAdapterTests {
+    static let faulty = repositoryRoot.appendingPathComponent("Tests/Fixtures/exec-adapters/faulty_adapter.py").path
+    static let pythonExample =
+        repositoryRoot.appendingPathComponent("examples/adapters/python/file_signal_adapter.py").path
+    static let shellExample =
+        repositoryRoot.appendingPathComponent("examples/adapters/shell/uptime_signal_adapter.sh").path
+    static var echo: [String: Any] { ["name": "test-echo", "recipients": ["demo"], "timeout_ms": 1000] }
+
+    /// A faulty_adapter.py entry in `mode`, its pids appended to `pidFile`.
+    static func faulty(
+        _ name: String, mode: String, pidFile: String, timeoutMilliseconds: Int = 1000, extra: [String: Any] = [:]
+    ) -> [String: Any] {
+        [
+            "name": name, "exec": faulty, "args": ["--mode", mode, "--pid-file", pidFile], "recipients": ["demo"],
+            "timeout_ms": timeoutMilliseconds,
+        ].merging(extra) { $1 }
+    }
+
+    /// Starts the daemon and waits until no adapter is still initializing.
+    static func start(_ adapters: [[String: Any]], deadlines: [String: Any] = [:]) async throws -> RunningDaemon {
+        let daemon = try await RunningDaemon.start(config: demoConfig(adapters: adapters, deadlines: deadlines))
+        _ = try await eventually {
+            try await daemon.client.adapters().allSatisfy { $0.state == .ready || $0.state == .failed } ? true : nil
+        }
+        return daemon
+    }
+
+    @Test func theExamplesAnswerLikeTheBuiltinFileAdapter() async throws {
+        let directory = try TemporaryDirectory()
+        let signalFile = directory.path("signal.bin")
+        try Data("segment=42;lang=tr".utf8).write(to: URL(fileURLWithPath: signalFile))
+        let daemon = try await Self.start(
+            [
+                ["name": "file", "recipients": ["demo"], "options": ["path": signalFile]],
+                [
+                    "name": "python-file", "exec": Self.pythonExample, "recipients": ["demo"], "timeout_ms": 1000,
+                    "options": ["path": signalFile],
+                ],
+                ["name": "shell-uptime", "exec": Self.shellExample, "recipients": ["demo"], "timeout_ms": 1000],
+            ])
+        let demo = try DemoRecipient(in: daemon.directory)
+        let result = try await daemon.client.collect(requestID: "exec-1")
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        let byAdapter = Dictionary(uniqueKeysWithValues: result.signals.map { ($0.adapter, $0) })
+        let python = try #require(byAdapter["python-file"])
+        #expect(python.adapterVersion.description == "1.0.0")
+        let fromFile = try demo.open(try #require(byAdapter["file"]).envelope)
+        let fromPython = try demo.open(python.envelope)
+        #expect(fromPython["signal"] as? String == fromFile["signal"] as? String)
+        #expect(fromPython["request_id"] as? String == "exec-1" && fromPython["adapter"] as? String == "python-file")
+        let shell = try demo.open(try #require(byAdapter["shell-uptime"]).envelope)
+        let uptime = String(decoding: Data(base64Encoded: shell["signal"] as? String ?? "") ?? Data(), as: UTF8.self)
+        #expect(uptime.contains("uptime_s="), "\(uptime)")
+
+        let statuses = try await daemon.client.adapters()
+        let status = try #require(statuses.first { $0.name == "python-file" })
+        #expect(status.kind == "exec" && status.state == .ready)
+        let program = try #require(status.program)
+        #expect(program.state == .running && program.restarts == 0)
+        #expect(kill(try #require(program.pid), 0) == 0, "the program runs")
+        #expect(statuses.first { $0.name == "file" }?.program == nil)
+    }
+
+    @Test func repliesThatComeOutOfOrderReachTheirOwnRequests() async throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try await Self.start(
+            [
+                Self.faulty(
+                    "ooo", mode: "out-of-order", pidFile: directory.path("pids"),
+                    extra: ["args": ["--mode", "out-of-order", "--delay-ms", "150"]])
+            ])
+        let demo = try DemoRecipient(in: daemon.directory)
+        let results = try await withThrowingTaskGroup(of: CollectionResult.self) { group in
+            for index in 0..<6 {
+                group.addTask { try await daemon.client.collect(requestID: "ooo-\(index)") }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 6)
+        for result in results {
+            let signal = try #require(result.signals.first, "\(result.errors)")
+            let payload = try demo.open(signal.envelope)
+            let raw = String(decoding: Data(base64Encoded: payload["signal"] as? String ?? "") ?? Data(), as: UTF8.self)
+            #expect(raw == "ooo:\(result.requestID)")
+        }
+    }
+
+    @Test func aCrashingProgramIsRestartedAndReapedWhileTheOthersAnswer() async throws {
+        let directory = try TemporaryDirectory()
+        let pids = directory.path("pids")
+        let daemon = try await Self.start(
+            [
+                Self.faulty("crashy", mode: "crash-on-3rd", pidFile: pids, extra: ["circuit_breaker": ["failures": 0]]),
+                Self.echo,
+            ])
+        for round in 1...3 {
+            let result = try await daemon.client.collect(requestID: "c\(round)")
+            #expect(result.signals.contains { $0.adapter == "test-echo" })
+            if round < 3 {
+                #expect(result.signals.contains { $0.adapter == "crashy" }, "\(result.errors)")
+            } else {
+                #expect(result.errors.map(\.code) == [.sdkUnavailable], "the 3rd request finds it exiting")
+            }
+        }
+        // While it is down, its requests fail at once, not after the timeout.
+        let clock = ContinuousClock()
+        let start = clock.now
+        let down = try await daemon.client.collect(requestID: "down")
+        #expect(clock.now - start < .milliseconds(900))
+        #expect(down.errors.first?.code == .sdkUnavailable)
+        #expect(down.signals.map(\.adapter) == ["test-echo"])
+
+        let restarted = try await eventually {
+            let status = try await daemon.client.adapters().first { $0.name == "crashy" }
+            return status?.program?.state == .running && status?.program?.restarts == 1 ? status : nil
+        }
+        #expect(restarted.program?.lastExit == "exited with status 3")
+        let again = try await daemon.client.collect(requestID: "again")
+        #expect(again.signals.map(\.adapter).sorted() == ["crashy", "test-echo"], "\(again.errors)")
+
+        let started = try readPIDs(pids)
+        #expect(started.count == 2)
+        #expect(kill(started[0], 0) == -1 && errno == ESRCH, "the crashed program is reaped, not a zombie")
+        let metrics = try await metricsText(daemon)
+        #expect(metrics.contains(#"secure_signals_program_restarts_total{adapter="crashy"} 1"#))
+        #expect(metrics.contains(#"secure_signals_program_up{adapter="crashy"} 1"#))
+        #expect(try await daemon.client.health().status == "ok")
+    }
+
+    @Test func aHangingProgramCostsItsTimeoutThenItsCircuitOpens() async throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try await Self.start(
+            [
+                Self.faulty(
+                    "hangs", mode: "hang", pidFile: directory.path("pids"), timeoutMilliseconds: 100,
+                    extra: ["circuit_breaker": ["failures": 3, "cool_down_ms": 60_000]]),
+                Self.echo,
+            ], deadlines: ["request_timeout_ms": 3000])
+        let clock = ContinuousClock()
+        for round in 1...3 {
+            let start = clock.now
+            let result = try await daemon.client.collect(requestID: "h\(round)")
+            #expect(clock.now - start < .milliseconds(1500), "a hang costs its 100 ms, not the 3 s deadline")
+            #expect(result.errors.map(\.code) == [.timeout])
+            #expect(result.signals.map(\.adapter) == ["test-echo"])
+        }
+        let skipped = try await daemon.client.collect(requestID: "h4")
+        #expect(skipped.errors.map(\.code) == [.circuitOpen])
+        #expect(skipped.errors.first?.message.contains("3 consecutive failures") == true)
+        let status = try #require(try await daemon.client.adapters().first { $0.name == "hangs" })
+        #expect(status.circuit.state == .open && status.circuit.opened == 1)
+        #expect(status.state == .ready, "a hanging program is not a failed adapter")
+        let metrics = try await metricsText(daemon)
+        #expect(metrics.contains(#"secure_signals_adapter_circuit_open{adapter="hangs"} 1"#))
+        #expect(metrics.contains(#"secure_signals_adapter_circuit_open{adapter="test-echo"} 0"#))
+        #expect(
+            metrics.contains(#"secure_signals_adapter_collections_total{adapter="hangs",outcome="circuit_open"} 1"#))
+        #expect(metrics.contains(#"secure_signals_adapter_collections_total{adapter="hangs",outcome="timeout"} 3"#))
+    }
+
+    @Test func garbageAndSecondAnswersAreCountedAndDropped() async throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try await Self.start(
+            [
+                Self.faulty("garbage", mode: "garbage", pidFile: directory.path("pids")),
+                Self.faulty("twice", mode: "answer-twice", pidFile: directory.path("pids")),
+                Self.echo,
+            ])
+        let demo = try DemoRecipient(in: daemon.directory)
+        for round in 1...2 {
+            let result = try await daemon.client.collect(requestID: "g\(round)")
+            #expect(result.errors.isEmpty, "\(result.errors)")
+            #expect(result.signals.map(\.adapter).sorted() == ["garbage", "test-echo", "twice"])
+            let twice = try #require(result.signals.first { $0.adapter == "twice" })
+            let raw = Data(base64Encoded: try demo.open(twice.envelope)["signal"] as? String ?? "") ?? Data()
+            #expect(String(decoding: raw, as: UTF8.self) == "twice:g\(round)", "the first answer counts")
+        }
+        let statuses = try await eventually {
+            let statuses = try await daemon.client.adapters()
+            let twice = statuses.first { $0.name == "twice" }?.program?.unmatchedReplies
+            return twice == 2 ? statuses : nil
+        }
+        let garbage = try #require(statuses.first { $0.name == "garbage" }?.program)
+        // Per request: two lines that are not JSON, one too long, two JSON lines that are no
+        // reply, and one reply to an id nobody asked for.
+        #expect(garbage.droppedLines == 10 && garbage.unmatchedReplies == 2)
+        #expect(garbage.restarts == 0 && garbage.state == .running)
+        let metrics = try await metricsText(daemon)
+        for (reason, count) in [("not_json", 4), ("too_long", 2), ("not_a_reply", 4)] {
+            #expect(
+                metrics.contains(
+                    #"secure_signals_program_dropped_lines_total{adapter="garbage",reason="\#(reason)"} \#(count)"#),
+                "\(reason)")
+        }
+        #expect(metrics.contains(#"secure_signals_program_unmatched_replies_total{adapter="twice"} 2"#))
+        #expect(!daemon.log.contains("xxxxxxxx"), "what a program writes on stdout never reaches the log")
+    }
+
+    @Test func programsThatNeverInitializeFailWithTheReason() async throws {
+        let directory = try TemporaryDirectory()
+        let pids = directory.path("pids")
+        let daemon = try await Self.start(
+            [
+                Self.faulty("exits", mode: "exit-during-init", pidFile: pids),
+                Self.faulty("refuses", mode: "init-error", pidFile: pids),
+                Self.faulty("silent", mode: "never-init", pidFile: pids, extra: ["init_timeout_ms": 500]),
+                Self.echo,
+            ])
+        let statuses = try await eventually {
+            let statuses = try await daemon.client.adapters()
+            return statuses.allSatisfy { $0.state == .ready || $0.state == .failed } ? statuses : nil
+        }
+        func status(_ name: String) throws -> AdapterStatus { try #require(statuses.first { $0.name == name }) }
+        let exits = try status("exits").description
+        #expect(
+            exits
+                == "adapter_init_failed: the program exited with status 2 before it answered initialize (its last stderr line: cannot load the SDK)"
+        )
+        #expect(try status("refuses").description == "sdk_unavailable: no SDK on this device")
+        #expect(try status("silent").description.contains("no answer to initialize within 500 ms"))
+        for name in ["exits", "refuses", "silent"] {
+            #expect(try status(name).state == .failed)
+            #expect(try status(name).program == nil, "no program runs for it")
+        }
+        let result = try await daemon.client.collect(requestID: "after")
+        #expect(result.signals.map(\.adapter) == ["test-echo"])
+        #expect(Set(result.errors.map(\.adapter)) == ["exits", "refuses", "silent"])
+        // The one that never answered was stopped, not left running.
+        let started = try readPIDs(pids)
+        #expect(started.count == 3)
+        for pid in started { #expect(kill(pid, 0) == -1, "pid \(pid) is gone") }
+        #expect(try await daemon.client.health().status == "ok")
+    }
+
+    @Test func aFloodOfStderrIsLoggedAtABoundedRate() async throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try await Self.start(
+            [
+                Self.faulty("noisy", mode: "flood-stderr", pidFile: directory.path("pids")), Self.echo,
+            ])
+        for round in 1...3 {
+            let result = try await daemon.client.collect(requestID: "n\(round)")
+            #expect(result.errors.isEmpty, "\(result.errors)")
+        }
+        let status = try await eventually {
+            let program = try await daemon.client.adapters().first { $0.name == "noisy" }?.program
+            return (program?.suppressedStderrLines ?? 0) > 10_000 ? program : nil
+        }
+        #expect(status.state == .running)
+        let logged = daemon.log.split(separator: "\n").filter { $0.contains("noise ") }.count
+        #expect(logged > 0 && logged < 200, "\(logged) stderr lines logged of 20000")
+        #expect(daemon.log.contains("lines were left out"))
+        let metrics = try await metricsText(daemon)
+        #expect(metrics.contains(#"secure_signals_program_stderr_lines_total{adapter="noisy",outcome="suppressed"}"#))
+    }
+
+    @Test func noProgramOutlivesTheDaemonOrItsRemovalByReload() async throws {
+        let directory = try TemporaryDirectory()
+        let pids = directory.path("pids")
+        let removedPIDs = directory.path("removed-pids")
+        let stubborn = Self.faulty(
+            "stubborn", mode: "ignore-sigterm", pidFile: pids, extra: ["stop_grace_ms": 300])
+        let parent = Self.faulty("parent", mode: "spawn-child", pidFile: pids)
+        let removed = Self.faulty("removed", mode: "ok", pidFile: removedPIDs)
+        let daemon = try await Self.start([stubborn, parent, removed])
+        _ = try await eventually { try await daemon.client.adapters().allSatisfy { $0.state == .ready } ? true : nil }
+        let removedPID = try #require(try readPIDs(removedPIDs).first)
+
+        // A reload without "removed" stops its program.
+        let config = demoConfig(adapters: [stubborn, parent]).merging([
+            "socket": ["path": daemon.socketPath], "state_directory": daemon.directory.path("state"),
+        ]) { $1 }
+        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: daemon.configPath))
+        daemon.send(SIGHUP)
+        _ = try await eventually { kill(removedPID, 0) == -1 ? true : nil }
+        #expect(try await daemon.client.adapters().map(\.name) == ["stubborn", "parent"])
+
+        let running = try readPIDs(pids)
+        #expect(running.count == 3, "stubborn, parent, and the parent's own child")
+        for pid in running { #expect(kill(pid, 0) == 0, "pid \(pid) of \(running) runs: \(daemon.log)") }
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit() == 0, "\(daemon.log)")
+        for pid in running {
+            var status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            if status.contains("Name:\tsleep") {
+                // The grandchild is killed with its group; reaping it falls to pid 1, which in
+                // some containers never does, so a zombie there is dead enough.
+                for _ in 0..<40 where !status.isEmpty && !status.contains("State:\tZ") {
+                    try await Task.sleep(for: .milliseconds(50))
+                    status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+                }
+                #expect(status.isEmpty || status.contains("State:\tZ"), "the grandchild \(pid) runs on")
+            } else {
+                #expect(kill(pid, 0) == -1 && errno == ESRCH, "pid \(pid) outlived the daemon: \(status)")
+            }
+        }
+    }
+
+    @Test func checkConfigNamesABadProgramEntry() async throws {
+        let directory = try TemporaryDirectory()
+        try Data("not a program".utf8).write(to: URL(fileURLWithPath: directory.path("plain.txt")))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: directory.path("plain.txt"))
+        let cases: [(String, String)] = [
+            (
+                #"{"adapters": [{"name": "p", "exec": "/nonexistent/adapter"}]}"#,
+                "adapters[0].exec: /nonexistent/adapter does not exist"
+            ),
+            (
+                #"{"adapters": [{"name": "p", "exec": "plain.txt"}]}"#,
+                "adapters[0].exec: \(directory.path("plain.txt")) is not an executable file"
+            ),
+            (
+                #"{"adapters": [{"name": "p", "type": "file", "exec": "/bin/true"}]}"#,
+                "adapters[0].exec: an adapter is either"
+            ),
+            (#"{"adapters": [{"name": "file", "args": ["x"]}]}"#, "adapters[0].args: only applies with \"exec\""),
+            (#"{"circuit_breaker": {"failures": -1}}"#, "circuit_breaker.failures: must be between 0"),
+        ]
+        for (index, (json, says)) in cases.enumerated() {
+            let file = directory.path("bad\(index).json")
+            try json.write(toFile: file, atomically: true, encoding: .utf8)
+            let result = try await Binary.run("secure-signalsd", ["--config", file, "--check-config"])
+            #expect(result.status == 78, "\(json)")
+            #expect(result.stderr.contains(says), "\(json): \(result.stderr)")
+        }
+        let good = directory.path("good.json")
+        try #"{"adapters": [{"name": "p", "exec": "/bin/true", "args": ["a"]}]}"#.write(
+            toFile: good, atomically: true, encoding: .utf8)
+        let result = try await Binary.run("secure-signalsd", ["--config", good, "--check-config"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutText.contains("adapter       p (exec /bin/true)"))
+    }
+}
+
+/// Polls `probe` until it returns a value, for up to `timeout`.
+func eventually<T>(timeout: Duration = .seconds(15), _ probe: () async throws -> T?) async throws -> T {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if let value = try await probe() { return value }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    throw DaemonFailure("not so after \(timeout)")
+}
+
+/// The pids a faulty_adapter.py wrote, one per line.
+func readPIDs(_ file: String) throws -> [Int32] {
+    try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").compactMap { Int32($0) }
+}
+
+func metricsText(_ daemon: RunningDaemon) async throws -> String {
+    String(decoding: try await daemon.client.request(.GET, "/metrics").body, as: UTF8.self)
+}

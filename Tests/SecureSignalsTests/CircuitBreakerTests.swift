@@ -1,0 +1,50 @@
+import Testing
+
+@testable import SecureSignals
+
+/// The breaker's rules, on instants the test chooses.
+struct CircuitBreakerTests {
+    let start = ContinuousClock.now
+
+    /// Records `outcomes` in order; returns which of them opened the circuit.
+    func record(_ breaker: inout CircuitBreaker, _ outcomes: [Bool], at instant: ContinuousClock.Instant) -> [Bool] {
+        outcomes.map { breaker.record(failed: $0, at: instant) }
+    }
+
+    @Test func opensAfterTheThresholdOfFailuresInARow() {
+        var breaker = CircuitBreaker(settings: CircuitBreakerSettings(failures: 3, coolDown: .seconds(10)))
+        let first = breaker.decide(at: start)
+        #expect(first == .ask)
+        // A success resets the count; the third failure in a row opens it.
+        let opened = record(&breaker, [true, false, true, true, true], at: start)
+        #expect(opened == [false, false, false, false, true])
+        let skipped = breaker.decide(at: start + .seconds(4))
+        #expect(skipped == .skip(.seconds(6)))
+        let status = breaker.status(at: start + .seconds(4))
+        #expect(status.state == .open && status.consecutiveFailures == 3 && status.opened == 1)
+        #expect(status.retryInMilliseconds == 6000)
+    }
+
+    @Test func oneTrialAfterTheCoolDownClosesOrReopensIt() {
+        var breaker = CircuitBreaker(settings: CircuitBreakerSettings(failures: 1, coolDown: .seconds(10)))
+        _ = record(&breaker, [true], at: start)
+        let later = start + .seconds(10)
+        #expect(breaker.status(at: later).state == .halfOpen)
+        let decisions = [breaker.decide(at: later), breaker.decide(at: later)]
+        #expect(decisions == [.trial, .skip(.zero)], "one trial at a time")
+        #expect(record(&breaker, [true], at: later) == [true], "a failed trial opens it again")
+        let again = [breaker.decide(at: later + .seconds(9)), breaker.decide(at: later + .seconds(10))]
+        #expect(again == [.skip(.seconds(1)), .trial])
+        #expect(record(&breaker, [false], at: later + .seconds(10)) == [false])
+        let closed = breaker.decide(at: later + .seconds(10))
+        #expect(closed == .ask)
+        #expect(breaker.status(at: later + .seconds(10)).state == .closed && breaker.opened == 2)
+    }
+
+    @Test func zeroFailuresMeansNeverOpen() {
+        var breaker = CircuitBreaker(settings: CircuitBreakerSettings(failures: 0))
+        #expect(!record(&breaker, Array(repeating: true, count: 100), at: start).contains(true))
+        let decision = breaker.decide(at: start)
+        #expect(decision == .ask)
+    }
+}
