@@ -132,7 +132,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "secure-signals", "secure-signalsd", "secure-signalsd-testbed", "SignalCrypto", "SecureSignals", "Client",
+                "secure-signals", "secure-signalsd", "secure-signalsd-testbed", "SignalCrypto", "SecureSignals",
+                "Client",
             ]
         ),
     ],
