@@ -359,11 +359,14 @@ struct DaemonTests {
         // The example names the packaged group, which this machine may not have.
         example = example.replacingOccurrences(of: "\"group\": \"secure-signals\"", with: "\"group\": \"0\"")
         example = example.replacingOccurrences(of: "../keys/demo/demo.keyconfig", with: DemoRecipient.keyConfigPath)
+        example = example.replacingOccurrences(
+            of: "../examples/", with: repositoryRoot.appendingPathComponent("examples").path + "/")
         try example.write(toFile: directory.path("good.json"), atomically: true, encoding: .utf8)
         let good = try await Binary.run("secure-signalsd", ["--config", directory.path("good.json"), "--check-config"])
         #expect(good.status == 0, "\(good.stderr)")
         #expect(good.stdoutText.contains("OK"))
         #expect(good.stdoutText.contains("adapter       audience-segments (file)"))
+        #expect(good.stdoutText.contains("adapter       python-file (exec /"))
 
         let bad: [(String, String)] = [
             (
