@@ -5,15 +5,31 @@ import SignalCrypto
     import Glibc
 #endif
 
-/// A `secure-signalsd` started for a benchmark: 8 `file` adapters whose 64-byte plaintexts
-/// stay cached (so each answers at once), sealed for a fresh key, on a temporary socket.
+/// A `secure-signalsd` started for a benchmark, sealing for a fresh key, on a temporary socket.
 public final class BenchDaemon {
     public let socketPath: String
     public let sealer: EnvelopeSealer
-    private let directory: URL
+    /// Where the daemon's files are; adapters may keep theirs here too.
+    public let directory: URL
     private let process = Process()
 
-    public init(daemonBinary: String, adapters: Int = 8) throws {
+    /// 8 `file` adapters whose 64-byte plaintexts stay cached, so each answers at once.
+    public convenience init(daemonBinary: String, adapters: Int = 8) throws {
+        try self.init(daemonBinary: daemonBinary) { directory in
+            try (0..<adapters).map { index in
+                let file = directory.appendingPathComponent("signal-\(index).bin")
+                try Data((0..<64).map { UInt8(truncatingIfNeeded: $0 + index) }).write(to: file)
+                return [
+                    "name": "bench-\(index)", "type": "file", "recipients": ["bench"], "timeout_ms": 1000,
+                    "cache_ttl_ms": 3_600_000, "options": ["path": file.path],
+                ]
+            }
+        }
+    }
+
+    /// The adapters `makeAdapters` lists (configuration entries; the recipient is "bench"),
+    /// given the daemon's directory.
+    public init(daemonBinary: String, makeAdapters: (URL) throws -> [[String: Any]]) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("secure-signals-bench-\(getpid())")
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -25,15 +41,7 @@ public final class BenchDaemon {
         try KeyFiles.writeKeyConfig(config, to: keyConfigPath, overwrite: true)
         sealer = try EnvelopeSealer(keyConfig: config)
 
-        var adapterList: [[String: Any]] = []
-        for index in 0..<adapters {
-            let file = directory.appendingPathComponent("signal-\(index).bin")
-            try Data((0..<64).map { UInt8(truncatingIfNeeded: $0 + index) }).write(to: file)
-            adapterList.append([
-                "name": "bench-\(index)", "type": "file", "recipients": ["bench"], "timeout_ms": 1000,
-                "cache_ttl_ms": 3_600_000, "options": ["path": file.path],
-            ])
-        }
+        let adapterList = try makeAdapters(directory)
         let configuration: [String: Any] = [
             "socket": ["path": socketPath], "state_directory": directory.appendingPathComponent("state").path,
             "recipients": ["bench": ["key_configs": [keyConfigPath]]], "adapters": adapterList,

@@ -1,8 +1,5 @@
-import AsyncHTTPClient
 import Client
 import Foundation
-import NIOCore
-import NIOPosix
 import SecureSignals
 import SignalCrypto
 
@@ -84,45 +81,23 @@ public struct SignalsBenchmark {
     }
 
     private func measure(connections: Int) async throws -> Row {
-        var pool = HTTPClient.Configuration.ConnectionPool(idleTimeout: .seconds(60))
-        pool.concurrentHTTP1ConnectionsPerHostSoftLimit = connections
-        let http = HTTPClient(
-            eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
-            configuration: HTTPClient.Configuration(connectionPool: pool))
-        let client = DaemonClient(socketPath: socketPath, client: http)
-        let body = Data(#"{"request_id":"bench"}"#.utf8)
-        defer { _ = http.shutdown() }
-
-        let clock = ContinuousClock()
-        let budget = Duration.nanoseconds(Int64(secondsPerLevel * 1e9))
+        let load = Load(socketPath: socketPath, connections: connections)
         let cpuBefore = processCPUTime()
-        let start = clock.now
-        let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
-            for _ in 0..<connections {
-                group.addTask {
-                    var mine: [Duration] = []
-                    while clock.now - start < budget {
-                        let sent = clock.now
-                        let reply = try await client.request(.POST, "/v1/signals", json: body)
-                        guard reply.status == 200 else { throw BenchFailure("the daemon answered \(reply.status)") }
-                        mine.append(clock.now - sent)
-                    }
-                    return mine
-                }
-            }
-            var all: [Duration] = []
-            for try await part in group { all += part }
-            return all.sorted()
+        let run: (latencies: [Duration], elapsed: Duration)
+        do {
+            run = try await load.drive(
+                body: Data(#"{"request_id":"bench"}"#.utf8), for: .nanoseconds(Int64(secondsPerLevel * 1e9)))
+        } catch {
+            await load.shutdown()
+            throw error
         }
-        let elapsed = clock.now - start
+        await load.shutdown()
         let cpu = processCPUTime() - cpuBefore
-        func percentile(_ p: Double) -> Duration {
-            latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
-        }
         return Row(
-            connections: connections, requests: latencies.count,
-            queriesPerSecond: Double(latencies.count) / seconds(elapsed), p50: percentile(0.5), p99: percentile(0.99),
-            p999: percentile(0.999), clientCPU: cpu / seconds(elapsed), floor: .zero)
+            connections: connections, requests: run.latencies.count,
+            queriesPerSecond: Double(run.latencies.count) / seconds(run.elapsed),
+            p50: percentile(run.latencies, 0.5), p99: percentile(run.latencies, 0.99),
+            p999: percentile(run.latencies, 0.999), clientCPU: cpu / seconds(run.elapsed), floor: .zero)
     }
 }
 

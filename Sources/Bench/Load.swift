@@ -1,0 +1,56 @@
+import AsyncHTTPClient
+import Client
+import Foundation
+import NIOPosix
+
+/// Drives `POST /v1/signals` over a number of concurrent keep-alive connections.
+struct Load {
+    let client: DaemonClient
+    private let http: HTTPClient
+    let connections: Int
+
+    init(socketPath: String, connections: Int) {
+        var pool = HTTPClient.Configuration.ConnectionPool(idleTimeout: .seconds(60))
+        pool.concurrentHTTP1ConnectionsPerHostSoftLimit = connections
+        http = HTTPClient(
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            configuration: HTTPClient.Configuration(connectionPool: pool))
+        client = DaemonClient(socketPath: socketPath, client: http)
+        self.connections = connections
+    }
+
+    func shutdown() async {
+        try? await http.shutdown()
+    }
+
+    /// Sends `body` back to back on every connection for `duration`; the latencies, sorted,
+    /// and the time it took.
+    func drive(body: Data, for duration: Duration) async throws -> (latencies: [Duration], elapsed: Duration) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let client = self.client
+        let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
+            for _ in 0..<connections {
+                group.addTask {
+                    var mine: [Duration] = []
+                    while clock.now - start < duration {
+                        let sent = clock.now
+                        let reply = try await client.request(.POST, "/v1/signals", json: body)
+                        guard reply.status == 200 else { throw BenchFailure("the daemon answered \(reply.status)") }
+                        mine.append(clock.now - sent)
+                    }
+                    return mine
+                }
+            }
+            var all: [Duration] = []
+            for try await part in group { all += part }
+            return all.sorted()
+        }
+        return (latencies, clock.now - start)
+    }
+}
+
+/// The `p` quantile of sorted, non-empty `latencies`.
+func percentile(_ latencies: [Duration], _ p: Double) -> Duration {
+    latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
+}
