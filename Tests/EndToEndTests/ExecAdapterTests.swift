@@ -209,6 +209,41 @@ struct ExecAdapterTests {
         #expect(!daemon.log.contains("xxxxxxxx"), "what a program writes on stdout never reaches the log")
     }
 
+    @Test func aProgramThatStopsReadingNeverBlocksTheDaemon() async throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try await Self.start(
+            [
+                Self.faulty(
+                    "deaf", mode: "no-read", pidFile: directory.path("pids"), timeoutMilliseconds: 20,
+                    extra: ["circuit_breaker": ["failures": 0]]),
+                Self.echo,
+            ], deadlines: ["request_timeout_ms": 3000])
+        // Requests of about 330 bytes each: 64 KiB of pipe is full after some 200 of them.
+        let padding = String(repeating: "p", count: 240)
+        let clock = ContinuousClock()
+        let slowest = try await withThrowingTaskGroup(of: Duration.self) { group in
+            for lane in 0..<4 {
+                group.addTask {
+                    var slowest = Duration.zero
+                    for index in 0..<100 {
+                        let start = clock.now
+                        let result = try await daemon.client.collect(requestID: "\(padding)-\(lane)-\(index)")
+                        slowest = max(slowest, clock.now - start)
+                        guard result.signals.map(\.adapter) == ["test-echo"],
+                            result.errors.map(\.code) == [.timeout]
+                        else { throw DaemonFailure("request \(lane)-\(index): \(result)") }
+                    }
+                    return slowest
+                }
+            }
+            return try await group.reduce(Duration.zero) { max($0, $1) }
+        }
+        #expect(slowest < .milliseconds(1500), "each request costs the deaf program's 20 ms timeout")
+        #expect(try await daemon.client.health().status == "ok")
+        let status = try #require(try await daemon.client.adapters().first { $0.name == "deaf" })
+        #expect(status.program?.state == .running)
+    }
+
     @Test func programsThatNeverInitializeFailWithTheReason() async throws {
         let directory = try TemporaryDirectory()
         let pids = directory.path("pids")

@@ -31,6 +31,8 @@ Modes:
   slow              answers every collect after --delay-ms (stays responsive meanwhile)
   ignore-sigterm    ignores SIGTERM, behaves as ok, and after the end of stdin sleeps
                     forever: only SIGKILL ends it
+  no-read           answers initialize, then never reads stdin again (sleeps until killed),
+                    so the daemon's writes fill the pipe
   spawn-child       starts a grandchild `sleep 300` (same process group, stdio on
                     /dev/null), appends its pid to --pid-file, then behaves as ok
 """
@@ -48,7 +50,7 @@ import time
 MODES = [
     "ok", "crash-on-3rd", "hang", "garbage", "answer-twice", "exit-during-init",
     "init-error", "never-init", "flood-stderr", "out-of-order", "slow", "ignore-sigterm",
-    "spawn-child",
+    "spawn-child", "no-read",
 ]
 
 stdout_lock = threading.Lock()
@@ -116,6 +118,9 @@ class Fixture:
                                        "message": "no SDK on this device"}})
             return
         send({"id": mid, "result": {"adapter_version": "2.0.0", "sdk_version": "0.1.0"}})
+        if self.mode == "no-read":
+            while True:
+                time.sleep(3600)
 
     def on_collect(self, mid, params):
         self.collects += 1
