@@ -390,14 +390,7 @@ struct DaemonTests {
         let longSocket = try await Binary.run(
             "secure-signalsd", ["--socket", "/tmp/" + String(repeating: "s", count: 120), "--check-config"])
         #expect(longSocket.status == 78 && longSocket.stderr.contains("must be under 108"), "\(longSocket.stderr)")
-        for (index, (json, says)) in bad.enumerated() {
-            let file = directory.path("bad\(index).json")
-            try json.write(toFile: file, atomically: true, encoding: .utf8)
-            let result = try await Binary.run("secure-signalsd", ["--config", file, "--check-config"])
-            #expect(result.status == 78, "\(json)")
-            #expect(result.stderr.contains(says), "\(json): \(result.stderr)")
-            #expect(result.stderr.split(separator: "\n").count == 1)
-        }
+        try await expectCheckConfigRefuses(bad, in: directory)
     }
 
     @Test func theEmbeddedDefaultRunsWithNoFlagsAndSaysWhereItListens() async throws {

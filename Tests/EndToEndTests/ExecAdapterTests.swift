@@ -364,13 +364,7 @@ struct ExecAdapterTests {
             (#"{"adapters": [{"name": "file", "args": ["x"]}]}"#, "adapters[0].args: only applies with \"exec\""),
             (#"{"circuit_breaker": {"failures": -1}}"#, "circuit_breaker.failures: must be between 0"),
         ]
-        for (index, (json, says)) in cases.enumerated() {
-            let file = directory.path("bad\(index).json")
-            try json.write(toFile: file, atomically: true, encoding: .utf8)
-            let result = try await Binary.run("secure-signalsd", ["--config", file, "--check-config"])
-            #expect(result.status == 78, "\(json)")
-            #expect(result.stderr.contains(says), "\(json): \(result.stderr)")
-        }
+        try await expectCheckConfigRefuses(cases, in: directory)
         let good = directory.path("good.json")
         try #"{"adapters": [{"name": "p", "exec": "/bin/true", "args": ["a"]}]}"#.write(
             toFile: good, atomically: true, encoding: .utf8)

@@ -1,6 +1,7 @@
 import Client
 import Foundation
 import SignalCrypto
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -189,5 +190,18 @@ final class NotifyListener: @unchecked Sendable {
             if count <= 0 { try? await Task.sleep(for: .milliseconds(10)) }
         }
         return nil
+    }
+}
+
+/// Runs `secure-signalsd --check-config` on each JSON text and expects it refused with exit
+/// status 78 and one stderr line containing the case's text.
+func expectCheckConfigRefuses(_ cases: [(json: String, says: String)], in directory: TemporaryDirectory) async throws {
+    for (index, (json, says)) in cases.enumerated() {
+        let file = directory.path("bad\(index).json")
+        try json.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try await Binary.run("secure-signalsd", ["--config", file, "--check-config"])
+        #expect(result.status == 78, "\(json)")
+        #expect(result.stderr.contains(says), "\(json): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(json): \(result.stderr)")
     }
 }

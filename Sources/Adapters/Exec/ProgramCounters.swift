@@ -66,29 +66,28 @@ final class ProgramCounters: Sendable {
 
     func dropLine(_ reason: DroppedLine, bytes: Int) {
         dropped[reason]?.increment()
-        let (admitted, refused) = state.withLock { state in
-            state.droppedLines += 1
-            return state.faultLog.admit(at: .now)
-        }
-        guard admitted else { return }
-        logger.warning(
-            "dropped a line from the program's stdout",
-            metadata: [
-                "adapter": "\(adapter)", "reason": "\(reason.rawValue)", "bytes": "\(bytes)",
-                "similar_left_out": "\(refused)",
-            ])
+        recordFault(
+            { $0.droppedLines += 1 }, "dropped a line from the program's stdout",
+            ["reason": "\(reason.rawValue)", "bytes": "\(bytes)"])
     }
 
     func unmatchedReply(id: Int) {
         unmatched.increment()
+        recordFault(
+            { $0.unmatchedReplies += 1 }, "dropped a reply nobody waits for (unknown id, late, or a second answer)",
+            ["id": "\(id)"])
+    }
+
+    /// Counts a fault with `count`, and logs it unless faults are over their log rate.
+    private func recordFault(_ count: (inout State) -> Void, _ message: Logger.Message, _ metadata: Logger.Metadata) {
         let (admitted, refused) = state.withLock { state in
-            state.unmatchedReplies += 1
+            count(&state)
             return state.faultLog.admit(at: .now)
         }
         guard admitted else { return }
         logger.warning(
-            "dropped a reply nobody waits for (unknown id, late, or a second answer)",
-            metadata: ["adapter": "\(adapter)", "id": "\(id)", "similar_left_out": "\(refused)"])
+            message,
+            metadata: metadata.merging(["adapter": "\(adapter)", "similar_left_out": "\(refused)"]) { $1 })
     }
 
     /// One line the program wrote on stderr.
