@@ -42,11 +42,20 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
+        // Native and rewarded mediation: formats, the ad-network adapter protocol, the
+        // waterfall, the ad store and its events. No HTTP, no sockets.
+        .target(
+            name: "Mediation",
+            dependencies: [
+                "SecureSignals",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The built-in adapters, and the exec adapter that runs a program as one.
         .target(
             name: "Adapters",
             dependencies: [
-                "SecureSignals",
+                "SecureSignals", "Mediation",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
@@ -56,8 +65,9 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "SecureSignals", "Adapters", "SignalCrypto",
+                "SecureSignals", "Mediation", "Adapters", "SignalCrypto",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -11,11 +11,15 @@ struct DaemonConfiguration: Decodable, Sendable {
     var deadlines = Deadlines()
     var circuitBreaker = CircuitBreakerSettings()
     var adapters: [AdapterSettings] = []
+    var adUnits: [String: AdUnitSettings] = [:]
+    var adNetworks: [String: AdNetworkSettings] = [:]
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case socket, access, recipients, deadlines, adapters
         case stateDirectory = "state_directory"
         case circuitBreaker = "circuit_breaker"
+        case adUnits = "ad_units"
+        case adNetworks = "ad_networks"
     }
 
     init() {}
@@ -32,6 +36,8 @@ struct DaemonConfiguration: Decodable, Sendable {
             try container.decodeIfPresent(CircuitBreakerSettings.self, forKey: .circuitBreaker)
             ?? CircuitBreakerSettings()
         adapters = try container.decodeIfPresent([AdapterSettings].self, forKey: .adapters) ?? []
+        adUnits = try container.decodeIfPresent([String: AdUnitSettings].self, forKey: .adUnits) ?? [:]
+        adNetworks = try container.decodeIfPresent([String: AdNetworkSettings].self, forKey: .adNetworks) ?? [:]
     }
 
     struct SocketSettings: Decodable, Sendable {

@@ -1,7 +1,9 @@
+import Adapters
 import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import Mediation
 import NIOCore
 import SecureSignals
 import ServiceLifecycle
@@ -43,7 +45,17 @@ public enum DaemonRunner {
         let metrics = DaemonMetrics()
         let collector = try SignalCollector(
             configuration: configuration.collector, registry: registry, logger: logger)
-        let state = DaemonState(collector: collector, access: configuration.access, logger: logger)
+        let ads: AdStore<ContinuousClock>
+        do {
+            ads = try AdStore(
+                units: configuration.mediation.units, networks: configuration.mediation.networks,
+                registry: BuiltinAdNetworks.registry, fetcher: HTTPAdFetcher(), clock: ContinuousClock(), logger: logger
+            )
+        } catch {
+            FileHandle.standardError.write(Data("secure-signalsd: \(error)\n".utf8))
+            return configurationErrorStatus
+        }
+        let state = DaemonState(collector: collector, ads: ads, access: configuration.access, logger: logger)
 
         let router = Router(context: DaemonRequestContext.self)
         router.addMiddleware { ErrorAndMetricsMiddleware(metrics: metrics) }
@@ -86,7 +98,7 @@ public enum DaemonRunner {
             file: options.config, socket: options.socket, registry: registry, state: state, notifier: notifier,
             logger: logger)
         let readiness = ReadinessService(
-            collector: collector, listening: listening.stream, notifier: notifier, logger: logger)
+            collector: collector, ads: ads, listening: listening.stream, notifier: notifier, logger: logger)
         // Services stop in reverse order: the adapters (and their programs) last, once the
         // socket API has drained.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
@@ -148,6 +160,7 @@ public enum DaemonRunner {
 /// shutdown. A shutdown that comes first sends no READY=1.
 struct ReadinessService: Service {
     let collector: SignalCollector
+    let ads: AdStore<ContinuousClock>
     let listening: AsyncStream<Void>
     let notifier: SystemdNotifier
     let logger: Logger
@@ -155,21 +168,31 @@ struct ReadinessService: Service {
     func run() async throws {
         let collector = self.collector
         let start = ContinuousClock.now
-        let initialization = Task { await collector.initializeAll() }
+        let ads = self.ads
+        let initialization = Task {
+            async let signals: Void = collector.initializeAll()
+            async let networks: Void = ads.initializeNetworks()
+            _ = await (signals, networks)
+        }
         let listening = self.listening
+        @Sendable func settled() async -> Bool {
+            let signals = await collector.isSettled
+            let networks = await ads.networksSettled
+            return signals && networks
+        }
         await cancelWhenGracefulShutdown {
             for await _ in listening.prefix(1) {}
             _ = await withTimeout(.seconds(10)) { await initialization.value }
             // Adapters past their own init timeout are still initializing: wait for them too, up to 10 s.
-            while !Task.isCancelled, ContinuousClock.now - start < .seconds(10), !(await collector.isSettled) {
+            while !Task.isCancelled, ContinuousClock.now - start < .seconds(10), !(await settled()) {
                 try? await Task.sleep(for: .milliseconds(50))
             }
         }
         if !Task.isShuttingDownGracefully {
-            let statuses = await collector.statuses()
+            let statuses = await collector.statuses() + ads.networkStatuses()
             let ready = statuses.filter { $0.state == .ready }.count
             let status = "\(ready) of \(statuses.count) adapters ready"
-            if !(await collector.isSettled) { logger.warning("ready before every adapter finished initializing") }
+            if !(await settled()) { logger.warning("ready before every adapter finished initializing") }
             notifier.notify("READY=1\nSTATUS=serving; \(status)")
             logger.notice("ready", metadata: ["adapters": "\(status)"])
             try? await gracefulShutdown()

@@ -1,20 +1,28 @@
 import Foundation
 import Logging
+import Mediation
 import SecureSignals
 import Synchronization
 
-/// What the routes share: the collector, and the parts of the configuration a reload may
+/// What the routes share: the collector, the ad store, and the parts of the configuration a reload may
 /// change while connections stay open.
 final class DaemonState: Sendable {
     let collector: SignalCollector
+    let ads: AdStore<ContinuousClock>
     let logger: Logger
     let startedAt = ContinuousClock.now
     private let currentAccess: Mutex<AccessPolicy>
 
-    init(collector: SignalCollector, access: AccessPolicy, logger: Logger) {
+    init(collector: SignalCollector, ads: AdStore<ContinuousClock>, access: AccessPolicy, logger: Logger) {
         self.collector = collector
+        self.ads = ads
         self.currentAccess = Mutex(access)
         self.logger = logger
+    }
+
+    /// Every adapter: signal adapters, then ad networks.
+    func statuses() async -> [AdapterStatus] {
+        await collector.statuses() + ads.networkStatuses()
     }
 
     var access: AccessPolicy {

@@ -1,4 +1,6 @@
+import Adapters
 import Foundation
+import Mediation
 import SecureSignals
 import SignalCrypto
 
@@ -24,6 +26,7 @@ public struct ResolvedConfiguration: Sendable {
     public var socketGroup: gid_t?
     public var access: AccessPolicy
     public var collector: CollectorConfiguration
+    public var mediation: MediationConfiguration
 
     /// Reads and checks a configuration file against the adapter types of `registry`.
     public static func load(file: String, registry: AdapterRegistry) throws -> ResolvedConfiguration {
@@ -161,6 +164,43 @@ public struct ResolvedConfiguration: Sendable {
             throw fail("socket.path", "\(socketPath.utf8.count) bytes long; a Unix socket path must be under 108")
         }
         let stateDirectory = settings.stateDirectory.map(absolute) ?? defaultStateDirectory()
+
+        let networkTypes = BuiltinAdNetworks.registry
+        for name in settings.adNetworks.keys.sorted() where networkTypes.type(named: name) == nil {
+            throw fail(
+                "ad_networks.\(name)",
+                "no ad network named \"\(name)\" (known: \(networkTypes.names.joined(separator: ", ")))")
+        }
+        var units: [AdUnit] = []
+        var used = Set<String>()
+        for (id, unit) in settings.adUnits.sorted(by: { $0.key < $1.key }) {
+            guard !id.isEmpty, id.utf8.count <= 256 else {
+                throw fail("ad_units", "an ad unit id must be 1 to 256 bytes")
+            }
+            for (index, item) in unit.waterfall.enumerated() where networkTypes.type(named: item.network) == nil {
+                throw fail(
+                    "ad_units.\(id).waterfall[\(index)].network",
+                    "no ad network named \"\(item.network)\" (known: \(networkTypes.names.joined(separator: ", ")))")
+            }
+            used.formUnion(unit.waterfall.map(\.network))
+            units.append(
+                AdUnit(
+                    id: id, format: unit.format,
+                    waterfall: unit.waterfall.map {
+                        LineItem(
+                            network: $0.network, parameter: $0.parameter,
+                            timeout: .milliseconds($0.timeoutMilliseconds),
+                            options: $0.options)
+                    }, maxRetries: unit.maxRetries, preload: unit.preload,
+                    expiry: .milliseconds(unit.expiryMilliseconds)))
+        }
+        let networks = used.union(settings.adNetworks.keys).sorted().map { name in
+            let network = settings.adNetworks[name]
+            return AdNetworkConfiguration(
+                name: name, setup: network?.setup ?? AdapterOptions(), lazy: network?.lazy ?? false,
+                initTimeout: .milliseconds(network?.initTimeoutMilliseconds ?? 10_000))
+        }
+
         return ResolvedConfiguration(
             source: file, socketPath: socketPath, socketMode: mode_t(settings.socket.mode, radix: 8) ?? 0o660,
             socketGroup: group,
@@ -171,7 +211,8 @@ public struct ResolvedConfiguration: Sendable {
                 adapters: adapters, recipients: recipients,
                 requestTimeout: .milliseconds(settings.deadlines.requestTimeoutMilliseconds),
                 maxSignalBytes: settings.deadlines.maxSignalBytes,
-                stateDirectory: URL(fileURLWithPath: stateDirectory)))
+                stateDirectory: URL(fileURLWithPath: stateDirectory)),
+            mediation: MediationConfiguration(units: units, networks: networks))
     }
 
     /// The embedded default: the demo key, the three built-in adapters, a socket under
@@ -189,6 +230,7 @@ public struct ResolvedConfiguration: Sendable {
                     "path": .string(runDirectory + "/secure-signals.signal"), "max_age_ms": .number(3_600_000),
                 ])),
         ]
+        settings.adUnits = MediationConfiguration.testUnits
         return try resolve(
             settings, file: "(embedded default)",
             directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
@@ -228,6 +270,11 @@ public struct ResolvedConfiguration: Sendable {
                 ?? (adapter.type == adapter.name ? "" : " (\(adapter.type))")
             lines.append(
                 "adapter       \(adapter.name)\(type) -> \(adapter.recipients.joined(separator: ", ")); timeout \(adapter.timeout), cache \(adapter.cacheTTL)"
+            )
+        }
+        for unit in mediation.units {
+            lines.append(
+                "ad unit       \(unit.id) (\(unit.format.rawValue)): \(unit.waterfall.map(\.network).joined(separator: " > "))"
             )
         }
         return lines.joined(separator: "\n")

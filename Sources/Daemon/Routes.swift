@@ -5,14 +5,15 @@ import SecureSignals
 /// The socket API's routes (README, "API"): health, adapters, signals, privacy, reset, metrics.
 enum Routes {
     /// Every path and the methods it takes, for 405 answers and the metrics' route label.
-    static let table: [(pattern: [String], methods: [HTTPRequest.Method])] = [
-        (["v1", "health"], [.get]),
-        (["v1", "adapters"], [.get]),
-        (["v1", "signals"], [.post]),
-        (["v1", "privacy"], [.get, .put]),
-        (["v1", "adapters", "*", "reset"], [.post]),
-        (["metrics"], [.get]),
-    ]
+    static let table: [(pattern: [String], methods: [HTTPRequest.Method])] =
+        [
+            (["v1", "health"], [.get]),
+            (["v1", "adapters"], [.get]),
+            (["v1", "signals"], [.post]),
+            (["v1", "privacy"], [.get, .put]),
+            (["v1", "adapters", "*", "reset"], [.post]),
+            (["metrics"], [.get]),
+        ] + AdRoutes.table
 
     /// The route pattern a path matches, as "/v1/adapters/{name}/reset", and its methods.
     static func route(of path: String) -> (name: String, methods: [HTTPRequest.Method])? {
@@ -27,8 +28,9 @@ enum Routes {
     }
 
     static func install(on router: Router<DaemonRequestContext>, state: DaemonState, metrics: DaemonMetrics) {
+        AdRoutes.install(on: router, state: state)
         router.get("/v1/health") { _, _ in
-            let statuses = await state.collector.statuses()
+            let statuses = await state.statuses()
             var counts: [String: Int] = [:]
             for status in statuses { counts[status.state.rawValue, default: 0] += 1 }
             let uptime = ContinuousClock.now - state.startedAt
@@ -39,7 +41,7 @@ enum Routes {
         }
 
         router.get("/v1/adapters") { _, _ in
-            try JSONResponse.make(["adapters": await state.collector.statuses()])
+            try JSONResponse.make(["adapters": await state.statuses()])
         }
 
         router.post("/v1/signals") { request, _ in

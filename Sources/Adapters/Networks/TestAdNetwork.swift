@@ -1,0 +1,165 @@
+import Foundation
+import Mediation
+import SecureSignals
+import Synchronization
+
+/// The seeds' test ad units, served exactly: `/6499/example/rewarded` fills a rewarded test
+/// ad every time; `/21775744923/example/native` fills native app-install and content ads, and
+/// the custom native format `10063170` (Headline, MainImage, Caption) to a client that lists
+/// it; `/21775744923/example/native-backfill` fills native ads with an AdChoices overlay.
+///
+/// A line item's `parameter` is the test ad unit. Its options make the network misbehave, for
+/// tests of everything around it: `"behavior"`: `no_fill`, `error`, `hang`, `complete_twice`
+/// (answers twice: one completion counts), `dismiss_first` (reports a rewarded ad's dismiss
+/// before its reward); `delay_ms`; and `impression_tracker`, `click_tracker`, `deep_link`.
+/// Setup parameter `tracks_itself` (bool) makes it track impressions and clicks itself.
+public final class TestAdNetwork: AdNetworkAdapter {
+    public static let name = "test"
+    public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public let sdkVersion = SemanticVersion(1, 0, 0)
+    public let tracksImpressionsAndClicks: Bool
+
+    public static let rewardedUnit = "/6499/example/rewarded"
+    public static let nativeUnit = "/21775744923/example/native"
+    public static let backfillUnit = "/21775744923/example/native-backfill"
+    public static let customFormatID = "10063170"
+
+    /// Alternates app-install and content ads.
+    private let served = Atomic<Int>(0)
+    /// Completions a `complete_twice` load made that did not count.
+    public static let ignoredCompletions = Atomic<Int>(0)
+
+    public init(setup: AdNetworkSetup) async throws {
+        tracksImpressionsAndClicks = try setup.parameters.bool("tracks_itself") ?? false
+    }
+
+    public func loadRewardedAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
+        try await misbehave(request)
+        guard request.parameter == Self.rewardedUnit else {
+            throw AdLoadError(.noFill, "no rewarded test ad for '\(request.parameter)'")
+        }
+        let dismissFirst = (try? request.options.string("behavior")) == "dismiss_first"
+        return try await complete(
+            request,
+            NetworkAd(
+                content: .rewarded(Reward(type: "coins", amount: 10)),
+                clickDestination: "https://developers.google.com/ad-manager/mobile-ads-sdk",
+                deepLinks: deepLinks(request), impressionTrackers: trackers("impression_tracker", request),
+                clickTrackers: trackers("click_tracker", request),
+                value: AdValue(valueMicros: 12_500, currency: "USD", precision: "precise"),
+                presentation: dismissFirst ? DismissFirstPresentation() : nil))
+    }
+
+    public func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
+        try await misbehave(request)
+        let content: NetworkAd.Content
+        switch request.parameter {
+        case Self.nativeUnit where request.formatIDs.contains(Self.customFormatID):
+            content = .customNative(customNative(request.preferences))
+        case Self.nativeUnit:
+            content = .native(
+                served.add(1, ordering: .relaxed).newValue % 2 == 1
+                    ? appInstall(request.preferences) : contentAd(request.preferences))
+        case Self.backfillUnit:
+            var ad = contentAd(request.preferences)
+            ad.adChoices = AdChoices(
+                icon: image(TestCreatives.adChoices, request.preferences),
+                url: "https://adssettings.google.com/whythisad",
+                text: "AdChoices")
+            content = .native(ad)
+        default:
+            throw AdLoadError(.noFill, "no native test ad for '\(request.parameter)'")
+        }
+        return try await complete(
+            request,
+            NetworkAd(
+                content: content, clickDestination: "https://developers.google.com/ad-manager/mobile-ads-sdk",
+                deepLinks: deepLinks(request), impressionTrackers: trackers("impression_tracker", request),
+                clickTrackers: trackers("click_tracker", request),
+                value: AdValue(valueMicros: 1_000, currency: "USD", precision: "estimated")))
+    }
+
+    private func misbehave(_ request: NetworkAdRequest) async throws(AdLoadError) {
+        if let delay = try? request.options.int("delay_ms") { try? await Task.sleep(for: .milliseconds(delay)) }
+        switch try? request.options.string("behavior") {
+        case "no_fill": throw AdLoadError(.noFill, "the test network was told not to fill")
+        case "error": throw AdLoadError(.networkError, "the test network was told to fail")
+        case "hang":
+            try? await Task.sleep(for: .seconds(3600))
+            throw AdLoadError(.timeout, "hung")
+        default: break
+        }
+    }
+
+    /// Answers through a once-only completion, twice when told to: the second must not count.
+    private func complete(_ request: NetworkAdRequest, _ ad: NetworkAd) async throws(AdLoadError) -> NetworkAd {
+        let twice = (try? request.options.string("behavior")) == "complete_twice"
+        return try await OnceCompletion<NetworkAd, AdLoadError>.run { completion in
+            completion.complete(.success(ad))
+            if twice, !completion.complete(.failure(AdLoadError(.networkError, "a second, late completion"))) {
+                Self.ignoredCompletions.add(1, ordering: .relaxed)
+            }
+        }
+    }
+
+    private func trackers(_ key: String, _ request: NetworkAdRequest) -> [String] {
+        ((try? request.options.string(key)) ?? nil).map { [$0] } ?? []
+    }
+
+    private func deepLinks(_ request: NetworkAdRequest) -> [String] {
+        ((try? request.options.string("deep_link")) ?? nil).map { [$0] } ?? [
+            "market://details?id=com.google.android.gms"
+        ]
+    }
+
+    private func image(_ creative: TestCreatives.Image, _ preferences: NativeAdPreferences) -> NativeImage {
+        NativeImage(
+            url: creative.url, scale: 1, width: creative.width, height: creative.height,
+            data: preferences.disableImageLoading ? nil : creative.base64)
+    }
+
+    /// The main image in the shape the client prefers (landscape unless it asks for portrait),
+    /// then the other one when it takes several.
+    private func images(_ preferences: NativeAdPreferences) -> [NativeImage] {
+        let main = preferences.mediaAspectRatio == .portrait ? TestCreatives.portrait : TestCreatives.landscape
+        let other = main.name == "portrait" ? TestCreatives.landscape : TestCreatives.portrait
+        let all = [image(main, preferences), image(other, preferences)]
+        return preferences.multipleImages ? all : [all[0]]
+    }
+
+    private func appInstall(_ preferences: NativeAdPreferences) -> NativeAd {
+        let images = images(preferences)
+        return NativeAd(
+            headline: "Test Ad: Google Mobile Ads Sample App", body: "This is a test app-install ad.",
+            callToAction: "Install", store: "Google Play", price: "Free", starRating: 4.5,
+            icon: image(TestCreatives.icon, preferences), images: images,
+            mediaAspectRatio: images.first.flatMap { Double($0.width ?? 0) / Double(max(1, $0.height ?? 1)) },
+            extraAssets: ["kind": "app_install"])
+    }
+
+    private func contentAd(_ preferences: NativeAdPreferences) -> NativeAd {
+        let images = images(preferences)
+        return NativeAd(
+            headline: "Test Ad: Content", body: "This is a test content ad.", callToAction: "Learn more",
+            advertiser: "Google", icon: image(TestCreatives.icon, preferences), images: images,
+            mediaAspectRatio: images.first.flatMap { Double($0.width ?? 0) / Double(max(1, $0.height ?? 1)) },
+            extraAssets: ["kind": "content"])
+    }
+
+    private func customNative(_ preferences: NativeAdPreferences) -> CustomNativeAd {
+        CustomNativeAd(
+            formatID: Self.customFormatID,
+            assets: [
+                "Headline": .text("Test Ad: Custom Native Format"),
+                "MainImage": .image(image(TestCreatives.landscape, preferences)),
+                "Caption": .text("This is a test custom native ad."),
+            ])
+    }
+}
+
+/// A network that reports the dismiss before the reward when the video completes.
+struct DismissFirstPresentation: RewardedPresentationSource {
+    func events(after progress: VideoProgress) async -> [NetworkPresentationEvent] {
+        progress == .complete ? [.dismissed, .rewardEarned] : []
+    }
+}

@@ -1,0 +1,119 @@
+import Mediation
+import SecureSignals
+
+/// `ad_units` and `ad_networks` in the configuration file, as written.
+struct AdUnitSettings: Decodable, Sendable {
+    var format: AdFormat
+    var waterfall: [LineItemSettings]
+    var maxRetries: Int
+    var preload: Bool
+    var expiryMilliseconds: Int
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case format, waterfall, preload
+        case maxRetries = "max_retries"
+        case expiryMilliseconds = "expiry_ms"
+    }
+
+    init(format: AdFormat, waterfall: [LineItemSettings]) {
+        self.format = format
+        self.waterfall = waterfall
+        self.maxRetries = 0
+        self.preload = false
+        self.expiryMilliseconds = 3_600_000
+    }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let formatName = try container.decode(String.self, forKey: .format)
+        guard let format = AdFormat(rawValue: formatName) else {
+            throw StrictJSON.Failure(
+                path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.format]),
+                reason: "must be \"native\" or \"rewarded\", not \"\(formatName)\"")
+        }
+        self.format = format
+        waterfall = try container.decode([LineItemSettings].self, forKey: .waterfall)
+        guard !waterfall.isEmpty else {
+            throw StrictJSON.Failure(
+                path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.waterfall]), reason: "needs a line item")
+        }
+        maxRetries = try container.decodeIfPresent(Int.self, forKey: .maxRetries) ?? 0
+        guard (0...100).contains(maxRetries) else {
+            throw StrictJSON.Failure(
+                path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.maxRetries]),
+                reason: "must be between 0 and 100, not \(maxRetries)")
+        }
+        preload = try container.decodeIfPresent(Bool.self, forKey: .preload) ?? false
+        expiryMilliseconds = try container.positive(.expiryMilliseconds, default: 3_600_000, max: 86_400_000)
+    }
+}
+
+struct LineItemSettings: Decodable, Sendable {
+    var network: String
+    var parameter: String
+    var timeoutMilliseconds: Int
+    var options: AdapterOptions
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case network, parameter, options
+        case timeoutMilliseconds = "timeout_ms"
+    }
+
+    init(network: String, parameter: String) {
+        self.network = network
+        self.parameter = parameter
+        self.timeoutMilliseconds = 2000
+        self.options = AdapterOptions()
+    }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        network = try container.decode(String.self, forKey: .network)
+        parameter = try container.decodeIfPresent(String.self, forKey: .parameter) ?? ""
+        timeoutMilliseconds = try container.positive(.timeoutMilliseconds, default: 2000, max: 60_000)
+        options = try container.decodeIfPresent(AdapterOptions.self, forKey: .options) ?? AdapterOptions()
+    }
+}
+
+struct AdNetworkSettings: Decodable, Sendable {
+    var lazy: Bool
+    var initTimeoutMilliseconds: Int
+    var setup: AdapterOptions
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case lazy, setup
+        case initTimeoutMilliseconds = "init_timeout_ms"
+    }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        lazy = try container.decodeIfPresent(Bool.self, forKey: .lazy) ?? false
+        initTimeoutMilliseconds = try container.positive(.initTimeoutMilliseconds, default: 10_000, max: 600_000)
+        setup = try container.decodeIfPresent(AdapterOptions.self, forKey: .setup) ?? AdapterOptions()
+    }
+}
+
+/// The mediation part of a resolved configuration.
+public struct MediationConfiguration: Sendable {
+    public var units: [AdUnit]
+    public var networks: [AdNetworkConfiguration]
+
+    /// The seeds' test ad units on the `test` network: what the embedded default serves.
+    static var testUnits: [String: AdUnitSettings] {
+        var rewarded = AdUnitSettings(
+            format: .rewarded, waterfall: [LineItemSettings(network: "test", parameter: "/6499/example/rewarded")])
+        rewarded.preload = true
+        return [
+            "/6499/example/rewarded": rewarded,
+            "/21775744923/example/native": AdUnitSettings(
+                format: .native,
+                waterfall: [LineItemSettings(network: "test", parameter: "/21775744923/example/native")]),
+            "/21775744923/example/native-backfill": AdUnitSettings(
+                format: .native,
+                waterfall: [LineItemSettings(network: "test", parameter: "/21775744923/example/native-backfill")]),
+        ]
+    }
+}

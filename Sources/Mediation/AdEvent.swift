@@ -1,0 +1,63 @@
+import Foundation
+
+/// Something that happened to an ad, streamed to clients (`GET /v1/events`) and counted.
+public struct AdEvent: Sendable, Equatable {
+    public enum Name: String, Sendable, Codable, CaseIterable {
+        case loaded
+        case failedToLoad = "failed_to_load"
+        case impression
+        case click
+        case willPresent = "will_present"
+        case failedToPresent = "failed_to_present"
+        case dismissed
+        case rewardEarned = "reward_earned"
+        case videoStart = "video_start"
+        case videoComplete = "video_complete"
+        case paid
+    }
+
+    public var name: Name
+    /// Nil for a failed load, which made no ad.
+    public var adID: String?
+    public var adUnit: String
+    /// The event's own fields, besides `ad_id` and `ad_unit`.
+    public var fields: [String: EventField]
+
+    public init(name: Name, adID: String?, adUnit: String, fields: [String: EventField] = [:]) {
+        self.name = name
+        self.adID = adID
+        self.adUnit = adUnit
+        self.fields = fields
+    }
+
+    /// The event's `data:` line: one JSON object.
+    public func json() -> String {
+        var object: [String: EventField] = fields
+        object["ad_unit"] = .string(adUnit)
+        object["ad_id"] = adID.map(EventField.string) ?? .null
+        object["event"] = .string(name.rawValue)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(object)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}
+
+/// A value in an event's JSON.
+public enum EventField: Sendable, Equatable, Encodable {
+    case string(String)
+    case number(Double)
+    case integer(Int64)
+    case null
+    case object([String: EventField])
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .null: try container.encodeNil()
+        case .object(let value): try container.encode(value)
+        }
+    }
+}

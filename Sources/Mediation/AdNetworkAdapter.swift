@@ -1,0 +1,169 @@
+import Foundation
+import Logging
+import SecureSignals
+
+/// An ad network's adapter (the seeds' custom event): set up once, then asked for native or
+/// rewarded ads by the waterfall. Its loads complete exactly once, whatever its SDK does:
+/// wrap callback-style SDKs with `OnceCompletion`.
+public protocol AdNetworkAdapter: Sendable {
+    /// The network's name, as line items name it.
+    static var name: String { get }
+    static var adapterVersion: SemanticVersion { get }
+    var sdkVersion: SemanticVersion { get }
+    /// Whether the network counts impressions and clicks itself: the daemon then fires no
+    /// trackers of its own for its ads.
+    var tracksImpressionsAndClicks: Bool { get }
+    /// Sets the network up with its setup parameters; a throw is its init error.
+    init(setup: AdNetworkSetup) async throws
+    func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd
+    func loadRewardedAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd
+}
+
+extension AdNetworkAdapter {
+    public var tracksImpressionsAndClicks: Bool { false }
+
+    public func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
+        throw AdLoadError(.invalidRequest, "\(Self.name) serves no native ads")
+    }
+
+    public func loadRewardedAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
+        throw AdLoadError(.invalidRequest, "\(Self.name) serves no rewarded ads")
+    }
+}
+
+/// What a network is set up with.
+public struct AdNetworkSetup: Sendable {
+    public var parameters: AdapterOptions
+    public var logger: Logger
+
+    public init(parameters: AdapterOptions, logger: Logger) {
+        self.parameters = parameters
+        self.logger = logger
+    }
+}
+
+/// One line item's request to its network.
+public struct NetworkAdRequest: Sendable {
+    public var adUnit: String
+    /// The line item's `parameter`: usually the network's own ad unit id.
+    public var parameter: String
+    /// The line item's own options.
+    public var options: AdapterOptions
+    /// The custom native format ids the client renders (native loads).
+    public var formatIDs: [String]
+    public var preferences: NativeAdPreferences
+    public var privacy: PrivacyState?
+
+    public init(
+        adUnit: String, parameter: String, options: AdapterOptions = AdapterOptions(), formatIDs: [String] = [],
+        preferences: NativeAdPreferences = NativeAdPreferences(), privacy: PrivacyState? = nil
+    ) {
+        self.adUnit = adUnit
+        self.parameter = parameter
+        self.options = options
+        self.formatIDs = formatIDs
+        self.preferences = preferences
+        self.privacy = privacy
+    }
+}
+
+/// What a client asks of a native ad.
+public struct NativeAdPreferences: Sendable, Equatable {
+    public enum AspectRatio: String, Sendable, Codable { case any, landscape, portrait }
+
+    public var mediaAspectRatio: AspectRatio
+    public var multipleImages: Bool
+    public var disableImageLoading: Bool
+    /// The client handles clicks itself.
+    public var customClickHandling: Bool
+    /// URL schemes the client can open, for deep links ("myapp", "market").
+    public var openableSchemes: [String]
+
+    public init(
+        mediaAspectRatio: AspectRatio = .any, multipleImages: Bool = false, disableImageLoading: Bool = false,
+        customClickHandling: Bool = false, openableSchemes: [String] = []
+    ) {
+        self.mediaAspectRatio = mediaAspectRatio
+        self.multipleImages = multipleImages
+        self.disableImageLoading = disableImageLoading
+        self.customClickHandling = customClickHandling
+        self.openableSchemes = openableSchemes
+    }
+}
+
+/// A network's answer to a load.
+public struct NetworkAd: Sendable {
+    public enum Content: Sendable, Equatable {
+        case native(NativeAd)
+        case customNative(CustomNativeAd)
+        case rewarded(Reward)
+    }
+
+    public var content: Content
+    /// Where a click leads: the deep links, in the network's order of preference, then the
+    /// destination URL.
+    public var clickDestination: String
+    public var deepLinks: [String]
+    /// URLs the daemon fetches once each on the impression and on the click.
+    public var impressionTrackers: [String]
+    public var clickTrackers: [String]
+    /// Revenue of the impression, when the network tells it.
+    public var value: AdValue?
+    /// Events the network reports on its own while a rewarded ad plays, for the daemon to
+    /// put in order (the reward always before the dismiss).
+    public var presentation: (any RewardedPresentationSource)?
+
+    public init(
+        content: Content, clickDestination: String, deepLinks: [String] = [], impressionTrackers: [String] = [],
+        clickTrackers: [String] = [], value: AdValue? = nil, presentation: (any RewardedPresentationSource)? = nil
+    ) {
+        self.content = content
+        self.clickDestination = clickDestination
+        self.deepLinks = deepLinks
+        self.impressionTrackers = impressionTrackers
+        self.clickTrackers = clickTrackers
+        self.value = value
+        self.presentation = presentation
+    }
+}
+
+/// What a network reports while its rewarded ad plays, in the order it reports it.
+public enum NetworkPresentationEvent: Sendable, Equatable {
+    case rewardEarned
+    case dismissed
+}
+
+/// A network that reports its own events for a rewarded ad as it plays.
+public protocol RewardedPresentationSource: Sendable {
+    /// What the network reports in answer to the client's `progress` event.
+    func events(after progress: VideoProgress) async -> [NetworkPresentationEvent]
+}
+
+/// Revenue of one impression.
+public struct AdValue: Sendable, Codable, Equatable {
+    public var valueMicros: Int64
+    public var currency: String
+    /// `unknown`, `estimated`, `publisher_provided` or `precise`.
+    public var precision: String
+
+    public init(valueMicros: Int64, currency: String, precision: String) {
+        self.valueMicros = valueMicros
+        self.currency = currency
+        self.precision = precision
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case currency, precision
+        case valueMicros = "value_micros"
+    }
+}
+
+/// The events a client reports while a rewarded video plays.
+public enum VideoProgress: String, Sendable, Codable, CaseIterable {
+    case start
+    case firstQuartile = "first_quartile"
+    case midpoint
+    case thirdQuartile = "third_quartile"
+    case complete
+    case skip
+}

@@ -1,0 +1,32 @@
+import SecureSignals
+
+/// The ad-network adapter types a daemon knows, by network name.
+public struct AdNetworkRegistry: Sendable {
+    private var types: [String: any AdNetworkAdapter.Type] = [:]
+
+    public init(_ types: [any AdNetworkAdapter.Type] = []) {
+        for type in types { self.types[type.name] = type }
+    }
+
+    public func type(named name: String) -> (any AdNetworkAdapter.Type)? { types[name] }
+
+    public var names: [String] { types.keys.sorted() }
+}
+
+/// One configured network: its type, setup parameters, and when to set it up.
+public struct AdNetworkConfiguration: Sendable, Equatable {
+    public var name: String
+    public var setup: AdapterOptions
+    /// Set up when the daemon starts (the default), or on its first load.
+    public var lazy: Bool
+    public var initTimeout: Duration
+
+    public init(
+        name: String, setup: AdapterOptions = AdapterOptions(), lazy: Bool = false, initTimeout: Duration = .seconds(10)
+    ) {
+        self.name = name
+        self.setup = setup
+        self.lazy = lazy
+        self.initTimeout = initTimeout
+    }
+}

@@ -1,0 +1,364 @@
+import Foundation
+import Logging
+import SecureSignals
+
+/// The daemon's ads: loads through each unit's waterfall (a load of a unit already loading
+/// joins it; a ready ad is handed out again until used, unless forced), background retries of
+/// failed loads with backoff 2^min(6, attempt) s, expiry, and each ad's lifecycle, with
+/// impressions and clicks counted once and a rewarded ad's events in order.
+public actor AdStore<C: Clock> where C.Duration == Duration {
+    public typealias LoadResult = Result<MediatedAd, AdLoadFailure>
+
+    private let clock: C
+    private let origin: C.Instant
+    private let units: [String: AdUnit]
+    private let networks: [String: NetworkHost]
+    private let fetcher: any AdFetcher
+    private let logger: Logger
+    public nonisolated let events: EventHub
+
+    private var ads: [String: LoadedAd] = [:]
+    private var readyAd: [String: String] = [:]
+    private var inFlight: [String: Task<LoadResult, Never>] = [:]
+    private var retryAttempts: [String: Int] = [:]
+    private var retries: [String: Task<Void, Never>] = [:]
+    private var privacy: PrivacyState?
+
+    public init(
+        units: [AdUnit], networks: [AdNetworkConfiguration], registry: AdNetworkRegistry, fetcher: any AdFetcher,
+        clock: C, logger: Logger, events: EventHub = EventHub()
+    ) throws(AdLoadError) {
+        self.clock = clock
+        self.origin = clock.now
+        self.fetcher = fetcher
+        self.logger = logger
+        self.events = events
+        var hosts: [String: NetworkHost] = [:]
+        for network in networks {
+            guard let type = registry.type(named: network.name) else {
+                throw AdLoadError(.invalidRequest, "no ad network named '\(network.name)'")
+            }
+            hosts[network.name] = NetworkHost(configuration: network, type: type, logger: logger)
+        }
+        self.networks = hosts
+        self.units = Dictionary(units.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+    }
+
+    private var now: Duration { origin.duration(to: clock.now) }
+
+    // MARK: - Networks
+
+    /// Sets up every network that is not lazy, all at once.
+    public func initializeNetworks() async {
+        let eager = networks.values.filter { !$0.isLazy }
+        await withTaskGroup(of: Void.self) { group in
+            for host in eager { group.addTask { _ = await host.ready() } }
+        }
+    }
+
+    public func networkStatuses() async -> [AdapterStatus] {
+        var statuses: [AdapterStatus] = []
+        for name in networks.keys.sorted() {
+            if let host = networks[name] { statuses.append(await host.status) }
+        }
+        return statuses
+    }
+
+    public var networksSettled: Bool {
+        get async {
+            for host in networks.values where !(await host.isSettled) { return false }
+            return true
+        }
+    }
+
+    public func setPrivacy(_ privacy: PrivacyState) { self.privacy = privacy }
+
+    // MARK: - Loads
+
+    public func load(_ request: AdLoadRequest) async -> LoadResult {
+        guard let unit = units[request.adUnit] else {
+            return .failure(AdLoadFailure(AdLoadError(.invalidRequest, "no ad unit '\(request.adUnit)'"), info: nil))
+        }
+        guard unit.format == request.format else {
+            return .failure(
+                AdLoadFailure(
+                    AdLoadError(
+                        .invalidRequest,
+                        "ad unit '\(unit.id)' serves \(unit.format.rawValue) ads, not \(request.format.rawValue)"),
+                    info: nil))
+        }
+        if !request.force, let id = readyAd[unit.id], let ad = ads[id], !ad.isUsed, ad.expiresAt > now {
+            return .success(ad.snapshot(now: now))
+        }
+        if let loading = inFlight[unit.id] { return await loading.value }
+        return await startLoad(unit, request).value
+    }
+
+    private func startLoad(_ unit: AdUnit, _ request: AdLoadRequest) -> Task<LoadResult, Never> {
+        let waterfall = Waterfall(unit: unit, networks: networks)
+        let privacy = self.privacy
+        let task = Task { await self.finishLoad(unit, request, await waterfall.load(request, privacy: privacy)) }
+        inFlight[unit.id] = task
+        return task
+    }
+
+    private func finishLoad(
+        _ unit: AdUnit, _ request: AdLoadRequest, _ result: Result<Waterfall.Fill, Waterfall.Failure>
+    )
+        async -> LoadResult
+    {
+        inFlight[unit.id] = nil
+        switch result {
+        case .success(var fill):
+            if !request.preferences.disableImageLoading { fill.ad.content = await loadImages(fill.ad.content) }
+            let ad = LoadedAd(
+                id: UUID().uuidString.lowercased(), unit: unit, fill: fill, ssv: request.ssv,
+                preferences: request.preferences, loadedAt: now)
+            ads[ad.id] = ad
+            readyAd[unit.id] = ad.id
+            retryAttempts[unit.id] = 0
+            publish(.loaded, ad, ["network": .string(fill.network)])
+            return .success(ad.snapshot(now: now))
+        case .failure(let failure):
+            events.publish(
+                AdEvent(
+                    name: .failedToLoad, adID: nil, adUnit: unit.id,
+                    fields: ["code": .string(failure.error.code.rawValue), "message": .string(failure.error.message)]))
+            scheduleRetry(unit, request)
+            return .failure(AdLoadFailure(failure.error, info: failure.info))
+        }
+    }
+
+    /// After a failed load: try again in 2^min(6, attempt) s, up to the unit's `max_retries`.
+    private func scheduleRetry(_ unit: AdUnit, _ request: AdLoadRequest) {
+        let attempt = (retryAttempts[unit.id] ?? 0) + 1
+        guard attempt <= unit.maxRetries, retries[unit.id] == nil else {
+            retryAttempts[unit.id] = 0
+            return
+        }
+        retryAttempts[unit.id] = attempt
+        let delay = Duration.seconds(1 << min(6, attempt))
+        logger.info(
+            "ad load failed; retrying",
+            metadata: ["ad_unit": "\(unit.id)", "attempt": "\(attempt)", "in_s": "\(delay)"])
+        let clock = self.clock
+        retries[unit.id] = Task {
+            do {
+                try await clock.sleep(for: delay)
+            } catch {
+                return
+            }
+            await self.retry(unit, request)
+        }
+    }
+
+    private func retry(_ unit: AdUnit, _ request: AdLoadRequest) async {
+        retries[unit.id] = nil
+        if inFlight[unit.id] == nil { _ = await startLoad(unit, request).value }
+    }
+
+    /// The background retry of `unit`, if one is waiting: its attempt number.
+    public func pendingRetry(of unit: String) -> Int? {
+        retries[unit] == nil ? nil : retryAttempts[unit]
+    }
+
+    private func loadImages(_ content: NetworkAd.Content) async -> NetworkAd.Content {
+        switch content {
+        case .native(var native):
+            if let icon = native.icon { native.icon = await withData(icon) }
+            var images: [NativeImage] = []
+            for image in native.images { images.append(await withData(image)) }
+            native.images = images
+            if let icon = native.adChoices?.icon { native.adChoices?.icon = await withData(icon) }
+            return .native(native)
+        case .customNative(var custom):
+            for (key, asset) in custom.assets {
+                if case .image(let image) = asset { custom.assets[key] = .image(await withData(image)) }
+            }
+            return .customNative(custom)
+        case .rewarded:
+            return content
+        }
+    }
+
+    /// `image` with its bytes, when they can be fetched; as it was otherwise (the URL stays).
+    private func withData(_ image: NativeImage) async -> NativeImage {
+        guard image.data == nil else { return image }
+        do {
+            var loaded = image
+            loaded.data = Data(try await fetcher.fetch(image.url)).base64EncodedString()
+            return loaded
+        } catch {
+            logger.warning("could not load an ad image", metadata: ["url": "\(image.url)", "error": "\(error)"])
+            return image
+        }
+    }
+
+    // MARK: - Lifecycle
+
+    public func ad(_ id: String) throws(AdLifecycleError) -> MediatedAd {
+        try live(id).snapshot(now: now)
+    }
+
+    /// The ad, if it exists and has not expired.
+    private func live(_ id: String) throws(AdLifecycleError) -> LoadedAd {
+        guard let ad = ads[id] else { throw AdLifecycleError(.unknownAd, "no ad '\(id)'") }
+        guard ad.expiresAt > now else {
+            throw AdLifecycleError(.adExpired, "ad '\(id)' expired; load another")
+        }
+        return ad
+    }
+
+    public func impression(_ id: String) async throws(AdLifecycleError) -> LifecycleOutcome {
+        var ad = try live(id)
+        guard !ad.impressionRecorded else { return .duplicate }
+        ad.impressionRecorded = true
+        ads[id] = ad
+        recordImpression(ad)
+        return .recorded
+    }
+
+    private func recordImpression(_ ad: LoadedAd) {
+        publish(.impression, ad)
+        if let value = ad.fill.ad.value {
+            publish(
+                .paid, ad,
+                [
+                    "value_micros": .integer(value.valueMicros), "currency": .string(value.currency),
+                    "precision": .string(value.precision),
+                ])
+        }
+        if !ad.fill.tracksItself { fire(ad.fill.ad.impressionTrackers) }
+    }
+
+    public func click(_ id: String, asset: String?) throws(AdLifecycleError) -> LifecycleOutcome {
+        var ad = try live(id)
+        let action = ad.clickAction(asset: asset)
+        guard !ad.clickRecorded else {
+            return LifecycleOutcome(recorded: false, reason: "duplicate", action: action)
+        }
+        ad.clickRecorded = true
+        ads[id] = ad
+        var fields: [String: EventField] = ["action": .string(action.type.rawValue)]
+        if let asset { fields["asset"] = .string(asset) }
+        publish(.click, ad, fields)
+        if !ad.fill.tracksItself { fire(ad.fill.ad.clickTrackers) }
+        return LifecycleOutcome(recorded: true, reason: nil, action: action)
+    }
+
+    public func show(_ id: String) throws(AdLifecycleError) -> LifecycleOutcome {
+        var ad = try rewarded(id)
+        guard ad.presentation.show() else {
+            throw AdLifecycleError(.adAlreadyUsed, "ad '\(id)' was already shown; load another")
+        }
+        publish(.willPresent, ad)
+        if !ad.impressionRecorded {
+            ad.impressionRecorded = true
+            recordImpression(ad)
+        }
+        ads[id] = ad
+        return .recorded
+    }
+
+    public func progress(_ id: String, _ progress: VideoProgress) async throws(AdLifecycleError) -> LifecycleOutcome {
+        let ad = try shownRewarded(id)
+        let reported = await ad.fill.ad.presentation?.events(after: progress) ?? []
+        let inputs = [RewardedPresentation.Input.progress(progress)] + reported.map(Self.input)
+        return apply(inputs, to: id)
+    }
+
+    public func dismiss(_ id: String) throws(AdLifecycleError) -> LifecycleOutcome {
+        let ad = try shownRewarded(id)
+        guard !ad.presentation.dismissed else { return .duplicate }
+        let outcome = apply([.dismiss], to: id)
+        if ad.unit.preload, inFlight[ad.unit.id] == nil {
+            let request = AdLoadRequest(adUnit: ad.unit.id, format: ad.format, ssv: ad.ssv)
+            _ = startLoad(ad.unit, request)
+        }
+        return outcome
+    }
+
+    private static func input(_ event: NetworkPresentationEvent) -> RewardedPresentation.Input {
+        switch event {
+        case .rewardEarned: return .networkReward
+        case .dismissed: return .dismiss
+        }
+    }
+
+    private func apply(_ inputs: [RewardedPresentation.Input], to id: String) -> LifecycleOutcome {
+        guard var ad = ads[id] else { return .duplicate }
+        let names = ad.presentation.apply(inputs)
+        ads[id] = ad
+        for name in names {
+            var fields: [String: EventField] = [:]
+            if name == .rewardEarned {
+                if case .rewarded(let reward) = ad.fill.ad.content {
+                    fields["reward"] = .object(["type": .string(reward.type), "amount": .number(reward.amount)])
+                }
+                if let ssv = ad.ssv, ssv.customData != nil || ssv.userID != nil {
+                    var object: [String: EventField] = [:]
+                    if let data = ssv.customData { object["custom_data"] = .string(data) }
+                    if let user = ssv.userID { object["user_id"] = .string(user) }
+                    fields["ssv"] = .object(object)
+                }
+            }
+            publish(name, ad, fields)
+        }
+        _ = ad
+        return names.isEmpty ? .duplicate : .recorded
+    }
+
+    private func rewarded(_ id: String) throws(AdLifecycleError) -> LoadedAd {
+        let ad = try live(id)
+        guard ad.format == .rewarded else {
+            throw AdLifecycleError(.wrongFormat, "ad '\(id)' is a \(ad.format.rawValue) ad, not a rewarded one")
+        }
+        return ad
+    }
+
+    private func shownRewarded(_ id: String) throws(AdLifecycleError) -> LoadedAd {
+        guard let ad = ads[id] else { throw AdLifecycleError(.unknownAd, "no ad '\(id)'") }
+        guard ad.format == .rewarded else {
+            throw AdLifecycleError(.wrongFormat, "ad '\(id)' is a \(ad.format.rawValue) ad, not a rewarded one")
+        }
+        guard ad.presentation.shown else { throw AdLifecycleError(.notShown, "ad '\(id)' has not been shown") }
+        return ad
+    }
+
+    private func publish(_ name: AdEvent.Name, _ ad: LoadedAd, _ fields: [String: EventField] = [:]) {
+        events.publish(AdEvent(name: name, adID: ad.id, adUnit: ad.unit.id, fields: fields))
+    }
+
+    /// Fetches each tracker once, in the background; a failure is logged, never retried twice.
+    private func fire(_ urls: [String]) {
+        guard !urls.isEmpty else { return }
+        let fetcher = self.fetcher
+        let logger = self.logger
+        Task {
+            for url in urls {
+                do {
+                    _ = try await fetcher.fetch(url)
+                } catch {
+                    logger.warning("a tracker failed", metadata: ["url": "\(url)", "error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    /// Drops expired ads that nobody can use any more (an hour past expiry).
+    public func sweep() {
+        let cutoff = now - .seconds(3600)
+        for (id, ad) in ads where ad.expiresAt < cutoff { ads[id] = nil }
+    }
+}
+
+/// A failed load: why, and the attempts the waterfall made (nil when none was made).
+public struct AdLoadFailure: Error, Sendable {
+    public var error: AdLoadError
+    public var info: ResponseInfo?
+
+    public init(_ error: AdLoadError, info: ResponseInfo?) {
+        self.error = error
+        self.info = info
+    }
+}

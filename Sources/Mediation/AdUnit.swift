@@ -1,0 +1,43 @@
+import SecureSignals
+
+/// An ad unit: its format and the waterfall of line items that fill it.
+public struct AdUnit: Sendable, Equatable {
+    public var id: String
+    public var format: AdFormat
+    public var waterfall: [LineItem]
+    /// Background retries of a failed load, with backoff 2^min(6, attempt) s.
+    public var maxRetries: Int
+    /// Load the next ad as soon as one is used (dismissed), so that one is always ready.
+    public var preload: Bool
+    /// How long a loaded ad may be shown.
+    public var expiry: Duration
+
+    public init(
+        id: String, format: AdFormat, waterfall: [LineItem], maxRetries: Int = 0, preload: Bool = false,
+        expiry: Duration = .seconds(3600)
+    ) {
+        self.id = id
+        self.format = format
+        self.waterfall = waterfall
+        self.maxRetries = maxRetries
+        self.preload = preload
+        self.expiry = expiry
+    }
+}
+
+/// One step of a waterfall: a network, what to ask it for, and how long to wait.
+public struct LineItem: Sendable, Equatable {
+    public var network: String
+    public var parameter: String
+    public var timeout: Duration
+    public var options: AdapterOptions
+
+    public init(
+        network: String, parameter: String, timeout: Duration = .seconds(2), options: AdapterOptions = AdapterOptions()
+    ) {
+        self.network = network
+        self.parameter = parameter
+        self.timeout = timeout
+        self.options = options
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// A loaded ad and everything that has happened to it; the store owns it.
+struct LoadedAd: Sendable {
+    let id: String
+    let unit: AdUnit
+    let fill: Waterfall.Fill
+    let ssv: ServerSideVerification?
+    let preferences: NativeAdPreferences
+    /// On the store's clock.
+    let loadedAt: Duration
+    var impressionRecorded = false
+    var clickRecorded = false
+    var presentation = RewardedPresentation()
+
+    var format: AdFormat { unit.format }
+    var expiresAt: Duration { loadedAt + unit.expiry }
+
+    /// Used: a native ad once its impression is recorded, a rewarded ad once shown. A used ad
+    /// is not handed to the next load.
+    var isUsed: Bool { format == .native ? impressionRecorded : presentation.shown }
+
+    func snapshot(now: Duration) -> MediatedAd {
+        let remaining = expiresAt - now
+        let wall = Date().addingTimeInterval(
+            Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18)
+        var ad = MediatedAd(
+            adID: id, adUnit: unit.id, format: format, responseInfo: fill.info,
+            expiresAt: wall.formatted(.iso8601), native: nil, customNative: nil, reward: nil)
+        switch fill.ad.content {
+        case .native(let native): ad.native = native
+        case .customNative(let custom): ad.customNative = custom
+        case .rewarded(let reward): ad.reward = reward
+        }
+        return ad
+    }
+
+    /// Where a click leads: the client's own handling if it asked, else the first deep link
+    /// whose scheme it can open, else the destination URL.
+    func clickAction(asset: String?) -> LifecycleOutcome.ClickAction {
+        if preferences.customClickHandling { return .init(type: .custom, url: fill.ad.clickDestination, asset: asset) }
+        for link in fill.ad.deepLinks {
+            guard let scheme = link.split(separator: ":", maxSplits: 1).first.map(String.init)?.lowercased() else {
+                continue
+            }
+            if preferences.openableSchemes.contains(where: { $0.lowercased() == scheme }) {
+                return .init(type: .deepLink, url: link, asset: asset)
+            }
+        }
+        return .init(type: .url, url: fill.ad.clickDestination, asset: asset)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// A loaded ad as clients see it (`POST /v1/ads`, `GET /v1/ads/{id}`).
+public struct MediatedAd: Sendable, Encodable, Equatable {
+    public var adID: String
+    public var adUnit: String
+    public var format: AdFormat
+    public var responseInfo: ResponseInfo
+    /// RFC 3339, UTC.
+    public var expiresAt: String
+    public var native: NativeAd?
+    public var customNative: CustomNativeAd?
+    public var reward: Reward?
+
+    enum CodingKeys: String, CodingKey {
+        case format, native, reward
+        case adID = "ad_id"
+        case adUnit = "ad_unit"
+        case responseInfo = "response_info"
+        case expiresAt = "expires_at"
+        case customNative = "custom_native"
+    }
+
+    /// Only the content its format has: `native`, `custom_native` or `reward`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(adID, forKey: .adID)
+        try container.encode(adUnit, forKey: .adUnit)
+        try container.encode(format, forKey: .format)
+        try container.encode(responseInfo, forKey: .responseInfo)
+        try container.encode(expiresAt, forKey: .expiresAt)
+        try container.encodeIfPresent(native, forKey: .native)
+        try container.encodeIfPresent(customNative, forKey: .customNative)
+        try container.encodeIfPresent(reward, forKey: .reward)
+    }
+}
+
+/// What a lifecycle call did: whether it counted, and where a click leads.
+public struct LifecycleOutcome: Sendable, Encodable, Equatable {
+    /// What the client should do after a click.
+    public struct ClickAction: Sendable, Encodable, Equatable {
+        public enum Kind: String, Sendable, Encodable {
+            /// The client handles the click itself, as it asked.
+            case custom
+            case deepLink = "deep_link"
+            case url
+        }
+
+        public var type: Kind
+        public var url: String?
+        public var asset: String?
+    }
+
+    public var recorded: Bool
+    /// Why it was not recorded (`duplicate`).
+    public var reason: String?
+    public var action: ClickAction?
+
+    static let recorded = LifecycleOutcome(recorded: true, reason: nil, action: nil)
+    static let duplicate = LifecycleOutcome(recorded: false, reason: "duplicate", action: nil)
+}
+
+/// Why a lifecycle call was refused.
+public struct AdLifecycleError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable {
+        case unknownAd = "unknown_ad"
+        case adExpired = "ad_expired"
+        case adAlreadyUsed = "ad_already_used"
+        case wrongFormat = "wrong_format"
+        case notShown = "not_shown"
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}

@@ -1,0 +1,86 @@
+/// A native ad in the one schema every network's ad is mapped to: the client lays it out.
+public struct NativeAd: Sendable, Codable, Equatable {
+    public var headline: String
+    public var body: String?
+    public var callToAction: String?
+    public var advertiser: String?
+    public var store: String?
+    public var price: String?
+    public var starRating: Double?
+    public var icon: NativeImage?
+    /// The main image first; only the first unless the load asked for `multiple_images`.
+    public var images: [NativeImage]
+    /// Width over height of the main media.
+    public var mediaAspectRatio: Double?
+    public var hasVideoContent: Bool
+    public var adChoices: AdChoices?
+    public var extraAssets: [String: String]
+
+    public init(
+        headline: String, body: String? = nil, callToAction: String? = nil, advertiser: String? = nil,
+        store: String? = nil, price: String? = nil, starRating: Double? = nil, icon: NativeImage? = nil,
+        images: [NativeImage] = [], mediaAspectRatio: Double? = nil, hasVideoContent: Bool = false,
+        adChoices: AdChoices? = nil, extraAssets: [String: String] = [:]
+    ) {
+        self.headline = headline
+        self.body = body
+        self.callToAction = callToAction
+        self.advertiser = advertiser
+        self.store = store
+        self.price = price
+        self.starRating = starRating
+        self.icon = icon
+        self.images = images
+        self.mediaAspectRatio = mediaAspectRatio
+        self.hasVideoContent = hasVideoContent
+        self.adChoices = adChoices
+        self.extraAssets = extraAssets
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case headline, body, advertiser, store, price, icon, images
+        case callToAction = "call_to_action"
+        case starRating = "star_rating"
+        case mediaAspectRatio = "media_aspect_ratio"
+        case hasVideoContent = "has_video_content"
+        case adChoices = "ad_choices"
+        case extraAssets = "extra_assets"
+    }
+}
+
+/// An image asset: its URL and scale, and its bytes (base64) when the daemon loaded them.
+public struct NativeImage: Sendable, Codable, Equatable {
+    public var url: String
+    public var scale: Double
+    public var width: Int?
+    public var height: Int?
+    /// Base64 of the image bytes; nil with `disable_image_loading`.
+    public var data: String?
+
+    public init(url: String, scale: Double = 1, width: Int? = nil, height: Int? = nil, data: String? = nil) {
+        self.url = url
+        self.scale = scale
+        self.width = width
+        self.height = height
+        self.data = data
+    }
+
+    /// Width over height, when both are known.
+    var aspectRatio: Double? {
+        guard let width, let height, height > 0 else { return nil }
+        return Double(width) / Double(height)
+    }
+}
+
+/// The AdChoices overlay: its icon and where it leads.
+public struct AdChoices: Sendable, Codable, Equatable {
+    public var icon: NativeImage?
+    public var url: String
+    public var text: String?
+
+    public init(icon: NativeImage? = nil, url: String, text: String? = nil) {
+        self.icon = icon
+        self.url = url
+        self.text = text
+    }
+}

@@ -1,0 +1,80 @@
+import Logging
+import SecureSignals
+
+/// One ad network for the daemon's life: set up exactly once (at start, or on first use when
+/// lazy), its state and init latency kept for `/v1/adapters`.
+actor NetworkHost {
+    let name: String
+    private let type: any AdNetworkAdapter.Type
+    private nonisolated let configuration: AdNetworkConfiguration
+    private let logger: Logger
+    private var state = AdapterState.initializing
+    private var adapter: (any AdNetworkAdapter)?
+    private var initError: String?
+    private var initLatency: Duration?
+    private var setup: Task<(any AdNetworkAdapter)?, Never>?
+
+    init(configuration: AdNetworkConfiguration, type: any AdNetworkAdapter.Type, logger: Logger) {
+        self.name = configuration.name
+        self.type = type
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    nonisolated var isLazy: Bool { configuration.lazy }
+
+    /// The adapter, set up now if it is not yet (once: concurrent callers share the setup).
+    /// Nil when its setup failed or timed out.
+    func ready() async -> (any AdNetworkAdapter)? {
+        if let adapter { return adapter }
+        if let setup { return await setup.value }
+        let task = Task { await self.runSetup() }
+        setup = task
+        return await task.value
+    }
+
+    private func runSetup() async -> (any AdNetworkAdapter)? {
+        let type = self.type
+        let setup = AdNetworkSetup(parameters: configuration.setup, logger: logger)
+        let start = ContinuousClock.now
+        let outcome = await withTimeout(configuration.initTimeout) { try await type.init(setup: setup) }
+        initLatency = .now - start
+        switch outcome {
+        case .value(let adapter):
+            self.adapter = adapter
+            state = .ready
+            logger.info("ad network ready", metadata: ["network": "\(name)", "sdk": "\(adapter.sdkVersion)"])
+            return adapter
+        case .failure(let error):
+            initError = String(describing: error)
+            state = .failed
+        case .timedOut:
+            initError = "no setup within its init timeout"
+            state = .failed
+        }
+        logger.error("ad network failed to set up", metadata: ["network": "\(name)", "error": "\(initError ?? "")"])
+        return nil
+    }
+
+    var status: AdapterStatus {
+        let description: String
+        switch state {
+        case .initializing: description = configuration.lazy && setup == nil ? "set up on first use" : "initializing"
+        case .ready: description = "ready"
+        case .failed, .timedOut: description = initError ?? "failed"
+        }
+        return AdapterStatus(
+            name: name, kind: "ad_network", state: state, description: description,
+            initLatencyMilliseconds: initLatency.map {
+                Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15
+            },
+            adapterVersion: type.adapterVersion, sdkVersion: adapter?.sdkVersion,
+            circuit: CircuitStatus(state: .closed, consecutiveFailures: 0, retryInMilliseconds: nil, opened: 0),
+            program: nil)
+    }
+
+    /// Whether it is set up or failed; a lazy network not yet used counts as settled.
+    var isSettled: Bool { state != .initializing || (configuration.lazy && setup == nil) }
+
+    var notReadyReason: String { initError.map { "\(name) is not ready: \($0)" } ?? "\(name) is not ready" }
+}

@@ -1,0 +1,31 @@
+/// How a load went: every line item tried, in order, and which one filled.
+public struct ResponseInfo: Sendable, Codable, Equatable {
+    public struct Attempt: Sendable, Codable, Equatable {
+        public enum Outcome: String, Sendable, Codable {
+            case filled
+            case noFill = "no_fill"
+            case timeout
+            case error
+            /// The network failed to set up, or is not known.
+            case notReady = "not_ready"
+        }
+
+        public var network: String
+        public var parameter: String
+        public var outcome: Outcome
+        public var latencyMilliseconds: Double
+        /// Why it did not fill.
+        public var message: String?
+
+        enum CodingKeys: String, CodingKey {
+            case network, parameter, outcome, message
+            case latencyMilliseconds = "latency_ms"
+        }
+    }
+
+    public var attempts: [Attempt]
+    /// The network that filled, if one did.
+    public var network: String?
+
+    enum CodingKeys: String, CodingKey { case attempts, network }
+}
