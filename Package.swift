@@ -140,6 +140,10 @@ let package = Package(
             dependencies: ["SecureSignals", "Adapters", "SignalCrypto", "TestAdapters"]
         ),
         .testTarget(
+            name: "MediationTests",
+            dependencies: ["Mediation", "Adapters", "SecureSignals", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "secure-signals", "secure-signalsd", "secure-signalsd-testbed", "SignalCrypto", "SecureSignals",

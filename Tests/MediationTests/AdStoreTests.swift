@@ -1,0 +1,286 @@
+import Adapters
+import Foundation
+import Logging
+import SecureSignals
+import Synchronization
+import Testing
+
+@testable import Mediation
+
+/// Fetches nothing: these tests' ads carry their images, and their trackers are tested
+/// through the daemon against a real local HTTP server.
+struct NoFetcher: AdFetcher {
+    struct Refused: Error {}
+    func fetch(_ url: String) async throws -> [UInt8] { throw Refused() }
+}
+
+/// The ad store with the test network, on a clock the test moves.
+struct AdStoreTests {
+    static let rewarded = TestAdNetwork.rewardedUnit
+    static let native = TestAdNetwork.nativeUnit
+
+    func store(
+        _ units: [AdUnit], clock: ManualClock = ManualClock()
+    ) throws -> AdStore<ManualClock> {
+        try AdStore(
+            units: units, networks: [AdNetworkConfiguration(name: "test")], registry: BuiltinAdNetworks.registry,
+            fetcher: NoFetcher(), clock: clock, logger: Logger(label: "test"))
+    }
+
+    func item(_ parameter: String, _ options: [String: JSONValue] = [:], timeout: Duration = .seconds(2)) -> LineItem {
+        LineItem(network: "test", parameter: parameter, timeout: timeout, options: AdapterOptions(options))
+    }
+
+    /// Collects events from `hub` until `count` have come (or 5 s pass).
+    func events(_ hub: EventHub, _ filter: EventHub.Filter = EventHub.Filter()) -> AsyncStream<AdEvent> {
+        hub.subscribe(filter)
+    }
+
+    @Test func theWaterfallTriesEachLineItemAndReportsEveryAttempt() async throws {
+        let unit = AdUnit(
+            id: "u", format: .native,
+            waterfall: [
+                item(Self.native, ["behavior": .string("error")]),
+                item(Self.native, ["behavior": .string("hang")], timeout: .milliseconds(100)),
+                item("/nowhere"),
+                item(Self.native),
+            ])
+        let ad = try await store([unit]).load(AdLoadRequest(adUnit: "u", format: .native)).get()
+        #expect(ad.responseInfo.attempts.map(\.outcome) == [.error, .timeout, .noFill, .filled])
+        #expect(ad.responseInfo.network == "test")
+        #expect(ad.responseInfo.attempts[1].latencyMilliseconds >= 100)
+        #expect(ad.native?.headline.hasPrefix("Test Ad") == true)
+    }
+
+    @Test func aFailedLoadAnswersTheLastReasonAndEveryAttempt() async throws {
+        let unit = AdUnit(
+            id: "u", format: .native,
+            waterfall: [
+                item(Self.native, ["behavior": .string("error")]), item(Self.native, ["behavior": .string("no_fill")]),
+            ])
+        let result = await (try store([unit])).load(AdLoadRequest(adUnit: "u", format: .native))
+        guard case .failure(let failure) = result else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(failure.error.code == .noFill)
+        #expect(failure.info?.attempts.map(\.outcome) == [.error, .noFill])
+        let wrong = await (try store([unit])).load(AdLoadRequest(adUnit: "u", format: .rewarded))
+        #expect((try? wrong.get()) == nil)
+        if case .failure(let failure) = wrong { #expect(failure.error.code == .invalidRequest) }
+    }
+
+    @Test func anAdapterThatCompletesTwiceCountsOnce() async throws {
+        let before = TestAdNetwork.ignoredCompletions.load(ordering: .relaxed)
+        let store = try store([
+            AdUnit(
+                id: "u", format: .rewarded, waterfall: [item(Self.rewarded, ["behavior": .string("complete_twice")])])
+        ])
+        let stream = events(store.events)
+        let ad = try await store.load(AdLoadRequest(adUnit: "u", format: .rewarded)).get()
+        #expect(ad.reward == Reward(type: "coins", amount: 10))
+        #expect(TestAdNetwork.ignoredCompletions.load(ordering: .relaxed) > before, "the second completion was ignored")
+        _ = try await store.show(ad.adID)
+        var names: [AdEvent.Name] = []
+        for await event in stream {
+            names.append(event.name)
+            if event.name == .willPresent { break }
+        }
+        #expect(names == [.loaded, .willPresent], "one loaded event")
+    }
+
+    @Test func concurrentLoadsOfOneUnitJoin() async throws {
+        let store = try store([
+            AdUnit(id: "u", format: .native, waterfall: [item(Self.native, ["delay_ms": .number(200)])])
+        ])
+        async let first = store.load(AdLoadRequest(adUnit: "u", format: .native))
+        async let second = store.load(AdLoadRequest(adUnit: "u", format: .native))
+        let (a, b) = try await (first.get(), second.get())
+        #expect(a.adID == b.adID)
+        #expect(a.responseInfo.attempts.count == 1)
+    }
+
+    @Test func aReadyAdIsHandedOutUntilUsedOrForced() async throws {
+        let store = try store([AdUnit(id: "u", format: .native, waterfall: [item(Self.native)])])
+        let first = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
+        let again = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
+        #expect(again.adID == first.adID)
+        let forced = try await store.load(AdLoadRequest(adUnit: "u", format: .native, force: true)).get()
+        #expect(forced.adID != first.adID)
+        _ = try await store.impression(forced.adID)
+        let next = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
+        #expect(next.adID != forced.adID, "a used ad is not handed out again")
+    }
+
+    @Test func impressionsAndClicksCountOnce() async throws {
+        let store = try store([AdUnit(id: "u", format: .native, waterfall: [item(Self.native)])])
+        let ad = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
+        #expect(try await store.impression(ad.adID) == LifecycleOutcome(recorded: true, reason: nil, action: nil))
+        #expect(
+            try await store.impression(ad.adID) == LifecycleOutcome(recorded: false, reason: "duplicate", action: nil))
+        let click = try await store.click(ad.adID, asset: "headline")
+        let repeated = try await store.click(ad.adID, asset: "headline")
+        #expect(click.recorded && !repeated.recorded && repeated.reason == "duplicate")
+        #expect(click.action == repeated.action)
+        await #expect(throws: AdLifecycleError.self) { try await store.impression("nope") }
+    }
+
+    @Test func aClickGoesToCustomHandlingThenAnOpenableDeepLinkThenTheURL() async throws {
+        let store = try store([
+            AdUnit(id: "u", format: .native, waterfall: [item(Self.native, ["deep_link": .string("myapp://offer/7")])])
+        ])
+        func action(_ preferences: NativeAdPreferences) async throws -> LifecycleOutcome.ClickAction? {
+            let ad = try await store.load(
+                AdLoadRequest(adUnit: "u", format: .native, preferences: preferences, force: true)
+            ).get()
+            return try await store.click(ad.adID, asset: nil).action
+        }
+        #expect(
+            try await action(NativeAdPreferences(customClickHandling: true, openableSchemes: ["myapp"]))?.type
+                == .custom)
+        let deep = try await action(NativeAdPreferences(openableSchemes: ["market", "MyApp"]))
+        #expect(deep?.type == .deepLink && deep?.url == "myapp://offer/7")
+        let url = try await action(NativeAdPreferences(openableSchemes: ["market"]))
+        #expect(url?.type == .url && url?.url?.hasPrefix("https://") == true)
+    }
+
+    @Test func theRewardAlwaysComesBeforeTheDismissAndTheAdShowsOnce() async throws {
+        let store = try store([
+            AdUnit(id: "u", format: .rewarded, waterfall: [item(Self.rewarded, ["behavior": .string("dismiss_first")])])
+        ])
+        let ad = try await store.load(
+            AdLoadRequest(adUnit: "u", format: .rewarded, ssv: ServerSideVerification(customData: "level-3"))
+        ).get()
+        let stream = events(store.events, EventHub.Filter(adID: ad.adID))
+        _ = try await store.show(ad.adID)
+        await #expect(throws: AdLifecycleError(.adAlreadyUsed, "ad '\(ad.adID)' was already shown; load another")) {
+            try await store.show(ad.adID)
+        }
+        _ = try await store.progress(ad.adID, .start)
+        // The network reports the dismiss before the reward when the video completes.
+        _ = try await store.progress(ad.adID, .complete)
+        #expect(try await store.dismiss(ad.adID).reason == "duplicate", "the network already dismissed it")
+        var seen: [AdEvent] = []
+        for await event in stream {
+            seen.append(event)
+            if event.name == .dismissed { break }
+        }
+        #expect(
+            seen.map(\.name) == [
+                .willPresent, .impression, .paid, .videoStart, .videoComplete, .rewardEarned, .dismissed,
+            ])
+        let reward = try #require(seen.first { $0.name == .rewardEarned })
+        #expect(reward.fields["ssv"] == .object(["custom_data": .string("level-3")]), "only what was set")
+    }
+
+    @Test func aSkippedVideoEarnsNothingAndNoSSVIsSentWhenNoneWasSet() async throws {
+        let store = try store([AdUnit(id: "u", format: .rewarded, waterfall: [item(Self.rewarded)])])
+        let skipped = try await store.load(AdLoadRequest(adUnit: "u", format: .rewarded)).get()
+        let stream = events(store.events, EventHub.Filter(adID: skipped.adID))
+        _ = try await store.show(skipped.adID)
+        _ = try await store.progress(skipped.adID, .skip)
+        _ = try await store.dismiss(skipped.adID)
+        var names: [AdEvent.Name] = []
+        for await event in stream {
+            names.append(event.name)
+            if event.name == .dismissed { break }
+        }
+        #expect(!names.contains(.rewardEarned))
+
+        let watched = try await store.load(AdLoadRequest(adUnit: "u", format: .rewarded)).get()
+        let watchedEvents = events(store.events, EventHub.Filter(adID: watched.adID))
+        _ = try await store.show(watched.adID)
+        _ = try await store.progress(watched.adID, .complete)
+        for await event in watchedEvents where event.name == .rewardEarned {
+            #expect(event.fields["ssv"] == nil)
+            break
+        }
+    }
+
+    @Test func adsExpireOnTheStoresClock() async throws {
+        let clock = ManualClock()
+        let store = try store(
+            [AdUnit(id: "u", format: .native, waterfall: [item(Self.native)], expiry: .seconds(3600))], clock: clock)
+        let ad = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
+        clock.advance(by: .seconds(3599))
+        #expect(try await store.ad(ad.adID).adID == ad.adID)
+        clock.advance(by: .seconds(1))
+        await #expect(throws: AdLifecycleError(.adExpired, "ad '\(ad.adID)' expired; load another")) {
+            try await store.impression(ad.adID)
+        }
+        let next = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
+        #expect(next.adID != ad.adID, "an expired ad is not handed out")
+    }
+
+    @Test func failedLoadsRetryWithBackoffUpToTheUnitsLimit() async throws {
+        let clock = ManualClock()
+        let store = try store(
+            [
+                AdUnit(
+                    id: "u", format: .native, waterfall: [item(Self.native, ["behavior": .string("no_fill")])],
+                    maxRetries: 3)
+            ],
+            clock: clock)
+        let failures = Mutex(0)
+        let stream = events(store.events)
+        let counting = Task {
+            for await event in stream where event.name == .failedToLoad { failures.withLock { $0 += 1 } }
+        }
+        defer { counting.cancel() }
+        _ = await store.load(AdLoadRequest(adUnit: "u", format: .native))
+        // Retry n waits 2^min(6, n) s: 2, 4, 8.
+        for (attempt, delay) in [(1, 2), (2, 4), (3, 8)] {
+            try await waitUntil { await store.pendingRetry(of: "u") == attempt && clock.sleeping == 1 }
+            clock.advance(by: .seconds(delay) - .milliseconds(1))
+            try await Task.sleep(for: .milliseconds(20))
+            #expect(failures.withLock { $0 } == attempt, "retry \(attempt) waits its full \(delay) s")
+            clock.advance(by: .milliseconds(1))
+            try await waitUntil { failures.withLock { $0 } == attempt + 1 }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(await store.pendingRetry(of: "u") == nil, "three retries, then it stops")
+        #expect(failures.withLock { $0 } == 4)
+    }
+
+    @Test func nativeAdsFollowTheClientsPreferences() async throws {
+        let store = try store([AdUnit(id: "u", format: .native, waterfall: [item(Self.native)])])
+        let portrait = try await store.load(
+            AdLoadRequest(
+                adUnit: "u", format: .native,
+                preferences: NativeAdPreferences(mediaAspectRatio: .portrait, multipleImages: true), force: true)
+        ).get()
+        let images = try #require(portrait.native?.images)
+        #expect(images.count == 2 && images[0].url.hasSuffix("portrait.png") && images[0].data != nil)
+        #expect((portrait.native?.mediaAspectRatio ?? 1) < 1)
+        let urlsOnly = try await store.load(
+            AdLoadRequest(
+                adUnit: "u", format: .native, preferences: NativeAdPreferences(disableImageLoading: true), force: true)
+        ).get()
+        #expect(urlsOnly.native?.images.count == 1 && urlsOnly.native?.images.first?.data == nil)
+        #expect(urlsOnly.native?.icon?.data == nil && urlsOnly.native?.icon?.scale == 1)
+        let custom = try await store.load(
+            AdLoadRequest(adUnit: "u", format: .native, formatIDs: [TestAdNetwork.customFormatID], force: true)
+        ).get()
+        #expect(custom.customNative?.formatID == "10063170")
+        #expect(Set(custom.customNative?.assets.keys ?? [:].keys) == ["Headline", "MainImage", "Caption"])
+        #expect(custom.native == nil)
+    }
+
+    @Test func theBackfillUnitCarriesAnAdChoicesOverlay() async throws {
+        let store = try store([AdUnit(id: "b", format: .native, waterfall: [item(TestAdNetwork.backfillUnit)])])
+        let ad = try await store.load(AdLoadRequest(adUnit: "b", format: .native)).get()
+        #expect(ad.native?.adChoices?.url.hasPrefix("https://") == true)
+        #expect(ad.native?.adChoices?.icon != nil)
+    }
+}
+
+/// Polls `condition` until it holds, for up to 5 s.
+func waitUntil(_ condition: () async -> Bool) async throws {
+    for _ in 0..<500 {
+        if await condition() { return }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    throw WaitFailure()
+}
+
+struct WaitFailure: Error {}
