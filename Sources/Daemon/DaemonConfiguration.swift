@@ -185,6 +185,12 @@ struct DaemonConfiguration: Decodable, Sendable {
             }
             args = try container.decodeIfPresent([String].self, forKey: .args) ?? []
             env = try container.decodeIfPresent([String: String].self, forKey: .env) ?? [:]
+            for key in env.keys.sorted()
+            where key.isEmpty || key.contains("=") || key.utf8.contains(0) || env[key]?.utf8.contains(0) == true {
+                throw StrictJSON.Failure(
+                    path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.env]),
+                    reason: "\"\(key)\" cannot be set: a variable's name has no '=' and neither part a NUL byte")
+            }
             stopGraceMilliseconds = try container.decodeIfPresent(Int.self, forKey: .stopGraceMilliseconds)
             circuitBreaker = try container.decodeIfPresent(CircuitBreakerSettings.self, forKey: .circuitBreaker)
             recipients = try container.decodeIfPresent([String].self, forKey: .recipients) ?? []
@@ -197,13 +203,18 @@ struct DaemonConfiguration: Decodable, Sendable {
                 (CodingKeys.timeoutMilliseconds, timeoutMilliseconds, 1),
                 (.initTimeoutMilliseconds, initTimeoutMilliseconds, 1),
                 (.cacheTTLMilliseconds, cacheTTLMilliseconds, 0),
-                (.stopGraceMilliseconds, stopGraceMilliseconds, 0),
             ] {
                 if let value, value < minimum || value > 3_600_000 {
                     throw StrictJSON.Failure(
                         path: StrictJSON.keyPath(decoder.codingPath + [key]),
                         reason: "must be between \(minimum) and 3600000, not \(value)")
                 }
+            }
+            // Shutdown as a whole may take 15 s (systemd allows 20): the grace must fit in it.
+            if let grace = stopGraceMilliseconds, !(0...10_000).contains(grace) {
+                throw StrictJSON.Failure(
+                    path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.stopGraceMilliseconds]),
+                    reason: "must be between 0 and 10000, not \(grace)")
             }
         }
     }

@@ -37,6 +37,8 @@ actor AdapterHost {
     private var refreshing = false
     private var breaker: CircuitBreaker
     private var isShutDown = false
+    /// The adapter's creation, while it runs: a shutdown cancels it and stops what it made.
+    private var creation: Task<any SignalSource, any Error>?
     /// Bumped whenever cached signals become invalid (privacy change, reset), so that a
     /// collection that started before cannot cache its now stale answer.
     private var generation = 0
@@ -57,7 +59,11 @@ actor AdapterHost {
         let start = clock.now
         let make = factory.make
         let creation = Task { try await make(context) }
-        let outcome = await withTimeout(configuration.initTimeout) { try await creation.value }
+        self.creation = creation
+        // An adapter that enforces its own init timeout (a program) gets a moment more here,
+        // so that its own, more precise reason is the one kept.
+        let limit = configuration.initTimeout + (factory.enforcesInitTimeout ? .seconds(2) : .zero)
+        let outcome = await withTimeout(limit) { try await creation.value }
         switch outcome {
         case .value(let adapter):
             finishInitialization(.success(adapter), latency: clock.now - start)
@@ -74,11 +80,10 @@ actor AdapterHost {
     }
 
     private func finishInitialization(_ result: Result<any SignalSource, any Error>, latency: Duration) {
+        creation = nil
+        guard !isShutDown else { return }  // `shutdown` stops whatever the creation made
         initLatency = latency
         switch result {
-        case .success(let adapter) where isShutDown:
-            // Removed while it was still initializing: stop what it started.
-            Task { await adapter.shutdown() }
         case .success(let adapter):
             self.adapter = adapter
             state = .ready
@@ -131,8 +136,16 @@ actor AdapterHost {
         state = .failed
         initError = SignalError(.sdkUnavailable, "adapter '\(name)' was stopped")
         metrics.circuitOpen(false)
+        if let creation {
+            // Still initializing: stop the creation, and whatever it made if it made it anyway.
+            creation.cancel()
+            if case .success(let made) = await creation.result { await made.shutdown() }
+        }
         await adapter?.shutdown()
     }
+
+    /// Failed to initialize (and not stopped): a reload makes it anew rather than keep it.
+    var hasFailed: Bool { state == .failed && !isShutDown }
 
     /// Forgets cached signals: the privacy state changed.
     func privacyChanged() {
@@ -191,7 +204,8 @@ actor AdapterHost {
             }
             return .signal(.plaintext(cache.plaintext), cached: true, versions: versions)
         }
-        if case .skip(let remaining) = breaker.decide(at: now) {
+        let decision = breaker.decide(at: now)
+        if case .skip(let remaining) = decision {
             let retry =
                 remaining > .zero
                 ? "retrying in \(Int(milliseconds(remaining).rounded(.up))) ms" : "a trial request is under way"
@@ -214,15 +228,16 @@ actor AdapterHost {
         case .timedOut:
             result = .failure(SignalError(.timeout, "no answer within \(milliseconds(timeout)) ms"))
         }
-        recordForBreaker(result)
+        // A caller that went away (not the adapter's timeout) tells nothing about the adapter.
+        if !Task.isCancelled { recordForBreaker(result, trial: decision == .trial) }
         return result
     }
 
-    private func recordForBreaker(_ outcome: Outcome) {
+    private func recordForBreaker(_ outcome: Outcome, trial: Bool) {
         let failed: Bool
         if case .failure(let error) = outcome { failed = error.isAdapterFault } else { failed = false }
         let wasOpen = breaker.isOpen
-        if breaker.record(failed: failed, at: .now) {
+        if breaker.record(failed: failed, trial: trial, at: .now) {
             logger.warning(
                 "circuit opened: adapter skipped while it cools down",
                 metadata: [

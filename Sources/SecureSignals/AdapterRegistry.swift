@@ -24,14 +24,15 @@ public struct AdapterRegistry: Sendable {
             guard let programLauncher else {
                 throw SignalError(.unknownAdapter, "this daemon cannot run adapter programs ('\(configuration.name)')")
             }
-            return AdapterFactory(kind: .exec, declaredVersion: nil) { context in
+            return AdapterFactory(kind: .exec, declaredVersion: nil, enforcesInitTimeout: true) { context in
                 try await programLauncher(program, context)
             }
         }
         guard let type = types[configuration.type] else {
             throw SignalError(.unknownAdapter, "no adapter type named '\(configuration.type)'")
         }
-        return AdapterFactory(kind: .builtin, declaredVersion: type.adapterVersion) { context in
+        return AdapterFactory(kind: .builtin, declaredVersion: type.adapterVersion, enforcesInitTimeout: false) {
+            context in
             try await type.init(context: context)
         }
     }
@@ -44,5 +45,8 @@ struct AdapterFactory: Sendable {
     var kind: Kind
     /// The version known before the adapter exists: a compiled-in type's. A program tells its own.
     var declaredVersion: SemanticVersion?
+    /// Whether the adapter fails its own init at its init timeout (a program does; the host
+    /// then waits a little longer before calling it late).
+    var enforcesInitTimeout: Bool
     var make: @Sendable (AdapterContext) async throws -> any SignalSource
 }

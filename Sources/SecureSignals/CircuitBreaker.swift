@@ -73,6 +73,12 @@ struct CircuitBreaker {
 
     mutating func decide(at now: ContinuousClock.Instant) -> Decision {
         guard let openedAt else { return .ask }
+        if settings.failures == 0 {
+            // Turned off by a reload while open.
+            self.openedAt = nil
+            trialInFlight = false
+            return .ask
+        }
         let elapsed = now - openedAt
         if elapsed < settings.coolDown { return .skip(settings.coolDown - elapsed) }
         if trialInFlight { return .skip(.zero) }
@@ -80,20 +86,30 @@ struct CircuitBreaker {
         return .trial
     }
 
-    /// Records an answer of the adapter; returns whether this failure opened the circuit.
+    /// Records an answer of the adapter to a request that was (`trial`) or was not the trial;
+    /// returns whether it opened the circuit. While the circuit is open only the trial's answer
+    /// counts: a request from before it opened decides nothing.
     @discardableResult
-    mutating func record(failed: Bool, at now: ContinuousClock.Instant) -> Bool {
-        let wasTrial = trialInFlight
-        trialInFlight = false
+    mutating func record(failed: Bool, trial: Bool, at now: ContinuousClock.Instant) -> Bool {
+        if openedAt != nil {
+            guard trial else { return false }
+            trialInFlight = false
+            guard failed else {
+                consecutiveFailures = 0
+                openedAt = nil
+                return false
+            }
+            consecutiveFailures += 1
+            openedAt = now
+            opened += 1
+            return true
+        }
         guard failed else {
             consecutiveFailures = 0
-            openedAt = nil
             return false
         }
         consecutiveFailures += 1
-        guard settings.failures > 0, wasTrial || (openedAt == nil && consecutiveFailures >= settings.failures) else {
-            return false
-        }
+        guard settings.failures > 0, consecutiveFailures >= settings.failures else { return false }
         openedAt = now
         opened += 1
         return true

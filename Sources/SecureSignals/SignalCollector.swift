@@ -17,7 +17,7 @@ public actor SignalCollector {
     private var slots: [String: Slot] = [:]
     private var privacy: PrivacyState?
     /// Adapters a reload removed, still stopping (their programs get a grace period).
-    private var retiring: [Task<Void, Never>] = []
+    private var retiring: [UUID: Task<Void, Never>] = [:]
 
     /// Fails with the first adapter whose type is not registered.
     public init(configuration: CollectorConfiguration, registry: AdapterRegistry, logger: Logger) throws {
@@ -96,7 +96,9 @@ public actor SignalCollector {
         var newSlots: [String: Slot] = [:]
         var created: [Slot] = []
         for adapter in newConfiguration.adapters {
-            if let slot = slots[adapter.name], slot.configuration.makesTheSameAdapter(as: adapter) {
+            if let slot = slots[adapter.name], slot.configuration.makesTheSameAdapter(as: adapter),
+                !(await slot.host.hasFailed)
+            {
                 await slot.host.update(adapter)
                 newSlots[adapter.name] = Slot(host: slot.host, configuration: adapter)
                 continue
@@ -111,7 +113,11 @@ public actor SignalCollector {
         slots = newSlots
         for (_, slot) in removed {
             let host = slot.host
-            retiring.append(Task { await host.shutdown() })
+            let id = UUID()
+            retiring[id] = Task {
+                await host.shutdown()
+                await self.retired(id)
+            }
         }
         for slot in created {
             if privacy != nil { await slot.host.privacyChanged() }
@@ -125,9 +131,13 @@ public actor SignalCollector {
         let hosts = slots.values.map(\.host)
         await withTaskGroup(of: Void.self) { group in
             for host in hosts { group.addTask { await host.shutdown() } }
-            for task in retiring { group.addTask { await task.value } }
+            for task in retiring.values { group.addTask { await task.value } }
         }
-        retiring = []
+        retiring = [:]
+    }
+
+    private func retired(_ id: UUID) {
+        retiring[id] = nil
     }
 
     /// Collects signals for one request. `adapters` selects some (all when nil; each once);

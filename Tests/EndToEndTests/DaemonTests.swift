@@ -417,7 +417,8 @@ struct DaemonTests {
             adapters = (try? await client.adapters().map(\.name)) ?? []
             if adapters.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
         }
-        #expect(adapters == ["device-context", "first-party-id", "file"])
+        #expect(
+            adapters == ["device-context", "first-party-id", "file", "test"], "three signal adapters, one ad network")
         let text = try String(contentsOf: log, encoding: .utf8)
         #expect(text.contains("listening") && text.contains(socket))
         let demo = try DemoRecipient(in: directory)

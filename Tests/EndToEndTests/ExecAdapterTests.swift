@@ -251,7 +251,7 @@ struct ExecAdapterTests {
             [
                 Self.faulty("exits", mode: "exit-during-init", pidFile: pids),
                 Self.faulty("refuses", mode: "init-error", pidFile: pids),
-                Self.faulty("silent", mode: "never-init", pidFile: pids, extra: ["init_timeout_ms": 500]),
+                Self.faulty("silent", mode: "never-init", pidFile: pids, extra: ["init_timeout_ms": 2000]),
                 Self.echo,
             ])
         let statuses = try await eventually {
@@ -265,7 +265,7 @@ struct ExecAdapterTests {
                 == "adapter_init_failed: the program exited with status 2 before it answered initialize (its last stderr line: cannot load the SDK)"
         )
         #expect(try status("refuses").description == "sdk_unavailable: no SDK on this device")
-        #expect(try status("silent").description.contains("no answer to initialize within 500 ms"))
+        #expect(try status("silent").description.contains("no answer to initialize within 2000 ms"))
         for name in ["exits", "refuses", "silent"] {
             #expect(try status(name).state == .failed)
             #expect(try status(name).program == nil, "no program runs for it")
@@ -344,6 +344,46 @@ struct ExecAdapterTests {
         }
     }
 
+    @Test func aStopSendsSIGTERMAndGivesTheGracePeriod() async throws {
+        let directory = try TemporaryDirectory()
+        let marker = directory.path("marker")
+        let daemon = try await Self.start([
+            Self.faulty(
+                "graceful", mode: "graceful", pidFile: directory.path("pids"),
+                extra: ["args": ["--mode", "graceful", "--marker", marker], "stop_grace_ms": 3000])
+        ])
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit() == 0)
+        let said = (try? String(contentsOfFile: marker, encoding: .utf8)) ?? ""
+        #expect(said == "TERM\nDONE\n", "the program had its SIGTERM and its 300 ms to clean up: \(daemon.log)")
+    }
+
+    @Test func aStopWhileAProgramInitializesStopsTheProgram() async throws {
+        let directory = try TemporaryDirectory()
+        let pids = directory.path("pids")
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(adapters: [
+                Self.faulty("slow", mode: "never-init", pidFile: pids, extra: ["init_timeout_ms": 60_000])
+            ]))
+        let pid = try await eventually { try? readPIDs(pids).first }
+        let status = try await daemon.client.adapters().first
+        #expect(status?.state == .initializing)
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit() == 0)
+        #expect(kill(pid, 0) == -1 && errno == ESRCH, "the initializing program was stopped and reaped")
+    }
+
+    @Test func aReloadGivesAFailedProgramAnotherInit() async throws {
+        let directory = try TemporaryDirectory()
+        let pids = directory.path("pids")
+        let daemon = try await Self.start([Self.faulty("flaky", mode: "exit-during-init", pidFile: pids), Self.echo])
+        #expect(try await daemon.client.adapters().first { $0.name == "flaky" }?.state == .failed)
+        daemon.send(SIGHUP)
+        let started = try await eventually { try readPIDs(pids).count == 2 ? true : nil }
+        #expect(started, "the reload started the failed program again")
+        #expect(try await daemon.client.adapters().first { $0.name == "test-echo" }?.state == .ready)
+    }
+
     @Test func checkConfigNamesABadProgramEntry() async throws {
         let directory = try TemporaryDirectory()
         try Data("not a program".utf8).write(to: URL(fileURLWithPath: directory.path("plain.txt")))
@@ -363,6 +403,14 @@ struct ExecAdapterTests {
             ),
             (#"{"adapters": [{"name": "file", "args": ["x"]}]}"#, "adapters[0].args: only applies with \"exec\""),
             (#"{"circuit_breaker": {"failures": -1}}"#, "circuit_breaker.failures: must be between 0"),
+            (
+                #"{"adapters": [{"name": "p", "exec": "/bin/true", "stop_grace_ms": 60000}]}"#,
+                "adapters[0].stop_grace_ms: must be between 0 and 10000"
+            ),
+            (
+                #"{"adapters": [{"name": "p", "exec": "/bin/true", "env": {"A=B": "c"}}]}"#,
+                "adapters[0].env: \"A=B\" cannot be set"
+            ),
         ]
         try await expectCheckConfigRefuses(cases, in: directory)
         let good = directory.path("good.json")

@@ -6,9 +6,9 @@ import Testing
 struct CircuitBreakerTests {
     let start = ContinuousClock.now
 
-    /// Records `outcomes` in order; returns which of them opened the circuit.
+    /// Records `outcomes` of requests that were not trials; returns which opened the circuit.
     func record(_ breaker: inout CircuitBreaker, _ outcomes: [Bool], at instant: ContinuousClock.Instant) -> [Bool] {
-        outcomes.map { breaker.record(failed: $0, at: instant) }
+        outcomes.map { breaker.record(failed: $0, trial: false, at: instant) }
     }
 
     @Test func opensAfterTheThresholdOfFailuresInARow() {
@@ -32,13 +32,40 @@ struct CircuitBreakerTests {
         #expect(breaker.status(at: later).state == .halfOpen)
         let decisions = [breaker.decide(at: later), breaker.decide(at: later)]
         #expect(decisions == [.trial, .skip(.zero)], "one trial at a time")
-        #expect(record(&breaker, [true], at: later) == [true], "a failed trial opens it again")
+        let outcome1 = breaker.record(failed: true, trial: true, at: later)
+        #expect(outcome1, "a failed trial opens it again")
         let again = [breaker.decide(at: later + .seconds(9)), breaker.decide(at: later + .seconds(10))]
         #expect(again == [.skip(.seconds(1)), .trial])
-        #expect(record(&breaker, [false], at: later + .seconds(10)) == [false])
+        let outcome2 = breaker.record(failed: false, trial: true, at: later + .seconds(10))
+        #expect(!outcome2)
         let closed = breaker.decide(at: later + .seconds(10))
         #expect(closed == .ask)
         #expect(breaker.status(at: later + .seconds(10)).state == .closed && breaker.opened == 2)
+    }
+
+    @Test func whileOpenOnlyTheTrialDecides() {
+        var breaker = CircuitBreaker(settings: CircuitBreakerSettings(failures: 1, coolDown: .seconds(1)))
+        _ = record(&breaker, [true], at: start)
+        let later = start + .seconds(1)
+        let outcome3 = breaker.decide(at: later)
+        #expect(outcome3 == .trial)
+        // A request sent before the circuit opened answers now: it decides nothing.
+        #expect(record(&breaker, [false, true], at: later) == [false, false])
+        #expect(breaker.status(at: later).state == .halfOpen)
+        let outcome4 = breaker.decide(at: later)
+        #expect(outcome4 == .skip(.zero), "the trial is still under way")
+        let outcome5 = breaker.record(failed: false, trial: true, at: later)
+        #expect(!outcome5)
+        #expect(breaker.status(at: later).state == .closed)
+    }
+
+    @Test func turningTheBreakerOffClosesIt() {
+        var breaker = CircuitBreaker(settings: CircuitBreakerSettings(failures: 1, coolDown: .seconds(60)))
+        _ = record(&breaker, [true], at: start)
+        breaker.settings = CircuitBreakerSettings(failures: 0)
+        let outcome6 = breaker.decide(at: start)
+        #expect(outcome6 == .ask)
+        #expect(breaker.status(at: start).state == .closed)
     }
 
     @Test func zeroFailuresMeansNeverOpen() {

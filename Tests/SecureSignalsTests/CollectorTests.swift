@@ -75,7 +75,8 @@ struct CollectorTests {
         let clock = ContinuousClock()
         let start = clock.now
         let result = await collector.collect(requestID: "r", timeout: .milliseconds(100))
-        #expect(clock.now - start < .milliseconds(400))
+        // The 100 ms deadline, not the adapter's 30 s (with room for a loaded CI machine).
+        #expect(clock.now - start < .milliseconds(1500))
         #expect(result.errors.map(\.code) == [.timeout])
     }
 

@@ -87,7 +87,6 @@ actor ProgramConnection {
         case (nil, let error?):
             completion.resume(throwing: ProgramReportedError(body: error))
         default:
-            counters.dropLine(.notAReply, bytes: line.count)
             completion.resume(
                 throwing: SignalError(.collectionFailed, "the program's reply had neither or both of result and error"))
         }

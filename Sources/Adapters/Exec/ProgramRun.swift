@@ -10,8 +10,8 @@ import Subprocess
 #endif
 
 /// One run of an adapter program: start it in its own process group, initialize it, and serve
-/// its stdin, stdout and stderr until it exits or the task is cancelled (which sends SIGTERM to
-/// the group, then SIGKILL after the grace period). Returns how the run ended.
+/// its stdin, stdout and stderr until it exits, or until `stop` fires: then its stdin is closed
+/// and its group gets SIGTERM, then SIGKILL after the grace period. Returns how the run ended.
 struct ProgramRun: Sendable {
     /// Longest stdout line taken as a reply; longer ones are dropped.
     static let lineLimit = 64 * 1024
@@ -35,13 +35,15 @@ struct ProgramRun: Sendable {
     let counters: ProgramCounters
 
     func run(
+        stop: Trigger,
         started: @escaping @Sendable (Int32, ProgramConnection) async -> Void,
         initialized: @escaping @Sendable (Result<Versions, SignalError>) async -> Void
     ) async -> End {
         var platform = PlatformOptions()
         platform.processGroupID = 0
+        // Only if the task running this is cancelled; a stop goes through `stop` instead.
         platform.teardownSequence = [.gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: spec.stopGrace)]
-        let teardown = platform.teardownSequence
+        let grace = spec.stopGrace
         var environment: [Environment.Key: String?] = [:]
         for (key, value) in spec.environment {
             if let key = Environment.Key(rawValue: key) { environment[key] = value }
@@ -54,8 +56,21 @@ struct ProgramRun: Sendable {
                 input: .inputWriter, output: .sequence, error: .sequence
             ) { execution in
                 let connection = ProgramConnection(counters: counters)
+                let exited = Trigger()
+                /// This run should end: its initialization failed.
+                let end = Trigger()
                 await started(execution.processIdentifier.value, connection)
                 await withTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        // The stop: SIGTERM to the group, the grace period, then SIGKILL.
+                        await Trigger.first(of: stop, end, exited)
+                        guard !exited.hasFired else { return }
+                        await connection.close(because: SignalError(.sdkUnavailable, "the adapter program is stopping"))
+                        try? execution.send(signal: .terminate, toProcessGroup: true)
+                        if case .timedOut = await withTimeout(grace, operation: { await Trigger.first(of: exited) }) {
+                            try? execution.send(signal: .kill, toProcessGroup: true)
+                        }
+                    }
                     group.addTask {
                         let writer = execution.standardInputWriter
                         for await line in connection.outgoing {
@@ -68,33 +83,40 @@ struct ProgramRun: Sendable {
                         }
                         try? await writer.finish()
                     }
+                    // The readers run in tasks of their own, which nothing cancels: they read to
+                    // the real end of the program's output, so that its last words reach the log
+                    // and its exit is seen.
                     group.addTask {
-                        await Self.forEachLine(of: execution.standardOutput, limit: Self.lineLimit) { piece in
-                            switch piece {
-                            case .line(let line): await connection.receive(line)
-                            case .tooLong(let count): counters.dropLine(.tooLong, bytes: count)
+                        await Task {
+                            await Self.forEachLine(of: execution.standardOutput, limit: Self.lineLimit) { piece in
+                                switch piece {
+                                case .line(let line): await connection.receive(line)
+                                case .tooLong(let count): counters.dropLine(.tooLong, bytes: count)
+                                }
                             }
-                        }
-                        await connection.close(because: SignalError(.sdkUnavailable, "the adapter program exited"))
-                        // Its stdout is closed, so it is gone or useless: take whatever it left
-                        // running in its group along. The group cannot be reused yet, since the
-                        // program is not reaped before this body returns.
-                        try? execution.send(signal: .kill, toProcessGroup: true)
+                            await connection.close(
+                                because: SignalError(.sdkUnavailable, "the adapter program exited"))
+                            exited.fire()
+                            // Its stdout is closed, so it is gone or useless: take whatever it
+                            // left running in its group along. The group cannot be reused yet,
+                            // since the program is not reaped before this body returns.
+                            try? execution.send(signal: .kill, toProcessGroup: true)
+                        }.value
                     }
                     group.addTask {
-                        await Self.forEachLine(of: execution.standardError, limit: ProgramCounters.stderrLineLimit) {
-                            piece in
-                            if case .line(let line) = piece {
-                                counters.stderr(line)
-                            } else {
-                                counters.stderr(Array("…".utf8))
+                        await Task {
+                            await Self.forEachLine(of: execution.standardError, limit: Self.lineLimit) { piece in
+                                switch piece {
+                                case .line(let line): counters.stderr(line)
+                                case .tooLong(let count): counters.stderr(Array("(a line of \(count) bytes)".utf8))
+                                }
                             }
-                        }
+                        }.value
                     }
                     group.addTask {
                         let outcome = await self.initialize(connection)
                         await initialized(outcome)
-                        if case .failure = outcome { await execution.teardown(using: teardown) }
+                        if case .failure = outcome { end.fire() }
                     }
                 }
             }

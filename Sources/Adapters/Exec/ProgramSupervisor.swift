@@ -3,8 +3,8 @@ import SecureSignals
 import Synchronization
 
 /// Keeps an adapter program running: starts it, initializes it, and when it exits starts it
-/// again after 2^min(6, n) seconds, n being its exits in a row (reset once a run lasted a
-/// minute). The first initialization is the adapter's init (the seed's init-once): if it
+/// again after 2^min(6, n) seconds, n being its exits in a row (2, 4, ... 64 s; counted anew
+/// once a run lasted a minute). The first initialization is the adapter's init (the seed's init-once): if it
 /// fails, the program is not restarted and the error is the adapter's init error.
 actor ProgramSupervisor {
     /// What requests use without a hop through the supervisor: the connection while the
@@ -23,6 +23,8 @@ actor ProgramSupervisor {
     static let maximumBackoffExponent = 6
 
     nonisolated let live = Live()
+    /// Fired once, to stop the program for good (a shutdown, a reload, a stop while starting).
+    nonisolated let stopSignal = Trigger()
     nonisolated let counters: ProgramCounters
     private let run: ProgramRun
     private let logger: Logger
@@ -49,9 +51,25 @@ actor ProgramSupervisor {
     /// init error otherwise. From then on the program is supervised until `stop`.
     func start() async throws(SignalError) -> ProgramRun.Versions {
         let (first, report) = AsyncStream<Result<ProgramRun.Versions, SignalError>>.makeStream()
-        loop = Task { await self.supervise(reportingFirstInitialization: report) }
-        for await result in first { return try result.get() }
-        throw SignalError(.adapterInitFailed, "stopped before it initialized")
+        let loop = Task { await self.supervise(reportingFirstInitialization: report) }
+        self.loop = loop
+        // Stopped while starting (a shutdown, or a reload): the program goes with the start.
+        let result = await withTaskCancellationHandler {
+            var answers = first.makeAsyncIterator()
+            return await answers.next()
+        } onCancel: { [stopSignal] in
+            stopSignal.fire()
+        }
+        switch result {
+        case .success(let versions)?:
+            return versions
+        case .failure(let error)?:
+            await loop.value
+            throw error
+        case nil:
+            await loop.value
+            throw SignalError(.adapterInitFailed, "stopped before it initialized")
+        }
     }
 
     private func supervise(
@@ -63,11 +81,12 @@ actor ProgramSupervisor {
             restartAt = nil
         }
         var exitsInARow = 0
-        while !Task.isCancelled {
+        while !stopSignal.hasFired {
             let started = ContinuousClock.now
             state = .starting
             let initFailure = Mutex<SignalError?>(nil)
             let end = await run.run(
+                stop: stopSignal,
                 started: { pid, connection in await self.started(pid: pid, connection: connection) },
                 initialized: { outcome in
                     switch outcome {
@@ -93,20 +112,17 @@ actor ProgramSupervisor {
                 report.yield(.failure(firstFailure(initFailure.withLock { $0 }, end: end)))
                 return
             }
-            if Task.isCancelled { return }
+            if stopSignal.hasFired { return }
             if ContinuousClock.now - started >= Self.stableRun { exitsInARow = 0 }
-            let backoff = Duration.seconds(1 << min(Self.maximumBackoffExponent, exitsInARow))
             exitsInARow += 1
+            let backoff = Duration.seconds(1 << min(Self.maximumBackoffExponent, exitsInARow))
             state = .restarting
             restartAt = .now + backoff
             logger.warning(
                 "adapter program stopped; restarting it",
                 metadata: ["how": "\(how)", "restart_in_s": "\(backoff.components.seconds)"])
-            do {
-                try await Task.sleep(for: backoff)
-            } catch {
-                return
-            }
+            let stopSignal = self.stopSignal
+            if case .value = await withTimeout(backoff, operation: { await Trigger.first(of: stopSignal) }) { return }
             restartAt = nil
             restarts += 1
             counters.restartsCounter.increment()
@@ -179,10 +195,10 @@ actor ProgramSupervisor {
             suppressedStderrLines: counters.suppressedStderrLines)
     }
 
-    /// Stops the program (SIGTERM to its group, SIGKILL after the grace period) and waits
-    /// until it is gone.
+    /// Stops the program (its stdin closed, SIGTERM to its group, SIGKILL after the grace
+    /// period) and waits until it is gone and reaped.
     func stop() async {
-        loop?.cancel()
+        stopSignal.fire()
         await loop?.value
         loop = nil
     }

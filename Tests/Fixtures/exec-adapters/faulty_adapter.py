@@ -31,6 +31,8 @@ Modes:
   slow              answers every collect after --delay-ms (stays responsive meanwhile)
   ignore-sigterm    ignores SIGTERM, behaves as ok, and after the end of stdin sleeps
                     forever: only SIGKILL ends it
+  graceful          behaves as ok, stays after the end of stdin, and on SIGTERM appends TERM
+                    to --marker, takes 300 ms to clean up, appends DONE and exits 0
   no-read           answers initialize, then never reads stdin again (sleeps until killed),
                     so the daemon's writes fill the pipe
   spawn-child       starts a grandchild `sleep 300` (same process group, stdio on
@@ -50,7 +52,7 @@ import time
 MODES = [
     "ok", "crash-on-3rd", "hang", "garbage", "answer-twice", "exit-during-init",
     "init-error", "never-init", "flood-stderr", "out-of-order", "slow", "ignore-sigterm",
-    "spawn-child", "no-read",
+    "spawn-child", "no-read", "graceful",
 ]
 
 stdout_lock = threading.Lock()
@@ -179,7 +181,18 @@ def main():
     parser.add_argument("--mode", required=True, choices=MODES)
     parser.add_argument("--pid-file")
     parser.add_argument("--delay-ms", type=int, default=100)
+    parser.add_argument("--marker")
     args = parser.parse_args()
+
+    if args.mode == "graceful":
+        def on_term(signum, frame):
+            with open(args.marker, "a") as marker:
+                marker.write("TERM\n")
+            time.sleep(0.3)
+            with open(args.marker, "a") as marker:
+                marker.write("DONE\n")
+            os._exit(0)
+        signal.signal(signal.SIGTERM, on_term)
 
     if args.mode == "ignore-sigterm":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -201,9 +214,11 @@ def main():
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
-    if args.mode == "ignore-sigterm":
+    if args.mode in ("ignore-sigterm", "graceful"):
+        # Short sleeps: a signal that lands just before a long sleep would wait for its end
+        # (Python runs handlers between bytecodes, not inside the sleep it is entering).
         while True:
-            time.sleep(3600)
+            time.sleep(0.05)
     # os._exit: do not wait for timer threads, and skip the interpreter's teardown (a
     # daemon thread writing during teardown can crash it).
     sys.stdout.flush()
