@@ -207,6 +207,10 @@ struct ExecAdapterTests {
         }
         #expect(metrics.contains(#"secure_signals_program_unmatched_replies_total{adapter="twice"} 2"#))
         #expect(!daemon.log.contains("xxxxxxxx"), "what a program writes on stdout never reaches the log")
+        for signal in ["garbage:g1", "twice:g1", "second"] {
+            #expect(!daemon.log.contains(Data(signal.utf8).base64EncodedString()), "a signal reached the log")
+        }
+        #expect(!daemon.log.contains("garbage:g1") && !daemon.log.contains("twice:g1"))
     }
 
     @Test func aProgramThatStopsReadingNeverBlocksTheDaemon() async throws {

@@ -30,6 +30,8 @@ actor ProgramConnection {
 
     init(counters: ProgramCounters) {
         self.counters = counters
+        // Keys in a fixed order ("id", "method", "params"), as the protocol page shows them.
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         (outgoing, outgoingContinuation) = AsyncStream.makeStream()
     }
 

@@ -1,0 +1,63 @@
+import Logging
+import SecureSignals
+import Testing
+
+@testable import Adapters
+
+/// The daemon's side of one program run, without a program: what is queued for a program that
+/// does not read, and how replies are matched.
+struct ProgramConnectionTests {
+    let counters = ProgramCounters(adapter: "unit", logger: Logger(label: "test"))
+
+    @Test func aProgramThatDoesNotReadGetsNoMoreThanItsQueue() async throws {
+        let connection = ProgramConnection(counters: counters)
+        let big = String(repeating: "r", count: 200_000)
+        // Nobody writes the queue out: five 200 KB requests fill its 1 MiB.
+        var waiting: [Task<Void, Never>] = []
+        for index in 0..<6 {
+            waiting.append(
+                Task {
+                    _ = try? await connection.call(
+                        "collect", ExecMessage.CollectParams(requestID: "\(big)-\(index)", privacy: nil))
+                })
+        }
+        var refused: SignalError?
+        for _ in 0..<200 where refused == nil {
+            do {
+                _ = try await withTimeout(.milliseconds(20)) {
+                    try await connection.call("collect", ExecMessage.CollectParams(requestID: "small", privacy: nil))
+                }.valueOrThrow()
+            } catch let error as SignalError where error.code == .sdkUnavailable {
+                refused = error
+            }
+        }
+        #expect(refused?.code == .sdkUnavailable)
+        #expect(refused?.message.contains("not reading its stdin") == true)
+        for task in waiting { task.cancel() }
+    }
+
+    @Test func aReplyCompletesItsCallOnceAndLaterOnesAreCounted() async throws {
+        let connection = ProgramConnection(counters: counters)
+        let call = Task {
+            try await connection.call("collect", ExecMessage.CollectParams(requestID: "a", privacy: nil))
+        }
+        var lines = connection.outgoing.makeAsyncIterator()
+        let sent = try #require(await lines.next())
+        #expect(String(decoding: sent, as: UTF8.self).hasPrefix(#"{"id":1,"method":"collect""#))
+        await connection.receive(Array(#"{"id":1,"result":{"signal":"AQ=="}}"#.utf8))
+        await connection.receive(Array(#"{"id":1,"result":{"signal":"Ag=="}}"#.utf8))
+        #expect(try await call.value.signal == "AQ==")
+        #expect(counters.unmatchedReplies == 1)
+    }
+}
+
+extension TimedOutcome {
+    /// The value, the operation's error, or a `SignalError` timeout.
+    func valueOrThrow() throws -> Value {
+        switch self {
+        case .value(let value): return value
+        case .failure(let error): throw error
+        case .timedOut: throw SignalError(.timeout, "timed out")
+        }
+    }
+}
