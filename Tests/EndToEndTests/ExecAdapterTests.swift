@@ -96,6 +96,7 @@ struct ExecAdapterTests {
             let raw = String(decoding: Data(base64Encoded: payload["signal"] as? String ?? "") ?? Data(), as: UTF8.self)
             #expect(raw == "ooo:\(result.requestID)")
         }
+        try await expectCleanStop(daemon, pidFile: directory.path("pids"))
     }
 
     @Test func aCrashingProgramIsRestartedAndReapedWhileTheOthersAnswer() async throws {
@@ -138,6 +139,7 @@ struct ExecAdapterTests {
         #expect(metrics.contains(#"secure_signals_program_restarts_total{adapter="crashy"} 1"#))
         #expect(metrics.contains(#"secure_signals_program_up{adapter="crashy"} 1"#))
         #expect(try await daemon.client.health().status == "ok")
+        try await expectCleanStop(daemon, pidFile: directory.path("pids"))
     }
 
     @Test func aHangingProgramCostsItsTimeoutThenItsCircuitOpens() async throws {
@@ -169,6 +171,7 @@ struct ExecAdapterTests {
         #expect(
             metrics.contains(#"secure_signals_adapter_collections_total{adapter="hangs",outcome="circuit_open"} 1"#))
         #expect(metrics.contains(#"secure_signals_adapter_collections_total{adapter="hangs",outcome="timeout"} 3"#))
+        try await expectCleanStop(daemon, pidFile: directory.path("pids"))
     }
 
     @Test func garbageAndSecondAnswersAreCountedAndDropped() async throws {
@@ -211,6 +214,7 @@ struct ExecAdapterTests {
             #expect(!daemon.log.contains(Data(signal.utf8).base64EncodedString()), "a signal reached the log")
         }
         #expect(!daemon.log.contains("garbage:g1") && !daemon.log.contains("twice:g1"))
+        try await expectCleanStop(daemon, pidFile: directory.path("pids"))
     }
 
     @Test func aProgramThatStopsReadingNeverBlocksTheDaemon() async throws {
@@ -246,6 +250,7 @@ struct ExecAdapterTests {
         #expect(try await daemon.client.health().status == "ok")
         let status = try #require(try await daemon.client.adapters().first { $0.name == "deaf" })
         #expect(status.program?.state == .running)
+        try await expectCleanStop(daemon, pidFile: directory.path("pids"))
     }
 
     @Test func programsThatNeverInitializeFailWithTheReason() async throws {
@@ -282,6 +287,7 @@ struct ExecAdapterTests {
         #expect(started.count == 3)
         for pid in started { #expect(kill(pid, 0) == -1, "pid \(pid) is gone") }
         #expect(try await daemon.client.health().status == "ok")
+        try await expectCleanStop(daemon, pidFile: directory.path("pids"))
     }
 
     @Test func aFloodOfStderrIsLoggedAtABoundedRate() async throws {
@@ -304,6 +310,7 @@ struct ExecAdapterTests {
         #expect(daemon.log.contains("lines were left out"))
         let metrics = try await metricsText(daemon)
         #expect(metrics.contains(#"secure_signals_program_stderr_lines_total{adapter="noisy",outcome="suppressed"}"#))
+        try await expectCleanStop(daemon, pidFile: directory.path("pids"))
     }
 
     @Test func noProgramOutlivesTheDaemonOrItsRemovalByReload() async throws {
@@ -424,6 +431,15 @@ struct ExecAdapterTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdoutText.contains("adapter       p (exec /bin/true)"))
     }
+}
+
+/// Stops the daemon with SIGTERM; expects it to exit 0 and to leave none of the programs in
+/// `pidFile` behind, reaped or not.
+func expectCleanStop(_ daemon: RunningDaemon, pidFile: String) async throws {
+    let pids = (try? readPIDs(pidFile)) ?? []
+    daemon.send(SIGTERM)
+    #expect(await daemon.waitForExit() == 0, "\(daemon.log)")
+    for pid in pids { #expect(kill(pid, 0) == -1 && errno == ESRCH, "program \(pid) outlived the daemon") }
 }
 
 /// Polls `probe` until it returns a value, for up to `timeout`.
