@@ -9,6 +9,7 @@ import SecureSignals
 public struct DaemonClient: Sendable {
     public let socketPath: String
     private let client: HTTPClient
+    var httpClient: HTTPClient { client }
 
     public init(socketPath: String, client: HTTPClient = DaemonClient.local) {
         self.socketPath = socketPath

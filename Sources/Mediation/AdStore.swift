@@ -270,12 +270,13 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     public func dismiss(_ id: String) throws(AdLifecycleError) -> LifecycleOutcome {
         let ad = try shownRewarded(id)
         guard !ad.presentation.dismissed else { return .duplicate }
-        let outcome = apply([.dismiss], to: id)
-        if ad.unit.preload, inFlight[ad.unit.id] == nil {
-            let request = AdLoadRequest(adUnit: ad.unit.id, format: ad.format, ssv: ad.ssv)
-            _ = startLoad(ad.unit, request)
-        }
-        return outcome
+        return apply([.dismiss], to: id)
+    }
+
+    /// After a dismiss (the client's or the network's): the next ad, when the unit preloads.
+    private func preloadAfterDismiss(_ ad: LoadedAd) {
+        guard ad.unit.preload, inFlight[ad.unit.id] == nil else { return }
+        _ = startLoad(ad.unit, AdLoadRequest(adUnit: ad.unit.id, format: ad.format, ssv: ad.ssv))
     }
 
     private static func input(_ event: NetworkPresentationEvent) -> RewardedPresentation.Input {
@@ -304,7 +305,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
             }
             publish(name, ad, fields)
         }
-        _ = ad
+        if names.contains(.dismissed) { preloadAfterDismiss(ad) }
         return names.isEmpty ? .duplicate : .recorded
     }
 

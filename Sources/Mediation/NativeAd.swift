@@ -46,6 +46,24 @@ public struct NativeAd: Sendable, Codable, Equatable {
         case adChoices = "ad_choices"
         case extraAssets = "extra_assets"
     }
+
+    /// Only the headline is required; a house ad's file leaves out what it does not have.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        headline = try container.decode(String.self, forKey: .headline)
+        body = try container.decodeIfPresent(String.self, forKey: .body)
+        callToAction = try container.decodeIfPresent(String.self, forKey: .callToAction)
+        advertiser = try container.decodeIfPresent(String.self, forKey: .advertiser)
+        store = try container.decodeIfPresent(String.self, forKey: .store)
+        price = try container.decodeIfPresent(String.self, forKey: .price)
+        starRating = try container.decodeIfPresent(Double.self, forKey: .starRating)
+        icon = try container.decodeIfPresent(NativeImage.self, forKey: .icon)
+        images = try container.decodeIfPresent([NativeImage].self, forKey: .images) ?? []
+        mediaAspectRatio = try container.decodeIfPresent(Double.self, forKey: .mediaAspectRatio)
+        hasVideoContent = try container.decodeIfPresent(Bool.self, forKey: .hasVideoContent) ?? false
+        adChoices = try container.decodeIfPresent(AdChoices.self, forKey: .adChoices)
+        extraAssets = try container.decodeIfPresent([String: String].self, forKey: .extraAssets) ?? [:]
+    }
 }
 
 /// An image asset: its URL and scale, and its bytes (base64) when the daemon loaded them.
@@ -63,6 +81,17 @@ public struct NativeImage: Sendable, Codable, Equatable {
         self.width = width
         self.height = height
         self.data = data
+    }
+
+    enum CodingKeys: String, CodingKey { case url, scale, width, height, data }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        url = try container.decode(String.self, forKey: .url)
+        scale = try container.decodeIfPresent(Double.self, forKey: .scale) ?? 1
+        width = try container.decodeIfPresent(Int.self, forKey: .width)
+        height = try container.decodeIfPresent(Int.self, forKey: .height)
+        data = try container.decodeIfPresent(String.self, forKey: .data)
     }
 
     /// Width over height, when both are known.

@@ -307,7 +307,7 @@ struct ExecAdapterTests {
         #expect(status.state == .running)
         let logged = daemon.log.split(separator: "\n").filter { $0.contains("noise ") }.count
         #expect(logged > 0 && logged < 200, "\(logged) stderr lines logged of 20000")
-        #expect(daemon.log.contains("lines were left out"))
+        #expect(daemon.log.contains("over its log rate; leaving lines out"))
         let metrics = try await metricsText(daemon)
         #expect(metrics.contains(#"secure_signals_program_stderr_lines_total{adapter="noisy",outcome="suppressed"}"#))
         try await expectCleanStop(daemon, pidFile: directory.path("pids"))

@@ -93,20 +93,24 @@ final class ProgramCounters: Sendable {
     /// One line the program wrote on stderr.
     func stderr(_ line: [UInt8]) {
         let text = String(decoding: line.prefix(Self.stderrLineLimit), as: UTF8.self)
-        let (admitted, refused) = state.withLock { state in
+        let (admitted, refused, firstLeftOut) = state.withLock { state in
             if !text.isEmpty { state.lastStderrLine = String(text.prefix(200)) }
             let decision = state.stderrLog.admit(at: .now)
             if !decision.admitted { state.suppressedStderrLines += 1 }
-            return decision
+            return (decision.admitted, decision.refusedBefore, state.stderrLog.refusedSinceLastAdmitted == 1)
         }
         guard admitted else {
             stderrSuppressed.increment()
+            if firstLeftOut {
+                logger.warning(
+                    "program's stderr is over its log rate; leaving lines out", metadata: ["adapter": "\(adapter)"])
+            }
             return
         }
         stderrLogged.increment()
         if refused > 0 {
             logger.warning(
-                "program's stderr is over its log rate; lines were left out",
+                "program's stderr is back under its log rate; lines were left out",
                 metadata: ["adapter": "\(adapter)", "left_out": "\(refused)"])
         }
         logger.info("\(text)", metadata: ["adapter": "\(adapter)", "stream": "stderr"])

@@ -1,0 +1,97 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// One event of `GET /v1/events`: its name and its JSON object.
+public struct ServerSentAdEvent: Sendable {
+    public var name: String
+    public var data: String
+
+    /// The JSON object, as Foundation values.
+    public var fields: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:]
+    }
+}
+
+extension DaemonClient {
+    /// Follows the daemon's event stream (filtered by ad unit and ad id when given) until the
+    /// daemon closes it or the caller stops iterating. Returns once the daemon has subscribed
+    /// the stream, so that no event after this call is missed.
+    public func events(adUnit: String? = nil, adID: String? = nil) async throws -> AsyncThrowingStream<
+        ServerSentAdEvent, any Error
+    > {
+        var query = URLComponents()
+        query.queryItems = [
+            adUnit.map { URLQueryItem(name: "ad_unit", value: $0) },
+            adID.map { URLQueryItem(name: "ad_id", value: $0) },
+        ].compactMap { $0 }
+        let path = "/v1/events" + (query.queryItems?.isEmpty == false ? "?" + (query.percentEncodedQuery ?? "") : "")
+        guard let url = URL(httpURLWithSocketPath: socketPath, uri: path) else {
+            throw ClientError("'\(socketPath)' cannot be used as a socket path")
+        }
+        guard FileManager.default.fileExists(atPath: socketPath) else { throw ClientError.unavailable(socketPath) }
+        let response = try await httpClient.execute(HTTPClientRequest(url: url.absoluteString), timeout: .hours(24))
+        guard response.status == .ok else {
+            throw ClientError("the daemon answered \(response.status.code) to \(path)")
+        }
+        var buffers = response.body.makeAsyncIterator()
+        // The daemon's first bytes are a comment saying it subscribed the stream.
+        guard let first = try await buffers.next() else { throw ClientError("the event stream ended at once") }
+        let (events, output) = AsyncThrowingStream<ServerSentAdEvent, any Error>.makeStream()
+        let pump = Task { [buffers] in
+            var buffers = buffers
+            var reader = EventStreamReader()
+            do {
+                for event in reader.read(first.readableBytesView) { output.yield(event) }
+                while let buffer = try await buffers.next() {
+                    for event in reader.read(buffer.readableBytesView) { output.yield(event) }
+                }
+                output.finish()
+            } catch {
+                output.finish(throwing: error)
+            }
+        }
+        output.onTermination = { _ in pump.cancel() }
+        return events
+    }
+}
+
+/// Reads the `text/event-stream` lines the daemon writes: `event:` and `data:` fields, `:`
+/// comments, a blank line ending each event. (mattt/EventSource, the package for this, does not
+/// build on Linux: it needs URLSession.bytes.)
+struct EventStreamReader {
+    private var line: [UInt8] = []
+    private var name = ""
+    private var data: [String] = []
+
+    mutating func read(_ bytes: some Sequence<UInt8>) -> [ServerSentAdEvent] {
+        var events: [ServerSentAdEvent] = []
+        for byte in bytes {
+            guard byte == UInt8(ascii: "\n") else {
+                line.append(byte)
+                continue
+            }
+            let text = String(decoding: line, as: UTF8.self)
+            line.removeAll(keepingCapacity: true)
+            if text.isEmpty {
+                if !data.isEmpty || !name.isEmpty {
+                    events.append(
+                        ServerSentAdEvent(name: name.isEmpty ? "message" : name, data: data.joined(separator: "\n")))
+                }
+                name = ""
+                data = []
+            } else if text.hasPrefix(":") {
+                continue
+            } else if let colon = text.firstIndex(of: ":") {
+                var value = text[text.index(after: colon)...]
+                if value.hasPrefix(" ") { value = value.dropFirst() }
+                switch text[..<colon] {
+                case "event": name = String(value)
+                case "data": data.append(String(value))
+                default: break
+                }
+            }
+        }
+        return events
+    }
+}

@@ -1,0 +1,263 @@
+import Client
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Native and rewarded ads through the daemon's socket: loads, the lifecycle, the event
+/// stream, trackers and images against a real local HTTP server.
+@Suite(.serialized)
+struct MediationTests {
+    static let rewarded = "/6499/example/rewarded"
+    static let native = "/21775744923/example/native"
+
+    static func unit(_ format: String, _ items: [[String: Any]], extra: [String: Any] = [:]) -> [String: Any] {
+        ["format": format, "waterfall": items].merging(extra) { $1 }
+    }
+
+    static func testItem(_ parameter: String, _ options: [String: Any] = [:], timeout: Int = 2000) -> [String: Any] {
+        ["network": "test", "parameter": parameter, "timeout_ms": timeout, "options": options]
+    }
+
+    static func start(units: [String: Any], networks: [String: Any] = [:]) async throws -> RunningDaemon {
+        var extra: [String: Any] = ["ad_units": units]
+        if !networks.isEmpty { extra["ad_networks"] = networks }
+        let daemon = try await RunningDaemon.start(config: demoConfig(adapters: [], extra: extra))
+        _ = try await eventually {
+            try await daemon.client.adapters().allSatisfy { $0.state != .initializing } ? true : nil
+        }
+        return daemon
+    }
+
+    /// POSTs `body` to `path`; the status and the JSON answer.
+    static func post(_ daemon: RunningDaemon, _ path: String, _ body: [String: Any]? = nil) async throws -> (
+        status: UInt, json: [String: Any]
+    ) {
+        let reply = try await daemon.client.request(
+            .POST, path, json: try body.map { try JSONSerialization.data(withJSONObject: $0) } ?? Data("{}".utf8))
+        return (reply.status, (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any] ?? [:])
+    }
+
+    /// Events from `stream` until `done` holds for those seen so far, or `timeout` passes.
+    static func collect(
+        _ stream: AsyncThrowingStream<ServerSentAdEvent, any Error>, timeout: Duration,
+        until done: @escaping @Sendable ([(String, [String: Any])]) -> Bool
+    ) async throws -> [(String, [String: Any])] {
+        let events = try await withThrowingTaskGroup(of: [ServerSentAdEvent]?.self) { group in
+            group.addTask {
+                var seen: [ServerSentAdEvent] = []
+                for try await event in stream {
+                    seen.append(event)
+                    if done(seen.map { ($0.name, $0.fields) }) { break }
+                }
+                return seen
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard let events else { throw DaemonFailure("the events did not come within \(timeout)") }
+        return events.map { ($0.name, $0.fields) }
+    }
+
+    static func errorCode(_ json: [String: Any]) -> String? { (json["error"] as? [String: Any])?["code"] as? String }
+
+    @Test func aRewardedAdShowsOnceAndItsRewardAlwaysPrecedesItsDismiss() async throws {
+        let daemon = try await Self.start(units: [
+            Self.rewarded: Self.unit(
+                "rewarded", [Self.testItem(Self.rewarded, ["behavior": "dismiss_first"])], extra: ["preload": true])
+        ])
+        let events = try await daemon.client.events(adUnit: Self.rewarded)
+        let load = try await Self.post(
+            daemon, "/v1/ads", ["ad_unit": Self.rewarded, "format": "rewarded", "ssv": ["user_id": "player-9"]])
+        #expect(load.status == 200)
+        let id = try #require(load.json["ad_id"] as? String)
+        #expect((load.json["reward"] as? [String: Any])?["type"] as? String == "coins")
+        #expect(load.json["expires_at"] as? String != nil && load.json["response_info"] != nil)
+
+        #expect(try await Self.post(daemon, "/v1/ads/\(id)/show").status == 200)
+        let again = try await Self.post(daemon, "/v1/ads/\(id)/show")
+        #expect(again.status == 409 && Self.errorCode(again.json) == "ad_already_used")
+        #expect(try await Self.post(daemon, "/v1/ads/\(id)/progress", ["event": "start"]).status == 200)
+        // The test network reports the dismiss before the reward here.
+        #expect(try await Self.post(daemon, "/v1/ads/\(id)/progress", ["event": "complete"]).status == 200)
+        #expect(try await Self.post(daemon, "/v1/ads/\(id)/dismiss").json["reason"] as? String == "duplicate")
+
+        // Up to the preload after the dismiss, or 10 s.
+        let seen = try await Self.collect(events, timeout: .seconds(10)) { $0.count > 1 && $0.last?.0 == "loaded" }
+        #expect(
+            seen.map(\.0) == [
+                "loaded", "will_present", "impression", "paid", "video_start", "video_complete", "reward_earned",
+                "dismissed", "loaded",
+            ])
+        let reward = try #require(seen.first { $0.0 == "reward_earned" }?.1)
+        #expect((reward["ssv"] as? [String: Any])?["user_id"] as? String == "player-9")
+        #expect((reward["ssv"] as? [String: Any])?["custom_data"] == nil, "only what was set")
+        #expect(reward["ad_id"] as? String == id && reward["ad_unit"] as? String == Self.rewarded)
+        #expect(seen.last?.1["ad_id"] as? String != id, "the next ad was preloaded")
+    }
+
+    @Test func theWaterfallReportsEveryAttemptAndFailuresNameTheirCode() async throws {
+        let daemon = try await Self.start(units: [
+            "mixed": Self.unit(
+                "native",
+                [
+                    Self.testItem(Self.native, ["behavior": "error"]),
+                    Self.testItem(Self.native, ["behavior": "hang"], timeout: 200), Self.testItem(Self.native),
+                ]),
+            "empty": Self.unit("native", [Self.testItem(Self.native, ["behavior": "no_fill"])]),
+        ])
+        let filled = try await Self.post(daemon, "/v1/ads", ["ad_unit": "mixed", "format": "native"])
+        #expect(filled.status == 200)
+        let info = try #require(filled.json["response_info"] as? [String: Any])
+        let attempts = try #require(info["attempts"] as? [[String: Any]])
+        #expect(attempts.map { $0["outcome"] as? String } == ["error", "timeout", "filled"])
+        #expect((attempts[1]["latency_ms"] as? Double ?? 0) >= 200)
+        #expect((filled.json["native"] as? [String: Any])?["headline"] != nil)
+
+        let empty = try await Self.post(daemon, "/v1/ads", ["ad_unit": "empty", "format": "native"])
+        #expect(empty.status == 404 && Self.errorCode(empty.json) == "no_fill")
+        #expect(((empty.json["response_info"] as? [String: Any])?["attempts"] as? [Any])?.count == 1)
+
+        let unknown = try await Self.post(daemon, "/v1/ads", ["ad_unit": "nope", "format": "native"])
+        #expect(unknown.status == 400 && Self.errorCode(unknown.json) == "invalid_request")
+        let badField = try await Self.post(daemon, "/v1/ads", ["ad_unit": "mixed", "format": "native", "colour": 1])
+        #expect(badField.status == 400 && Self.errorCode(badField.json) == "bad_request")
+        let badRatio = try await Self.post(
+            daemon, "/v1/ads", ["ad_unit": "mixed", "format": "native", "options": ["media_aspect_ratio": "square"]])
+        #expect(
+            ((badRatio.json["error"] as? [String: Any])?["message"] as? String)?.contains("media_aspect_ratio") == true)
+    }
+
+    @Test func concurrentLoadsJoinAndAReadyAdIsHandedOutUntilForced() async throws {
+        let daemon = try await Self.start(units: [
+            Self.native: Self.unit("native", [Self.testItem(Self.native, ["delay_ms": 300])])
+        ])
+        async let first = Self.post(daemon, "/v1/ads", ["ad_unit": Self.native, "format": "native"])
+        async let second = Self.post(daemon, "/v1/ads", ["ad_unit": Self.native, "format": "native"])
+        let (a, b) = try await (first, second)
+        let id = try #require(a.json["ad_id"] as? String)
+        #expect(b.json["ad_id"] as? String == id, "the second load joined the first")
+        let ready = try await Self.post(daemon, "/v1/ads", ["ad_unit": Self.native, "format": "native"])
+        #expect(ready.json["ad_id"] as? String == id)
+        let forced = try await Self.post(
+            daemon, "/v1/ads", ["ad_unit": Self.native, "format": "native", "force": true])
+        #expect(forced.json["ad_id"] as? String != id)
+    }
+
+    @Test func impressionsAndClicksCountOnceAndFireTheirTrackersOnce() async throws {
+        let server = try await LocalAdServer()
+        try server.serve("imp", Array("ok".utf8))
+        try server.serve("clk", Array("ok".utf8))
+        let trackers: [String: Any] = [
+            "impression_tracker": server.url("imp"), "click_tracker": server.url("clk"), "deep_link": "myapp://offer",
+        ]
+        let daemon = try await Self.start(units: [
+            "tracked": Self.unit("native", [Self.testItem(Self.native, trackers)])
+        ])
+        let id = try #require(
+            try await Self.post(
+                daemon, "/v1/ads",
+                ["ad_unit": "tracked", "format": "native", "options": ["openable_schemes": ["myapp"]]]
+            ).json["ad_id"]
+                as? String)
+        let first = try await Self.post(daemon, "/v1/ads/\(id)/impression")
+        let second = try await Self.post(daemon, "/v1/ads/\(id)/impression")
+        #expect(first.json["recorded"] as? Bool == true)
+        #expect(second.json["recorded"] as? Bool == false && second.json["reason"] as? String == "duplicate")
+        let click = try await Self.post(daemon, "/v1/ads/\(id)/click", ["asset": "headline"])
+        let reclick = try await Self.post(daemon, "/v1/ads/\(id)/click", ["asset": "headline"])
+        #expect(click.json["recorded"] as? Bool == true && reclick.json["recorded"] as? Bool == false)
+        let action = try #require(click.json["action"] as? [String: Any])
+        #expect(action["type"] as? String == "deep_link" && action["url"] as? String == "myapp://offer")
+        _ = try await eventually { server.requests("imp") >= 1 && server.requests("clk") >= 1 ? true : nil }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.requests("imp") == 1 && server.requests("clk") == 1, "each tracker fired once")
+
+        let missing = try await Self.post(daemon, "/v1/ads/no-such-ad/impression")
+        #expect(missing.status == 404 && Self.errorCode(missing.json) == "unknown_ad")
+        let notShown = try await Self.post(daemon, "/v1/ads/\(id)/progress", ["event": "start"])
+        #expect(notShown.status == 409 && Self.errorCode(notShown.json) == "wrong_format")
+    }
+
+    @Test func aNetworkThatTracksItselfGetsNoTrackersFromTheDaemon() async throws {
+        let server = try await LocalAdServer()
+        let daemon = try await Self.start(
+            units: [
+                "self": Self.unit("native", [Self.testItem(Self.native, ["impression_tracker": server.url("imp")])])
+            ],
+            networks: ["test": ["setup": ["tracks_itself": true]]])
+        let id = try #require(
+            try await Self.post(daemon, "/v1/ads", ["ad_unit": "self", "format": "native"]).json["ad_id"] as? String)
+        #expect(try await Self.post(daemon, "/v1/ads/\(id)/impression").json["recorded"] as? Bool == true)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.requests("imp") == 0)
+    }
+
+    @Test func houseAdsComeFromFilesWithTheirImagesFetchedByTheDaemon() async throws {
+        let server = try await LocalAdServer()
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+        try server.serve("banner.png", png)
+        let house = try TemporaryDirectory()
+        let ad: [String: Any] = [
+            "format": "native", "click_url": "https://example.com/spring",
+            "native": [
+                "headline": "Spring sale", "body": "All week", "call_to_action": "Shop",
+                "images": [["url": server.url("banner.png"), "width": 1200, "height": 627]],
+            ],
+        ]
+        try JSONSerialization.data(withJSONObject: ad).write(to: house.url.appendingPathComponent("spring.json"))
+        let daemon = try await Self.start(
+            units: [
+                "house-unit": Self.unit(
+                    "native",
+                    [
+                        Self.testItem(Self.native, ["behavior": "no_fill"]),
+                        ["network": "house", "parameter": "*"],
+                    ])
+            ], networks: ["house": ["setup": ["directory": house.url.path]]])
+        let loaded = try await Self.post(daemon, "/v1/ads", ["ad_unit": "house-unit", "format": "native"])
+        #expect(loaded.status == 200, "\(loaded.json)")
+        let native = try #require(loaded.json["native"] as? [String: Any])
+        #expect(native["headline"] as? String == "Spring sale")
+        let image = try #require((native["images"] as? [[String: Any]])?.first)
+        #expect(image["data"] as? String == Data(png).base64EncodedString(), "the daemon fetched the image")
+        let urlsOnly = try await Self.post(
+            daemon, "/v1/ads",
+            ["ad_unit": "house-unit", "format": "native", "force": true, "options": ["disable_image_loading": true]])
+        let plain = try #require(((urlsOnly.json["native"] as? [String: Any])?["images"] as? [[String: Any]])?.first)
+        #expect(
+            plain["data"] == nil && plain["url"] as? String == server.url("banner.png")
+                && plain["scale"] as? Double == 1)
+        #expect(server.requests("banner.png") == 1)
+    }
+
+    @Test func theEmbeddedDefaultServesTheSeedsTestAdUnits() async throws {
+        let directory = try TemporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = directory.url.path
+        let result = try await Binary.run("secure-signalsd", ["--check-config"], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        for unit in [Self.rewarded, Self.native, "/21775744923/example/native-backfill"] {
+            #expect(result.stdoutText.contains("ad unit       \(unit)"), "\(result.stdoutText)")
+        }
+    }
+
+    @Test func adNetworksAreListedAmongTheAdapters() async throws {
+        let daemon = try await Self.start(units: [Self.native: Self.unit("native", [Self.testItem(Self.native)])])
+        let network = try #require(try await daemon.client.adapters().first { $0.name == "test" })
+        #expect(network.kind == "ad_network" && network.state == .ready && network.sdkVersion != nil)
+        let custom = try await Self.post(
+            daemon, "/v1/ads", ["ad_unit": Self.native, "format": "native", "format_ids": ["10063170"]])
+        let assets = try #require((custom.json["custom_native"] as? [String: Any])?["assets"] as? [String: Any])
+        #expect(Set(assets.keys) == ["Headline", "MainImage", "Caption"])
+        #expect((assets["Headline"] as? [String: Any])?["type"] as? String == "text")
+        #expect((assets["MainImage"] as? [String: Any])?["type"] as? String == "image")
+    }
+}
