@@ -115,7 +115,7 @@ struct CollectCommand: AsyncParsableCommand {
 }
 
 /// Prints the daemon's JSON answer as it is; a non-2xx answer fails the command.
-private func printRaw(_ connection: ConnectionOptions, _ path: String, body: Data? = nil) async throws {
+func printRaw(_ connection: ConnectionOptions, _ path: String, body: Data? = nil) async throws {
     let reply = try await connection.client.request(body == nil ? .GET : .POST, path, json: body).successful()
     print(String(decoding: reply.body, as: UTF8.self), terminator: reply.body.last == UInt8(ascii: "\n") ? "" : "\n")
 }

@@ -21,6 +21,7 @@ struct SecureSignalsCommand: AsyncParsableCommand {
         subcommands: [
             CollectCommand.self, AdaptersCommand.self, HealthCommand.self, KeysCommand.self, SealCommand.self,
             OpenCommand.self, BenchCommand.self,
+            AdsCommand.self,
         ]
     )
 }

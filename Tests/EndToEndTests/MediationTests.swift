@@ -249,6 +249,32 @@ struct MediationTests {
         }
     }
 
+    @Test func theCLILoadsAndDrivesARewardedAd() async throws {
+        let daemon = try await Self.start(units: [Self.rewarded: Self.unit("rewarded", [Self.testItem(Self.rewarded)])])
+        func cli(_ arguments: [String]) async throws -> Binary.Result {
+            try await Binary.run("secure-signals", ["ads"] + arguments + ["--socket", daemon.socketPath])
+        }
+        let load = try await cli([
+            "load", "--ad-unit", Self.rewarded, "--format", "rewarded", "--user-id", "u7", "--json",
+        ])
+        #expect(load.status == 0, "\(load.stderr)")
+        let ad = try #require(try JSONSerialization.jsonObject(with: Data(load.stdout)) as? [String: Any])
+        let id = try #require(ad["ad_id"] as? String)
+        let table = try await cli(["load", "--ad-unit", Self.rewarded, "--format", "rewarded"])
+        #expect(table.stdoutText.contains("ad \(id)") && table.stdoutText.contains("reward: 10 coins"))
+        #expect(try await cli(["show", id]).stdoutText == "show: recorded\n")
+        let again = try await cli(["show", id])
+        #expect(again.status != 0 && again.stderr.contains("ad_already_used"), "\(again.stderr)")
+        #expect(again.stderr.split(separator: "\n").count == 1)
+        #expect(try await cli(["progress", id, "complete"]).status == 0)
+        #expect(try await cli(["dismiss", id]).stdoutText == "dismiss: recorded\n")
+        #expect(try await cli(["dismiss", id]).stdoutText == "dismiss: not recorded (duplicate)\n")
+        let invalid = try await cli(["load", "--ad-unit", Self.native, "--format", "custom"])
+        #expect(invalid.status == 64 && invalid.stderr.contains("--format custom needs --format-id"))
+        let noFill = try await cli(["load", "--ad-unit", "/nowhere", "--format", "native"])
+        #expect(noFill.status != 0 && noFill.stderr.contains("invalid_request"), "\(noFill.stderr)")
+    }
+
     @Test func adNetworksAreListedAmongTheAdapters() async throws {
         let daemon = try await Self.start(units: [Self.native: Self.unit("native", [Self.testItem(Self.native)])])
         let network = try #require(try await daemon.client.adapters().first { $0.name == "test" })

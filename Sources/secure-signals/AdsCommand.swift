@@ -1,0 +1,204 @@
+import ArgumentParser
+import Client
+import Foundation
+import NIOHTTP1
+
+/// `secure-signals ads ...`: native and rewarded ads through the daemon.
+struct AdsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ads",
+        abstract: "Load ads, report their lifecycle, and follow their events.",
+        discussion: """
+            A session with the seeds' test rewarded unit (served by the embedded default):
+              secure-signals ads load --ad-unit /6499/example/rewarded --format rewarded
+              secure-signals ads show AD_ID
+              secure-signals ads progress AD_ID complete
+              secure-signals ads dismiss AD_ID
+            and, in another terminal, `secure-signals ads events` to watch reward_earned come
+            before dismissed.
+            """,
+        subcommands: [
+            Load.self, Get.self, Impression.self, Click.self, Show.self, Progress.self, Dismiss.self, Events.self,
+        ]
+    )
+
+    struct Load: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Load an ad for an ad unit (joins a load under way; returns a ready ad unless --force).")
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case native, rewarded
+            /// A native load that lists the custom native formats the client renders.
+            case custom
+        }
+
+        @Option(help: "The ad unit, e.g. /21775744923/example/native.")
+        var adUnit: String
+
+        @Option(help: "native, rewarded, or custom (native with --format-id).")
+        var format: Format = .native
+
+        @Option(help: "A custom native format id the client renders (repeatable).")
+        var formatId: [String] = []
+
+        @Flag(help: "Load a new ad even if one is ready.")
+        var force = false
+
+        @Option(help: "Media aspect ratio preference: any, landscape or portrait.")
+        var mediaAspectRatio: String?
+
+        @Flag(help: "Image URLs only; the daemon fetches no image bytes.")
+        var disableImageLoading = false
+
+        @Flag(help: "All of the ad's images, not only the first.")
+        var multipleImages = false
+
+        @Option(help: "A URL scheme the client can open, for deep links (repeatable).")
+        var openableScheme: [String] = []
+
+        @Option(help: "Server-side verification: the user id (rewarded).")
+        var userId: String?
+
+        @Option(help: "Server-side verification: custom data (rewarded).")
+        var customData: String?
+
+        @OptionGroup var connection: ConnectionOptions
+
+        func validate() throws {
+            if format == .custom, formatId.isEmpty { throw ValidationError("--format custom needs --format-id") }
+            if !formatId.isEmpty, format == .rewarded { throw ValidationError("--format-id is for native loads") }
+        }
+
+        func run() async throws {
+            var body: [String: Any] = ["ad_unit": adUnit, "format": format == .rewarded ? "rewarded" : "native"]
+            if !formatId.isEmpty { body["format_ids"] = formatId }
+            if force { body["force"] = true }
+            var options: [String: Any] = [:]
+            if let mediaAspectRatio { options["media_aspect_ratio"] = mediaAspectRatio }
+            if disableImageLoading { options["disable_image_loading"] = true }
+            if multipleImages { options["multiple_images"] = true }
+            if !openableScheme.isEmpty { options["openable_schemes"] = openableScheme }
+            if !options.isEmpty { body["options"] = options }
+            var ssv: [String: Any] = [:]
+            if let userId { ssv["user_id"] = userId }
+            if let customData { ssv["custom_data"] = customData }
+            if !ssv.isEmpty { body["ssv"] = ssv }
+            let reply = try await connection.client.request(
+                .POST, "/v1/ads", json: try JSONSerialization.data(withJSONObject: body))
+            if connection.json {
+                printBody(reply.body)
+                if !(200..<300).contains(reply.status) { throw ExitCode(1) }
+                return
+            }
+            let answer = (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any] ?? [:]
+            let attempts = ((answer["response_info"] as? [String: Any])?["attempts"] as? [[String: Any]] ?? []).map {
+                "\($0["network"] ?? "?") \($0["outcome"] ?? "?") \($0["latency_ms"] ?? "?") ms"
+            }
+            guard (200..<300).contains(reply.status) else {
+                let error = answer["error"] as? [String: Any] ?? [:]
+                throw CommandFailure(
+                    "load failed: \(error["code"] ?? reply.status): \(error["message"] ?? "")"
+                        + (attempts.isEmpty ? "" : " (tried: \(attempts.joined(separator: "; ")))"))
+            }
+            print("ad \(answer["ad_id"] ?? "?")  \(answer["format"] ?? "?")  expires \(answer["expires_at"] ?? "?")")
+            if let native = answer["native"] as? [String: Any] { print("native: \(native["headline"] ?? "")") }
+            if let custom = answer["custom_native"] as? [String: Any] {
+                let assets = (custom["assets"] as? [String: Any] ?? [:]).keys.sorted().joined(separator: ", ")
+                print("custom native \(custom["format_id"] ?? "?"): \(assets)")
+            }
+            if let reward = answer["reward"] as? [String: Any] {
+                print("reward: \(reward["amount"] ?? "?") \(reward["type"] ?? "?")")
+            }
+            print("waterfall: \(attempts.joined(separator: "; "))")
+        }
+    }
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a loaded ad (JSON).")
+        @Argument(help: "The ad's id.") var adId: String
+        @OptionGroup var connection: ConnectionOptions
+        func run() async throws { try await printRaw(connection, "/v1/ads/\(adId)") }
+    }
+
+    struct Impression: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record an ad's impression (once; a repeat counts nothing).")
+        @Argument(help: "The ad's id.") var adId: String
+        @OptionGroup var connection: ConnectionOptions
+        func run() async throws { try await lifecycle(connection, adId, "impression") }
+    }
+
+    struct Click: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Record a click and print where it leads.")
+        @Argument(help: "The ad's id.") var adId: String
+        @Option(help: "The asset clicked, e.g. headline or call_to_action.") var asset: String?
+        @OptionGroup var connection: ConnectionOptions
+        func run() async throws {
+            try await lifecycle(connection, adId, "click", body: asset.map { ["asset": $0] } ?? [:])
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a rewarded ad (once).")
+        @Argument(help: "The ad's id.") var adId: String
+        @OptionGroup var connection: ConnectionOptions
+        func run() async throws { try await lifecycle(connection, adId, "show") }
+    }
+
+    struct Progress: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Report a rewarded video's progress: start, first_quartile, midpoint, third_quartile, complete, skip.")
+        @Argument(help: "The ad's id.") var adId: String
+        @Argument(help: "The event.") var event: String
+        @OptionGroup var connection: ConnectionOptions
+        func run() async throws { try await lifecycle(connection, adId, "progress", body: ["event": event]) }
+    }
+
+    struct Dismiss: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Dismiss a shown rewarded ad.")
+        @Argument(help: "The ad's id.") var adId: String
+        @OptionGroup var connection: ConnectionOptions
+        func run() async throws { try await lifecycle(connection, adId, "dismiss") }
+    }
+
+    struct Events: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Follow the daemon's ad events (Server-Sent Events) until interrupted.")
+        @Option(help: "Only this ad unit's events.") var adUnit: String?
+        @Option(help: "Only this ad's events.") var adId: String?
+        @OptionGroup var connection: ConnectionOptions
+        func run() async throws {
+            let events = try await connection.client.events(adUnit: adUnit, adID: adId)
+            for try await event in events {
+                // Written straight to fd 1, so that each event shows at once even into a pipe.
+                let line =
+                    connection.json
+                    ? event.data : "\(event.name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(event.data)"
+                try Array((line + "\n").utf8).withUnsafeBytes { try StandardStreams.write($0) }
+            }
+        }
+    }
+}
+
+/// POSTs a lifecycle call and prints its answer: JSON with --json, else one line.
+private func lifecycle(
+    _ connection: ConnectionOptions, _ adID: String, _ action: String, body: [String: Any] = [:]
+) async throws {
+    let reply = try await connection.client.request(
+        .POST, "/v1/ads/\(adID)/\(action)", json: try JSONSerialization.data(withJSONObject: body)
+    ).successful()
+    if connection.json { return printBody(reply.body) }
+    let answer = (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any] ?? [:]
+    var line =
+        answer["recorded"] as? Bool == true
+        ? "\(action): recorded" : "\(action): not recorded (\(answer["reason"] ?? "?"))"
+    if let target = answer["action"] as? [String: Any] {
+        line += "; open \(target["type"] ?? "?") \(target["url"] ?? "")"
+    }
+    print(line)
+}
+
+private func printBody(_ body: Data) {
+    print(String(decoding: body, as: UTF8.self), terminator: body.last == UInt8(ascii: "\n") ? "" : "\n")
+}
