@@ -49,6 +49,7 @@ let package = Package(
             dependencies: [
                 "SecureSignals",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         // The built-in adapters, and the exec adapter that runs a program as one.

@@ -29,7 +29,9 @@ public final class BenchDaemon {
 
     /// The adapters `makeAdapters` lists (configuration entries; the recipient is "bench"),
     /// given the daemon's directory.
-    public init(daemonBinary: String, makeAdapters: (URL) throws -> [[String: Any]]) throws {
+    public init(
+        daemonBinary: String, adUnits: [String: Any] = [:], makeAdapters: (URL) throws -> [[String: Any]]
+    ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("secure-signals-bench-\(getpid())")
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -45,7 +47,7 @@ public final class BenchDaemon {
         let configuration: [String: Any] = [
             "socket": ["path": socketPath], "state_directory": directory.appendingPathComponent("state").path,
             "recipients": ["bench": ["key_configs": [keyConfigPath]]], "adapters": adapterList,
-            "deadlines": ["request_timeout_ms": 5000],
+            "deadlines": ["request_timeout_ms": 5000], "ad_units": adUnits,
         ]
         let configPath = directory.appendingPathComponent("daemon.json").path
         try JSONSerialization.data(withJSONObject: configuration).write(to: URL(fileURLWithPath: configPath))

@@ -3,7 +3,7 @@ import Client
 import Foundation
 import NIOPosix
 
-/// Drives `POST /v1/signals` over a number of concurrent keep-alive connections.
+/// Drives one route of the daemon over a number of concurrent keep-alive connections.
 struct Load {
     let client: DaemonClient
     private let http: HTTPClient
@@ -23,9 +23,11 @@ struct Load {
         try? await http.shutdown()
     }
 
-    /// Sends `body` back to back on every connection for `duration`; the latencies, sorted,
-    /// and the time it took.
-    func drive(body: Data, for duration: Duration) async throws -> (latencies: [Duration], elapsed: Duration) {
+    /// Sends `body` (POST; GET without one) back to back on every connection for `duration`;
+    /// the latencies, sorted, and the time it took.
+    func drive(_ path: String = "/v1/signals", body: Data?, for duration: Duration) async throws -> (
+        latencies: [Duration], elapsed: Duration
+    ) {
         let clock = ContinuousClock()
         let start = clock.now
         let client = self.client
@@ -35,7 +37,7 @@ struct Load {
                     var mine: [Duration] = []
                     while clock.now - start < duration {
                         let sent = clock.now
-                        let reply = try await client.request(.POST, "/v1/signals", json: body)
+                        let reply = try await client.request(body == nil ? .GET : .POST, path, json: body)
                         guard reply.status == 200 else { throw BenchFailure("the daemon answered \(reply.status)") }
                         mine.append(clock.now - sent)
                     }

@@ -16,6 +16,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     private let fetcher: any AdFetcher
     private let logger: Logger
     public nonisolated let events: EventHub
+    private let metrics = AdMetrics()
 
     private var ads: [String: LoadedAd] = [:]
     private var readyAd: [String: String] = [:]
@@ -97,7 +98,13 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     private func startLoad(_ unit: AdUnit, _ request: AdLoadRequest) -> Task<LoadResult, Never> {
         let waterfall = Waterfall(unit: unit, networks: networks)
         let privacy = self.privacy
-        let task = Task { await self.finishLoad(unit, request, await waterfall.load(request, privacy: privacy)) }
+        let metrics = self.metrics
+        let task = Task {
+            let start = ContinuousClock.now
+            let result = await waterfall.load(request, privacy: privacy)
+            metrics.loaded(unit: unit.id, after: .now - start)
+            return await self.finishLoad(unit, request, result)
+        }
         inFlight[unit.id] = task
         return task
     }
@@ -120,6 +127,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
             publish(.loaded, ad, ["network": .string(fill.network)])
             return .success(ad.snapshot(now: now))
         case .failure(let failure):
+            metrics.count(.failedToLoad, unit: unit.id)
             events.publish(
                 AdEvent(
                     name: .failedToLoad, adID: nil, adUnit: unit.id,
@@ -327,6 +335,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     }
 
     private func publish(_ name: AdEvent.Name, _ ad: LoadedAd, _ fields: [String: EventField] = [:]) {
+        metrics.count(name, unit: ad.unit.id)
         events.publish(AdEvent(name: name, adID: ad.id, adUnit: ad.unit.id, fields: fields))
     }
 

@@ -6,7 +6,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure the daemon's costs (build with -c release).",
-        subcommands: [HPKE.self, Signals.self, Exec.self]
+        subcommands: [HPKE.self, Signals.self, Exec.self, Ads.self]
     )
 
     struct HPKE: ParsableCommand {
@@ -164,8 +164,57 @@ struct BenchCommand: ParsableCommand {
     }
 }
 
+extension BenchCommand {
+    struct Ads: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ads",
+            abstract: "Ads loaded/s and load latency from the test network, against the socket's own floor.",
+            discussion: """
+                Starts secure-signalsd (the binary beside this one, or --daemon) with the seeds' test
+                native and rewarded units, then sends forced loads (each runs the waterfall and makes a
+                new ad) and, as the floor, GET /v1/health, in alternating half-second slices over the
+                same C keep-alive connections. Prints loads/s, p50 and p99 of each, and each load's p99
+                over the floor's. Build with -c release.
+                """
+        )
+
+        @Option(help: "The secure-signalsd binary to start (default: the one beside this program).")
+        var daemon: String?
+
+        @Option(help: "Seconds in all, split evenly between the floor and the two loads.")
+        var seconds: Double = 9
+
+        @Option(name: .customLong("connections"), help: "Concurrent keep-alive connections.")
+        var connections: Int = 1
+
+        func validate() throws {
+            guard seconds >= 1, seconds <= 600 else { throw ValidationError("--seconds must be in [1, 600]") }
+            guard (1...256).contains(connections) else { throw ValidationError("--connections must be in [1, 256]") }
+        }
+
+        func run() async throws {
+            let server = try BenchDaemon(daemonBinary: try daemonBinary(daemon), adUnits: AdsBenchmark.units) { _ in []
+            }
+            try await server.waitUntilServing()
+            let rows = try await AdsBenchmark(socketPath: server.socketPath, seconds: seconds, connections: connections)
+                .run()
+            print("\(connections) connection(s); alternating 0.5 s slices")
+            print("request          requests   per s    p50 ms   p99 ms  p99/floor")
+            let floor = rows.first.map { Bench.seconds($0.p99) } ?? 1
+            for row in rows {
+                print(
+                    row.name.padding(toLength: 15, withPad: " ", startingAt: 0)
+                        + String(
+                            format: " %9d  %7.0f  %7.3f  %7.3f  %9.2f", row.requests, row.perSecond,
+                            Bench.seconds(row.p50) * 1000, Bench.seconds(row.p99) * 1000, Bench.seconds(row.p99) / floor
+                        ))
+            }
+        }
+    }
+}
+
 /// The daemon binary to benchmark: `given`, or the `secure-signalsd` beside this program.
-private func daemonBinary(_ given: String?) throws -> String {
+func daemonBinary(_ given: String?) throws -> String {
     let binary =
         given
         ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()

@@ -101,6 +101,12 @@ struct MediationTests {
         #expect((reward["ssv"] as? [String: Any])?["custom_data"] == nil, "only what was set")
         #expect(reward["ad_id"] as? String == id && reward["ad_unit"] as? String == Self.rewarded)
         #expect(seen.last?.1["ad_id"] as? String != id, "the next ad was preloaded")
+        let metrics = try await metricsText(daemon)
+        #expect(
+            metrics.contains(
+                #"secure_signals_ad_events_total{ad_unit="/6499/example/rewarded",event="reward_earned"} 1"#))
+        #expect(metrics.contains(#"secure_signals_ad_events_total{ad_unit="/6499/example/rewarded",event="loaded"} 2"#))
+        #expect(metrics.contains(#"secure_signals_ad_load_seconds_count{ad_unit="/6499/example/rewarded"} 2"#))
     }
 
     @Test func theWaterfallReportsEveryAttemptAndFailuresNameTheirCode() async throws {

@@ -1,0 +1,82 @@
+import Client
+import Foundation
+
+/// `secure-signals bench ads`: native and rewarded loads from the test network over the socket
+/// (`force`, so each runs the waterfall and makes a new ad), against the socket's own floor
+/// measured in alternating slices of the same run: `GET /v1/health` over the same connections.
+public struct AdsBenchmark {
+    public struct Row: Sendable {
+        public var name: String
+        public var requests: Int
+        public var perSecond: Double
+        public var p50: Duration
+        public var p99: Duration
+    }
+
+    public static let nativeUnit = "/21775744923/example/native"
+    public static let rewardedUnit = "/6499/example/rewarded"
+
+    /// The daemon's adapters (none: ads only) and ad units.
+    public static var units: [String: Any] {
+        [
+            nativeUnit: [
+                "format": "native", "waterfall": [["network": "test", "parameter": nativeUnit]],
+            ],
+            rewardedUnit: [
+                "format": "rewarded", "waterfall": [["network": "test", "parameter": rewardedUnit]],
+            ],
+        ]
+    }
+
+    public var socketPath: String
+    public var seconds: Double
+    public var connections: Int
+
+    public init(socketPath: String, seconds: Double = 9, connections: Int = 1) {
+        self.socketPath = socketPath
+        self.seconds = seconds
+        self.connections = connections
+    }
+
+    public func run() async throws -> [Row] {
+        let load = Load(socketPath: socketPath, connections: connections)
+        do {
+            let rows = try await measure(load)
+            await load.shutdown()
+            return rows
+        } catch {
+            await load.shutdown()
+            throw error
+        }
+    }
+
+    private func measure(_ load: Load) async throws -> [Row] {
+        let subjects: [(name: String, path: String, body: Data?)] = [
+            ("health (floor)", "/v1/health", nil),
+            (
+                "native load", "/v1/ads",
+                Data(#"{"ad_unit":"\#(Self.nativeUnit)","format":"native","force":true}"#.utf8)
+            ),
+            (
+                "rewarded load", "/v1/ads",
+                Data(#"{"ad_unit":"\#(Self.rewardedUnit)","format":"rewarded","force":true}"#.utf8)
+            ),
+        ]
+        var samples = Array(repeating: (latencies: [Duration](), elapsed: Duration.zero), count: subjects.count)
+        let slices = max(1, Int((seconds / Double(subjects.count) / 0.5).rounded()))
+        for _ in 0..<slices {
+            for (index, subject) in subjects.enumerated() {
+                let run = try await load.drive(subject.path, body: subject.body, for: .milliseconds(500))
+                samples[index].latencies += run.latencies
+                samples[index].elapsed += run.elapsed
+            }
+        }
+        return subjects.indices.map { index in
+            let sorted = samples[index].latencies.sorted()
+            return Row(
+                name: subjects[index].name, requests: sorted.count,
+                perSecond: Double(sorted.count) / Bench.seconds(samples[index].elapsed),
+                p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99))
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Metrics
+import Synchronization
+
+/// Ad events and load latency, through the swift-metrics API (the daemon picks the backend).
+/// Handles are made once per ad unit and event, not per ad.
+final class AdMetrics: Sendable {
+    private let events = Mutex<[String: Counter]>([:])
+    private let loads = Mutex<[String: Timer]>([:])
+
+    func count(_ event: AdEvent.Name, unit: String) {
+        let key = unit + "\u{0}" + event.rawValue
+        let counter = events.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = Counter(
+                label: "secure_signals_ad_events_total", dimensions: [("ad_unit", unit), ("event", event.rawValue)])
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
+    }
+
+    func loaded(unit: String, after latency: Duration) {
+        let timer = loads.withLock { timers in
+            if let timer = timers[unit] { return timer }
+            let timer = Timer(label: "secure_signals_ad_load_seconds", dimensions: [("ad_unit", unit)])
+            timers[unit] = timer
+            return timer
+        }
+        let (seconds, attoseconds) = latency.components
+        timer.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
