@@ -19,7 +19,11 @@ public enum DaemonRunner {
     /// Exit status for a bad configuration (sysexits' EX_CONFIG).
     public static let configurationErrorStatus: Int32 = 78
 
-    public static func run(_ options: DaemonOptions, registry: AdapterRegistry) async throws -> Int32 {
+    /// `clockControl` installs `POST /testbed/clock` (`{"advance_ms": N}`), which moves the ad
+    /// store's clock forward: for the testbed daemon's tests of expiry and retries only.
+    public static func run(_ options: DaemonOptions, registry: AdapterRegistry, clockControl: Bool = false)
+        async throws -> Int32
+    {
         let level = Logger.Level(rawValue: options.logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -45,11 +49,12 @@ public enum DaemonRunner {
         let metrics = DaemonMetrics()
         let collector = try SignalCollector(
             configuration: configuration.collector, registry: registry, logger: logger)
-        let ads: AdStore<ContinuousClock>
+        let adClock = AdjustableClock()
+        let ads: AdStore<AdjustableClock>
         do {
             ads = try AdStore(
                 units: configuration.mediation.units, networks: configuration.mediation.networks,
-                registry: BuiltinAdNetworks.registry, fetcher: HTTPAdFetcher(), clock: ContinuousClock(), logger: logger
+                registry: BuiltinAdNetworks.registry, fetcher: HTTPAdFetcher(), clock: adClock, logger: logger
             )
         } catch {
             FileHandle.standardError.write(Data("secure-signalsd: \(error)\n".utf8))
@@ -61,6 +66,7 @@ public enum DaemonRunner {
         router.addMiddleware { ErrorAndMetricsMiddleware(metrics: metrics) }
         router.addMiddleware { AccessMiddleware(state: state) }
         Routes.install(on: router, state: state, metrics: metrics)
+        if clockControl { TestbedRoutes.installClock(on: router, clock: adClock, logger: logger) }
 
         let listening = AsyncStream<Void>.makeStream()
         let server: any Service
@@ -160,7 +166,7 @@ public enum DaemonRunner {
 /// shutdown. A shutdown that comes first sends no READY=1.
 struct ReadinessService: Service {
     let collector: SignalCollector
-    let ads: AdStore<ContinuousClock>
+    let ads: AdStore<AdjustableClock>
     let listening: AsyncStream<Void>
     let notifier: SystemdNotifier
     let logger: Logger

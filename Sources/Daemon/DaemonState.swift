@@ -8,12 +8,12 @@ import Synchronization
 /// change while connections stay open.
 final class DaemonState: Sendable {
     let collector: SignalCollector
-    let ads: AdStore<ContinuousClock>
+    let ads: AdStore<AdjustableClock>
     let logger: Logger
     let startedAt = ContinuousClock.now
     private let currentAccess: Mutex<AccessPolicy>
 
-    init(collector: SignalCollector, ads: AdStore<ContinuousClock>, access: AccessPolicy, logger: Logger) {
+    init(collector: SignalCollector, ads: AdStore<AdjustableClock>, access: AccessPolicy, logger: Logger) {
         self.collector = collector
         self.ads = ads
         self.currentAccess = Mutex(access)

@@ -59,6 +59,7 @@ enum Routes {
         router.put("/v1/privacy") { request, _ in
             let privacy = try await JSONRequest.decode(StrictPrivacyState.self, from: request).state
             await state.collector.setPrivacy(privacy)
+            await state.ads.setPrivacy(privacy)
             state.logger.info("privacy state set", metadata: ["limit_ad_tracking": "\(privacy.limitAdTracking)"])
             return try JSONResponse.make(PrivacyAnswer(privacy: privacy))
         }

@@ -121,6 +121,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
             let ad = LoadedAd(
                 id: UUID().uuidString.lowercased(), unit: unit, fill: fill, ssv: request.ssv,
                 preferences: request.preferences, loadedAt: now)
+            sweep()
             ads[ad.id] = ad
             readyAd[unit.id] = ad.id
             retryAttempts[unit.id] = 0
@@ -255,7 +256,16 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     }
 
     public func show(_ id: String) throws(AdLifecycleError) -> LifecycleOutcome {
-        var ad = try rewarded(id)
+        var ad: LoadedAd
+        do {
+            ad = try rewarded(id)
+        } catch {
+            // An ad the client tried to present and could not: say so on the stream too.
+            if error.code == .adExpired, let expired = ads[id] {
+                publish(.failedToPresent, expired, ["code": .string(error.code.rawValue)])
+            }
+            throw error
+        }
         guard ad.presentation.show() else {
             throw AdLifecycleError(.adAlreadyUsed, "ad '\(id)' was already shown; load another")
         }
@@ -355,8 +365,9 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
         }
     }
 
-    /// Drops expired ads that nobody can use any more (an hour past expiry).
-    public func sweep() {
+    /// Drops ads an hour past their expiry (until then they answer `ad_expired`); every new ad
+    /// sweeps, so the store holds what one expiry's worth of loads makes, not more.
+    func sweep() {
         let cutoff = now - .seconds(3600)
         for (id, ad) in ads where ad.expiresAt < cutoff { ads[id] = nil }
     }

@@ -293,3 +293,57 @@ struct MediationTests {
         #expect((assets["MainImage"] as? [String: Any])?["type"] as? String == "image")
     }
 }
+
+/// Expiry and the retry schedule through the socket, on the testbed daemon's clock, which the
+/// test moves (`POST /testbed/clock`).
+extension MediationTests {
+    static func advance(_ daemon: RunningDaemon, milliseconds: Int) async throws {
+        #expect(try await post(daemon, "/testbed/clock", ["advance_ms": milliseconds]).status == 200)
+    }
+
+    @Test func adsExpireOnTheDaemonsClock() async throws {
+        let daemon = try await Self.start(units: [
+            "short": Self.unit("native", [Self.testItem(Self.native)], extra: ["expiry_ms": 60_000])
+        ])
+        let id = try #require(
+            try await Self.post(daemon, "/v1/ads", ["ad_unit": "short", "format": "native"]).json["ad_id"] as? String)
+        try await Self.advance(daemon, milliseconds: 59_000)
+        #expect(try await daemon.client.request(.GET, "/v1/ads/\(id)").status == 200)
+        try await Self.advance(daemon, milliseconds: 1_000)
+        let expired = try await Self.post(daemon, "/v1/ads/\(id)/impression")
+        #expect(expired.status == 410 && Self.errorCode(expired.json) == "ad_expired")
+        let next = try await Self.post(daemon, "/v1/ads", ["ad_unit": "short", "format": "native"])
+        #expect(next.json["ad_id"] as? String != id, "an expired ad is not handed out")
+    }
+
+    @Test func failedLoadsRetryOnTheBackoffSchedule() async throws {
+        let daemon = try await Self.start(units: [
+            "dry": Self.unit("native", [Self.testItem(Self.native, ["behavior": "no_fill"])], extra: ["max_retries": 2])
+        ])
+        let events = try await daemon.client.events(adUnit: "dry")
+        let counter = FailureCounter()
+        let counting = Task {
+            for try await event in events where event.name == "failed_to_load" { await counter.add() }
+        }
+        defer { counting.cancel() }
+        #expect(try await Self.post(daemon, "/v1/ads", ["ad_unit": "dry", "format": "native"]).status == 404)
+        _ = try await eventually { await counter.count == 1 ? true : nil }
+        // Retry 1 after 2 s, retry 2 after 4 s more, then no more (max_retries 2).
+        for (retry, delay) in [(1, 2_000), (2, 4_000)] {
+            // A second short of it (the real clock runs too, so the margin is wide).
+            try await Self.advance(daemon, milliseconds: delay - 1_000)
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(await counter.count == retry, "retry \(retry) waits its \(delay) ms")
+            try await Self.advance(daemon, milliseconds: 1_000)
+            _ = try await eventually { await counter.count == retry + 1 ? true : nil }
+        }
+        try await Self.advance(daemon, milliseconds: 120_000)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(await counter.count == 3)
+    }
+}
+
+actor FailureCounter {
+    private(set) var count = 0
+    func add() { count += 1 }
+}

@@ -284,3 +284,49 @@ func waitUntil(_ condition: () async -> Bool) async throws {
 }
 
 struct WaitFailure: Error {}
+
+extension AdStoreTests {
+    @Test func adsLongPastTheirExpiryAreForgotten() async throws {
+        let clock = ManualClock()
+        let store = try store(
+            [AdUnit(id: "u", format: .native, waterfall: [item(Self.native)], expiry: .seconds(60))], clock: clock)
+        let old = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
+        clock.advance(by: .seconds(61))
+        await #expect(throws: AdLifecycleError(.adExpired, "ad '\(old.adID)' expired; load another")) {
+            try await store.ad(old.adID)
+        }
+        clock.advance(by: .seconds(3600))
+        _ = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
+        await #expect(throws: AdLifecycleError(.unknownAd, "no ad '\(old.adID)'")) { try await store.ad(old.adID) }
+    }
+}
+
+extension AdStoreTests {
+    @Test func showingAnExpiredAdFailsToPresent() async throws {
+        let clock = ManualClock()
+        let store = try store(
+            [AdUnit(id: "r", format: .rewarded, waterfall: [item(Self.rewarded)], expiry: .seconds(10))], clock: clock)
+        let ad = try await store.load(AdLoadRequest(adUnit: "r", format: .rewarded)).get()
+        let stream = events(store.events, EventHub.Filter(adID: ad.adID))
+        clock.advance(by: .seconds(10))
+        await #expect(throws: AdLifecycleError.self) { try await store.show(ad.adID) }
+        for await event in stream {
+            #expect(event.name == .failedToPresent && event.fields["code"] == .string("ad_expired"))
+            break
+        }
+    }
+
+    @Test func aLazyNetworkIsSetUpOnItsFirstLoadOnly() async throws {
+        let store = try AdStore(
+            units: [AdUnit(id: "u", format: .native, waterfall: [item(Self.native)])],
+            networks: [AdNetworkConfiguration(name: "test", lazy: true)], registry: BuiltinAdNetworks.registry,
+            fetcher: NoFetcher(), clock: ManualClock(), logger: Logger(label: "test"))
+        await store.initializeNetworks()
+        let before = try #require(await store.networkStatuses().first)
+        #expect(before.state == .initializing && before.description == "set up on first use")
+        #expect(await store.networksSettled, "a lazy network does not hold up readiness")
+        _ = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
+        let after = try #require(await store.networkStatuses().first)
+        #expect(after.state == .ready && after.kind == "ad_network")
+    }
+}

@@ -1,0 +1,66 @@
+import Synchronization
+
+/// The monotonic clock, plus an offset that only moves forward: what the daemon's ad store
+/// runs on. The offset stays zero in production; the testbed daemon moves it so that tests of
+/// expiry and retry schedules run through the socket without waiting for them.
+public final class AdjustableClock: Clock, Sendable {
+    public struct Instant: InstantProtocol {
+        var offset: Duration
+
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private let origin = ContinuousClock.now
+    private let skew = Mutex<(offset: Duration, waiters: [Int: CheckedContinuation<Void, Never>], next: Int)>(
+        (.zero, [:], 0))
+
+    public init() {}
+
+    public var now: Instant { Instant(offset: (ContinuousClock.now - origin) + skew.withLock { $0.offset }) }
+    public var minimumResolution: Duration { .milliseconds(1) }
+
+    /// Moves the clock forward, waking sleepers whose time has come.
+    public func advance(by duration: Duration) {
+        let waiters = skew.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.offset += max(.zero, duration)
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        while true {
+            try Task.checkCancellation()
+            let remaining = now.duration(to: deadline)
+            if remaining <= .zero { return }
+            // Sleep on the real clock, but wake at once when the offset moves.
+            let id = skew.withLock { state -> Int in
+                state.next += 1
+                return state.next
+            }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { try? await Task.sleep(for: remaining) }
+                group.addTask {
+                    await withTaskCancellationHandler {
+                        await withCheckedContinuation { continuation in
+                            // Cancelled before it could wait (the real sleep ended first): go.
+                            let waitNow = self.skew.withLock { state -> Bool in
+                                if Task.isCancelled { return false }
+                                state.waiters[id] = continuation
+                                return true
+                            }
+                            if !waitNow { continuation.resume() }
+                        }
+                    } onCancel: {
+                        self.skew.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+                    }
+                }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+}
