@@ -184,6 +184,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
             for (key, asset) in custom.assets {
                 if case .image(let image) = asset { custom.assets[key] = .image(await withData(image)) }
             }
+            if let image = custom.media?.image { custom.media?.image = await withData(image) }
             return .customNative(custom)
         case .rewarded:
             return content

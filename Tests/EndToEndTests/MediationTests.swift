@@ -281,6 +281,54 @@ struct MediationTests {
         #expect(noFill.status != 0 && noFill.stderr.contains("invalid_request"), "\(noFill.stderr)")
     }
 
+    @Test func readinessWaitsForTheAdNetworksSetUp() async throws {
+        let directory = try TemporaryDirectory()
+        let listener = try NotifyListener(path: directory.path("notify.sock"))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(
+                adapters: [],
+                extra: [
+                    "ad_units": [Self.native: Self.unit("native", [Self.testItem(Self.native)])],
+                    "ad_networks": ["test": ["setup": ["setup_delay_ms": 800]]],
+                ]),
+            environment: ["NOTIFY_SOCKET": listener.path])
+        let ready = await listener.wait { $0.contains("READY=1") }
+        #expect(clock.now - start >= .milliseconds(800), "READY waited for the network's setup")
+        #expect(ready?.contains("1 of 1 adapters ready") == true, "\(listener.messages)")
+        let network = try #require(try await daemon.client.adapters().first { $0.name == "test" })
+        #expect(network.state == .ready && (network.initLatencyMilliseconds ?? 0) >= 800)
+    }
+
+    @Test func nativePreferencesAndCustomClickHandlingReachTheAd() async throws {
+        let daemon = try await Self.start(units: [
+            Self.native: Self.unit("native", [Self.testItem(Self.native)]),
+            "/21775744923/example/native-backfill": Self.unit(
+                "native", [Self.testItem("/21775744923/example/native-backfill")]),
+        ])
+        let portrait = try await Self.post(
+            daemon, "/v1/ads",
+            [
+                "ad_unit": Self.native, "format": "native",
+                "options": [
+                    "media_aspect_ratio": "portrait", "multiple_images": true, "custom_click_handling": true,
+                ],
+            ])
+        let native = try #require(portrait.json["native"] as? [String: Any])
+        let images = try #require(native["images"] as? [[String: Any]])
+        #expect(images.count == 2 && (images[0]["url"] as? String)?.hasSuffix("portrait.png") == true)
+        #expect(images.allSatisfy { ($0["data"] as? String)?.isEmpty == false }, "image bytes come with the ad")
+        #expect((native["media_aspect_ratio"] as? Double ?? 1) < 1)
+        let id = try #require(portrait.json["ad_id"] as? String)
+        let click = try await Self.post(daemon, "/v1/ads/\(id)/click", ["asset": "call_to_action"])
+        #expect((click.json["action"] as? [String: Any])?["type"] as? String == "custom")
+        let backfill = try await Self.post(
+            daemon, "/v1/ads", ["ad_unit": "/21775744923/example/native-backfill", "format": "native"])
+        let choices = try #require((backfill.json["native"] as? [String: Any])?["ad_choices"] as? [String: Any])
+        #expect(choices["url"] as? String != nil && choices["icon"] != nil)
+    }
+
     @Test func adNetworksAreListedAmongTheAdapters() async throws {
         let daemon = try await Self.start(units: [Self.native: Self.unit("native", [Self.testItem(Self.native)])])
         let network = try #require(try await daemon.client.adapters().first { $0.name == "test" })
@@ -291,6 +339,24 @@ struct MediationTests {
         #expect(Set(assets.keys) == ["Headline", "MainImage", "Caption"])
         #expect((assets["Headline"] as? [String: Any])?["type"] as? String == "text")
         #expect((assets["MainImage"] as? [String: Any])?["type"] as? String == "image")
+        let media = try #require((custom.json["custom_native"] as? [String: Any])?["media"] as? [String: Any])
+        #expect(media["has_video_content"] as? Bool == false)
+        #expect(
+            (media["image"] as? [String: Any])?["url"] as? String == (assets["MainImage"] as? [String: Any])?["url"]
+                as? String)
+    }
+
+    @Test func aNetworkThatCompletesTwiceMakesOneAd() async throws {
+        let daemon = try await Self.start(units: [
+            "twice": Self.unit("rewarded", [Self.testItem(Self.rewarded, ["behavior": "complete_twice"])])
+        ])
+        let events = try await daemon.client.events(adUnit: "twice")
+        let load = try await Self.post(daemon, "/v1/ads", ["ad_unit": "twice", "format": "rewarded"])
+        #expect(load.status == 200)
+        let id = try #require(load.json["ad_id"] as? String)
+        #expect(try await Self.post(daemon, "/v1/ads/\(id)/show").status == 200)
+        let seen = try await Self.collect(events, timeout: .seconds(10)) { $0.last?.0 == "will_present" }
+        #expect(seen.map(\.0) == ["loaded", "will_present"], "one completion, one ad, one loaded event")
     }
 }
 

@@ -12,7 +12,8 @@ import Synchronization
 /// tests of everything around it: `"behavior"`: `no_fill`, `error`, `hang`, `complete_twice`
 /// (answers twice: one completion counts), `dismiss_first` (reports a rewarded ad's dismiss
 /// before its reward); `delay_ms`; and `impression_tracker`, `click_tracker`, `deep_link`.
-/// Setup parameter `tracks_itself` (bool) makes it track impressions and clicks itself.
+/// Setup parameters: `tracks_itself` (bool) makes it track impressions and clicks itself;
+/// `setup_delay_ms` makes its setup slow.
 public final class TestAdNetwork: AdNetworkAdapter {
     public static let name = "test"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
@@ -31,6 +32,7 @@ public final class TestAdNetwork: AdNetworkAdapter {
 
     public init(setup: AdNetworkSetup) async throws {
         tracksImpressionsAndClicks = try setup.parameters.bool("tracks_itself") ?? false
+        if let delay = try setup.parameters.int("setup_delay_ms") { try await Task.sleep(for: .milliseconds(delay)) }
     }
 
     public func loadRewardedAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
@@ -146,14 +148,17 @@ public final class TestAdNetwork: AdNetworkAdapter {
             extraAssets: ["kind": "content"])
     }
 
+    /// The format's three assets; no video content, so its media is the main image.
     private func customNative(_ preferences: NativeAdPreferences) -> CustomNativeAd {
-        CustomNativeAd(
+        let main = image(TestCreatives.landscape, preferences)
+        return CustomNativeAd(
             formatID: Self.customFormatID,
             assets: [
                 "Headline": .text("Test Ad: Custom Native Format"),
-                "MainImage": .image(image(TestCreatives.landscape, preferences)),
+                "MainImage": .image(main),
                 "Caption": .text("This is a test custom native ad."),
-            ])
+            ],
+            media: CustomNativeMedia(hasVideoContent: false, image: main))
     }
 }
 
