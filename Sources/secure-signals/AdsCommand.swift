@@ -14,8 +14,8 @@ struct AdsCommand: AsyncParsableCommand {
               secure-signals ads show AD_ID
               secure-signals ads progress AD_ID complete
               secure-signals ads dismiss AD_ID
-            and, in another terminal, `secure-signals ads events` to watch reward_earned come
-            before dismissed.
+            and, in another terminal, `secure-signals ads events` to watch reward_earned \
+            come before dismissed.
             """,
         subcommands: [
             Load.self, Get.self, Impression.self, Click.self, Show.self, Progress.self, Dismiss.self, Events.self,

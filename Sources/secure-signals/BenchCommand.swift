@@ -14,8 +14,8 @@ struct BenchCommand: ParsableCommand {
             commandName: "hpke",
             abstract: "Envelope seals/s and opens/s per AEAD, against the bare X25519 floor.",
             discussion: """
-                The floor is the X25519 work of one seal: one key generation plus one derive,
-                measured in the same process in alternating rounds. The ratio is seal cost / floor
+                The floor is the X25519 work of one seal: one key generation plus one derive, \
+                measured in the same process in alternating rounds. The ratio is seal cost / floor \
                 (the median over rounds); the target is at most 1.25 for 64-byte AES-128-GCM.
                 """
         )
@@ -52,11 +52,11 @@ struct BenchCommand: ParsableCommand {
             commandName: "signals",
             abstract: "Queries/s and latency of POST /v1/signals with 8 adapters, against the crypto floor.",
             discussion: """
-                Starts secure-signalsd (the binary beside this one, or --daemon) on a temporary socket
-                with 8 file adapters whose 64-byte plaintexts stay cached, drives it with C concurrent
-                keep-alive connections (C = 1 and 8), and measures in the same run the crypto floor:
-                the same 8 seals done in-process, one after another. Targets on a 2-core machine:
-                at C = 1, p99 <= 2 x floor; at C = 8, queries/s >= 0.7 x (2 / floor).
+                Starts secure-signalsd (the binary beside this one, or --daemon) on a temporary socket \
+                with 8 file adapters whose 64-byte plaintexts stay cached, drives it with C concurrent \
+                keep-alive connections (C = 1 and 8), and measures in the same run the crypto floor: \
+                the same 8 seals done in-process, one after another. Targets on a 2-core machine: \
+                at C = 1, p99 <= 2 x floor; at C = 8, queries/s >= 0.7 x (2 / floor). \
                 Build with -c release.
                 """
         )
@@ -107,17 +107,14 @@ struct BenchCommand: ParsableCommand {
             commandName: "exec",
             abstract: "The Python example adapter against the built-in file adapter: queries/s and p99.",
             discussion: """
-                Starts secure-signalsd (the binary beside this one, or --daemon) with two adapters
-                reading the same 64-byte file, uncached: the built-in `file` adapter and
-                examples/adapters/python/file_signal_adapter.py run as an exec adapter. Then asks
-                each alone, in alternating half-second slices over the same C keep-alive
-                connections, and prints queries/s and p50/p99 for both and their ratios: what a
+                Starts secure-signalsd (the binary beside this one, or --daemon) with two adapters \
+                reading the same 64-byte file, uncached: the built-in `file` adapter and \
+                examples/adapters/python/file_signal_adapter.py run as an exec adapter. Then asks \
+                each alone, in alternating half-second slices over the same C keep-alive \
+                connections, and prints queries/s and p50/p99 for both and their ratios: what a \
                 separate process costs per signal. Build with -c release.
                 """
         )
-
-        @Option(help: "The secure-signalsd binary to start (default: the one beside this program).")
-        var daemon: String?
 
         @Option(help: "The adapter program (default: examples/adapters/python/file_signal_adapter.py here).")
         var program = "examples/adapters/python/file_signal_adapter.py"
@@ -125,12 +122,10 @@ struct BenchCommand: ParsableCommand {
         @Option(help: "Seconds in all, split evenly between the two adapters.")
         var seconds: Double = 10
 
-        @Option(name: .customLong("connections"), help: "Concurrent keep-alive connections.")
-        var connections: Int = 1
+        @OptionGroup var load: LoadOptions
 
         func validate() throws {
             guard seconds >= 1, seconds <= 600 else { throw ValidationError("--seconds must be in [1, 600]") }
-            guard (1...256).contains(connections) else { throw ValidationError("--connections must be in [1, 256]") }
         }
 
         func run() async throws {
@@ -140,10 +135,10 @@ struct BenchCommand: ParsableCommand {
                     "\(program) is not an executable program; run from the repository or pass --program")
             }
             let server = try BenchDaemon(
-                daemonBinary: try daemonBinary(daemon), makeAdapters: ExecBenchmark.adapters(program: program))
+                daemonBinary: try daemonBinary(load.daemon), makeAdapters: ExecBenchmark.adapters(program: program))
             try await server.waitUntilServing()
             let report = try await ExecBenchmark(
-                socketPath: server.socketPath, seconds: seconds, connections: connections
+                socketPath: server.socketPath, seconds: seconds, connections: load.connections
             ).run()
             print("\(report.connections) connection(s); each adapter asked alone, in alternating 0.5 s slices")
             print("adapter        requests  queries/s   p50 ms   p99 ms")
@@ -170,35 +165,33 @@ extension BenchCommand {
             commandName: "ads",
             abstract: "Ads loaded/s and load latency from the test network, against the socket's own floor.",
             discussion: """
-                Starts secure-signalsd (the binary beside this one, or --daemon) with the seeds' test
-                native and rewarded units, then sends forced loads (each runs the waterfall and makes a
-                new ad) and, as the floor, GET /v1/health, in alternating half-second slices over the
-                same C keep-alive connections. Prints loads/s, p50 and p99 of each, and each load's p99
+                Starts secure-signalsd (the binary beside this one, or --daemon) with the seeds' test \
+                native and rewarded units, then sends forced loads (each runs the waterfall and makes a \
+                new ad) and, as the floor, GET /v1/health, in alternating half-second slices over the \
+                same C keep-alive connections. Prints loads/s, p50 and p99 of each, and each load's p99 \
                 over the floor's. Build with -c release.
                 """
         )
 
-        @Option(help: "The secure-signalsd binary to start (default: the one beside this program).")
-        var daemon: String?
-
         @Option(help: "Seconds in all, split evenly between the floor and the two loads.")
         var seconds: Double = 9
 
-        @Option(name: .customLong("connections"), help: "Concurrent keep-alive connections.")
-        var connections: Int = 1
+        @OptionGroup var load: LoadOptions
 
         func validate() throws {
             guard seconds >= 1, seconds <= 600 else { throw ValidationError("--seconds must be in [1, 600]") }
-            guard (1...256).contains(connections) else { throw ValidationError("--connections must be in [1, 256]") }
         }
 
         func run() async throws {
-            let server = try BenchDaemon(daemonBinary: try daemonBinary(daemon), adUnits: AdsBenchmark.units) { _ in []
+            let server = try BenchDaemon(daemonBinary: try daemonBinary(load.daemon), adUnits: AdsBenchmark.units) {
+                _ in []
             }
             try await server.waitUntilServing()
-            let rows = try await AdsBenchmark(socketPath: server.socketPath, seconds: seconds, connections: connections)
-                .run()
-            print("\(connections) connection(s); alternating 0.5 s slices")
+            let rows = try await AdsBenchmark(
+                socketPath: server.socketPath, seconds: seconds, connections: load.connections
+            )
+            .run()
+            print("\(load.connections) connection(s); alternating 0.5 s slices")
             print("request          requests   per s    p50 ms   p99 ms  p99/floor")
             let floor = rows.first.map { Bench.seconds($0.p99) } ?? 1
             for row in rows {
@@ -210,6 +203,19 @@ extension BenchCommand {
                         ))
             }
         }
+    }
+}
+
+/// The daemon a benchmark starts, and how many connections drive it.
+struct LoadOptions: ParsableArguments {
+    @Option(help: "The secure-signalsd binary to start (default: the one beside this program).")
+    var daemon: String?
+
+    @Option(name: .customLong("connections"), help: "Concurrent keep-alive connections.")
+    var connections: Int = 1
+
+    func validate() throws {
+        guard (1...256).contains(connections) else { throw ValidationError("--connections must be in [1, 256]") }
     }
 }
 

@@ -13,8 +13,8 @@ struct KeysCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make a recipient key pair: NAME.key.pem (private, 0600) and NAME.keyconfig (public).",
             discussion: """
-                The private key is an unencrypted PKCS#8 PEM that `openssl pkey` reads; give it only to
-                the bidder that opens the envelopes. The key configuration (RFC 9458 §3) is public: the
+                The private key is an unencrypted PKCS#8 PEM that `openssl pkey` reads; give it only to \
+                the bidder that opens the envelopes. The key configuration (RFC 9458 §3) is public: the \
                 daemon seals with it. Existing files are never replaced unless --force is given.
                 """
         )
@@ -75,7 +75,7 @@ struct KeysCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print a key configuration, or a private key's public half and key id.",
             discussion: """
-                For a private key, the key id comes from the key configuration beside it
+                For a private key, the key id comes from the key configuration beside it \
                 (NAME.keyconfig next to NAME.key.pem), when there is one.
                 """
         )

@@ -7,9 +7,9 @@ struct OpenCommand: ParsableCommand {
         commandName: "open",
         abstract: "Open one envelope line from standard input and write its payload to standard output.",
         discussion: """
-            The key id comes from the key configuration: --key-config, or NAME.keyconfig beside
-            NAME.key.pem. Any failure (wrong key, unknown key id, altered or truncated envelope,
-            bad base64url, unsupported algorithm, a key file others can read) exits non-zero
+            The key id comes from the key configuration: --key-config, or NAME.keyconfig beside \
+            NAME.key.pem. Any failure (wrong key, unknown key id, altered or truncated envelope, \
+            bad base64url, unsupported algorithm, a key file others can read) exits non-zero \
             with one line on standard error and nothing on standard output.
             """
     )

@@ -6,8 +6,8 @@ struct SealCommand: ParsableCommand {
         commandName: "seal",
         abstract: "Seal standard input into one envelope line for a recipient's key configuration.",
         discussion: """
-            The envelope is what the daemon hands out: base64url of key id, suite, enc and the
-            HPKE ciphertext of the framed payload. Only the holder of the matching private key
+            The envelope is what the daemon hands out: base64url of key id, suite, enc and the \
+            HPKE ciphertext of the framed payload. Only the holder of the matching private key \
             can open it (`secure-signals open`).
             """
     )

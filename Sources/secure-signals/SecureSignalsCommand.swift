@@ -6,13 +6,14 @@ struct SecureSignalsCommand: AsyncParsableCommand {
         commandName: "secure-signals",
         abstract: "Client and key tool for the secure-signals daemon.",
         discussion: """
-            Ask a running secure-signalsd for signals, make recipient keys, seal and open
-            envelopes by hand, and measure the daemon.
+            Ask a running secure-signalsd for signals and ads, make recipient keys, seal and \
+            open envelopes by hand, and measure the daemon.
 
             Examples:
               secure-signals health
               secure-signals adapters
               secure-signals collect --request-id ad-42 --adapter device-context
+              secure-signals ads load --ad-unit /6499/example/rewarded --format rewarded
               secure-signals keys generate --key-id 7 --out /etc/secure-signals/keys --name bidder
               echo -n hello | secure-signals seal --key-config keys/demo/demo.keyconfig
               secure-signals seal --key-config keys/demo/demo.keyconfig < payload \\

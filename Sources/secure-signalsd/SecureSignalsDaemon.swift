@@ -9,8 +9,9 @@ struct SecureSignalsDaemon: AsyncParsableCommand {
         commandName: "secure-signalsd",
         abstract: "Serves encrypted secure signals to every app on the device, over a Unix socket.",
         discussion: """
-            With no options it runs on the embedded default: the demo key (NOT FOR PRODUCTION),
-            the built-in adapters device-context, first-party-id and file, and a socket at
+            With no options it runs on the embedded default: the demo key (NOT FOR PRODUCTION), \
+            the built-in adapters device-context, first-party-id and file, the seeds' test ad \
+            units on the test network, and a socket at \
             $XDG_RUNTIME_DIR/secure-signals.sock (./.run/secure-signals.sock without it).
 
             Examples:
