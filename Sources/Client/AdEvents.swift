@@ -71,6 +71,7 @@ struct EventStreamReader {
                 line.append(byte)
                 continue
             }
+            if line.last == UInt8(ascii: "\r") { line.removeLast() }
             let text = String(decoding: line, as: UTF8.self)
             line.removeAll(keepingCapacity: true)
             if text.isEmpty {

@@ -114,7 +114,8 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     )
         async -> LoadResult
     {
-        inFlight[unit.id] = nil
+        // The load stays in flight (later loads join it) until its ad is stored, images and all.
+        defer { inFlight[unit.id] = nil }
         switch result {
         case .success(var fill):
             if !request.preferences.disableImageLoading { fill.ad.content = await loadImages(fill.ad.content) }
@@ -125,6 +126,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
             ads[ad.id] = ad
             readyAd[unit.id] = ad.id
             retryAttempts[unit.id] = 0
+            retries.removeValue(forKey: unit.id)?.cancel()
             publish(.loaded, ad, ["network": .string(fill.network)])
             return .success(ad.snapshot(now: now))
         case .failure(let failure):
@@ -140,8 +142,9 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
 
     /// After a failed load: try again in 2^min(6, attempt) s, up to the unit's `max_retries`.
     private func scheduleRetry(_ unit: AdUnit, _ request: AdLoadRequest) {
+        guard retries[unit.id] == nil else { return }  // one is already waiting
         let attempt = (retryAttempts[unit.id] ?? 0) + 1
-        guard attempt <= unit.maxRetries, retries[unit.id] == nil else {
+        guard attempt <= unit.maxRetries else {
             retryAttempts[unit.id] = 0
             return
         }
@@ -163,7 +166,14 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
 
     private func retry(_ unit: AdUnit, _ request: AdLoadRequest) async {
         retries[unit.id] = nil
-        if inFlight[unit.id] == nil { _ = await startLoad(unit, request).value }
+        guard inFlight[unit.id] == nil, !hasReadyAd(unit.id) else { return }
+        _ = await startLoad(unit, request).value
+    }
+
+    /// Whether `unit` has an ad a load would hand out now.
+    private func hasReadyAd(_ unit: String) -> Bool {
+        guard let id = readyAd[unit], let ad = ads[id] else { return false }
+        return !ad.isUsed && ad.expiresAt > now
     }
 
     /// The background retry of `unit`, if one is waiting: its attempt number.
@@ -281,9 +291,12 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
 
     public func progress(_ id: String, _ progress: VideoProgress) async throws(AdLifecycleError) -> LifecycleOutcome {
         let ad = try shownRewarded(id)
+        // The client's event counts now, before the network is asked: a dismiss that comes
+        // meanwhile must find a completed video completed.
+        let outcome = apply([.progress(progress)], to: id)
         let reported = await ad.fill.ad.presentation?.events(after: progress) ?? []
-        let inputs = [RewardedPresentation.Input.progress(progress)] + reported.map(Self.input)
-        return apply(inputs, to: id)
+        if !reported.isEmpty { _ = apply(reported.map(Self.input), to: id) }
+        return outcome
     }
 
     public func dismiss(_ id: String) throws(AdLifecycleError) -> LifecycleOutcome {
@@ -294,7 +307,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
 
     /// After a dismiss (the client's or the network's): the next ad, when the unit preloads.
     private func preloadAfterDismiss(_ ad: LoadedAd) {
-        guard ad.unit.preload, inFlight[ad.unit.id] == nil else { return }
+        guard ad.unit.preload, inFlight[ad.unit.id] == nil, !hasReadyAd(ad.unit.id) else { return }
         _ = startLoad(ad.unit, AdLoadRequest(adUnit: ad.unit.id, format: ad.format, ssv: ad.ssv))
     }
 
@@ -307,7 +320,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
 
     private func apply(_ inputs: [RewardedPresentation.Input], to id: String) -> LifecycleOutcome {
         guard var ad = ads[id] else { return .duplicate }
-        let names = ad.presentation.apply(inputs)
+        let (names, repeated) = ad.presentation.apply(inputs)
         ads[id] = ad
         for name in names {
             var fields: [String: EventField] = [:]
@@ -325,7 +338,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
             publish(name, ad, fields)
         }
         if names.contains(.dismissed) { preloadAfterDismiss(ad) }
-        return names.isEmpty ? .duplicate : .recorded
+        return repeated ? .duplicate : .recorded
     }
 
     private func rewarded(_ id: String) throws(AdLifecycleError) -> LoadedAd {

@@ -13,8 +13,11 @@ public final class AdjustableClock: Clock, Sendable {
     }
 
     private let origin = ContinuousClock.now
-    private let skew = Mutex<(offset: Duration, waiters: [Int: CheckedContinuation<Void, Never>], next: Int)>(
-        (.zero, [:], 0))
+    /// The offset, sleepers waiting for it to move, and how often it moved (a sleeper that
+    /// looked before a move and registers after it must not wait for the next one).
+    private let skew = Mutex<
+        (offset: Duration, waiters: [Int: CheckedContinuation<Void, Never>], next: Int, moves: Int)
+    >((.zero, [:], 0, 0))
 
     public init() {}
 
@@ -25,6 +28,7 @@ public final class AdjustableClock: Clock, Sendable {
     public func advance(by duration: Duration) {
         let waiters = skew.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.offset += max(.zero, duration)
+            state.moves += 1
             defer { state.waiters = [:] }
             return Array(state.waiters.values)
         }
@@ -34,13 +38,13 @@ public final class AdjustableClock: Clock, Sendable {
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         while true {
             try Task.checkCancellation()
+            let (id, moves) = skew.withLock { state -> (Int, Int) in
+                state.next += 1
+                return (state.next, state.moves)
+            }
             let remaining = now.duration(to: deadline)
             if remaining <= .zero { return }
             // Sleep on the real clock, but wake at once when the offset moves.
-            let id = skew.withLock { state -> Int in
-                state.next += 1
-                return state.next
-            }
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { try? await Task.sleep(for: remaining) }
                 group.addTask {
@@ -48,7 +52,7 @@ public final class AdjustableClock: Clock, Sendable {
                         await withCheckedContinuation { continuation in
                             // Cancelled before it could wait (the real sleep ended first): go.
                             let waitNow = self.skew.withLock { state -> Bool in
-                                if Task.isCancelled { return false }
+                                if Task.isCancelled || state.moves != moves { return false }
                                 state.waiters[id] = continuation
                                 return true
                             }

@@ -11,7 +11,7 @@ struct RewardedPresentation: Sendable {
     private(set) var shown = false
     private(set) var rewarded = false
     private(set) var dismissed = false
-    private var completed = false
+    private var progressSeen: Set<VideoProgress> = []
 
     /// Marks the ad shown; false when it already was.
     mutating func show() -> Bool {
@@ -20,33 +20,40 @@ struct RewardedPresentation: Sendable {
         return true
     }
 
-    /// The events `inputs` cause, in the order they must be emitted. Rewards in one batch are
-    /// taken before dismisses, so a network that reports the dismiss first loses nothing.
-    mutating func apply(_ inputs: [Input]) -> [AdEvent.Name] {
+    /// The events `inputs` cause, in the order they must be emitted, and whether they were all
+    /// repeats (a progress event reported before, a second dismiss): those change nothing.
+    /// Rewards in one batch are taken before dismisses, so a network that reports the dismiss
+    /// first loses nothing.
+    mutating func apply(_ inputs: [Input]) -> (events: [AdEvent.Name], repeated: Bool) {
         let ordered = inputs.filter { $0 != .dismiss } + inputs.filter { $0 == .dismiss }
         var events: [AdEvent.Name] = []
+        var repeated = true
         for input in ordered where !dismissed {
             switch input {
-            case .progress(.start):
-                events.append(.videoStart)
-            case .progress(.complete):
-                if !completed {
-                    completed = true
+            case .progress(let progress):
+                guard progressSeen.insert(progress).inserted else { continue }
+                repeated = false
+                switch progress {
+                case .start:
+                    events.append(.videoStart)
+                case .complete:
                     events.append(.videoComplete)
+                    events += earn()
+                case .firstQuartile, .midpoint, .thirdQuartile, .skip:
+                    break
                 }
-                events += earn()
-            case .progress:
-                break
             case .networkReward:
+                repeated = false
                 events += earn()
             case .dismiss:
+                repeated = false
                 // A video watched to the end earns its reward before it is dismissed.
-                if completed { events += earn() }
+                if progressSeen.contains(.complete) { events += earn() }
                 dismissed = true
                 events.append(.dismissed)
             }
         }
-        return events
+        return (events, repeated)
     }
 
     private mutating func earn() -> [AdEvent.Name] {

@@ -52,7 +52,7 @@ struct Waterfall {
             case .value(let ad):
                 if let problem = Self.mismatch(ad.content, format: format, formatIDs: request.formatIDs) {
                     attempt(.error, problem)
-                    lastError = AdLoadError(.networkError, "\(item.network): \(problem)")
+                    lastError = AdLoadError(.internalError, "\(item.network): \(problem)")
                     continue
                 }
                 attempt(.filled, nil)
@@ -64,7 +64,9 @@ struct Waterfall {
                 attempt(.noFill, error.message)
                 lastError = error
             case .failure(let error):
-                let failure = error as? AdLoadError ?? AdLoadError(.networkError, String(describing: error))
+                var failure = error as? AdLoadError ?? AdLoadError(.networkError, String(describing: error))
+                // A network refusing its line item is the network's failure, not the client's request.
+                if failure.code == .invalidRequest { failure.code = .networkError }
                 attempt(.error, failure.message)
                 lastError = failure
             case .timedOut:

@@ -330,3 +330,33 @@ extension AdStoreTests {
         #expect(after.state == .ready && after.kind == "ad_network")
     }
 }
+
+extension AdStoreTests {
+    @Test func aClientLoadDuringTheBackoffNeitherResetsNorDoublesTheRetries() async throws {
+        let clock = ManualClock()
+        let store = try store(
+            [
+                AdUnit(
+                    id: "u", format: .native, waterfall: [item(Self.native, ["behavior": .string("no_fill")])],
+                    maxRetries: 2)
+            ],
+            clock: clock)
+        let failures = Mutex(0)
+        let stream = events(store.events)
+        let counting = Task {
+            for await event in stream where event.name == .failedToLoad { failures.withLock { $0 += 1 } }
+        }
+        defer { counting.cancel() }
+        _ = await store.load(AdLoadRequest(adUnit: "u", format: .native))
+        try await waitUntil { await store.pendingRetry(of: "u") == 1 && clock.sleeping == 1 }
+        _ = await store.load(AdLoadRequest(adUnit: "u", format: .native))  // fails too, while retry 1 waits
+        try await waitUntil { failures.withLock { $0 } == 2 }
+        #expect(await store.pendingRetry(of: "u") == 1, "still retry 1, and only one waiting")
+        clock.advance(by: .seconds(2))
+        try await waitUntil { await store.pendingRetry(of: "u") == 2 && clock.sleeping == 1 }
+        clock.advance(by: .seconds(4))
+        try await waitUntil { failures.withLock { $0 } == 4 }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(await store.pendingRetry(of: "u") == nil, "max_retries 2: then it stops")
+    }
+}
