@@ -88,6 +88,7 @@ struct DaemonTests {
     @Test func privacyGatesTheFirstPartyIDAndResetRotatesIt() async throws {
         let daemon = try await RunningDaemon.start(
             config: demoConfig(adapters: [["name": "first-party-id", "recipients": ["demo"], "cache_ttl_ms": 60_000]]))
+        try await daemon.waitUntilAdaptersSettle()
         let demo = try DemoRecipient(in: daemon.directory)
         #expect(try await daemon.client.collect(requestID: "r").errors.map(\.code.rawValue) == ["consent_missing"])
         let consent = try JSONSerialization.data(withJSONObject: ["limit_ad_tracking": false, "tcf_consent": "CPabc"])

@@ -32,9 +32,7 @@ struct ExecAdapterTests {
     /// Starts the daemon and waits until no adapter is still initializing.
     static func start(_ adapters: [[String: Any]], deadlines: [String: Any] = [:]) async throws -> RunningDaemon {
         let daemon = try await RunningDaemon.start(config: demoConfig(adapters: adapters, deadlines: deadlines))
-        _ = try await eventually {
-            try await daemon.client.adapters().allSatisfy { $0.state == .ready || $0.state == .failed } ? true : nil
-        }
+        try await daemon.waitUntilAdaptersSettle()
         return daemon
     }
 

@@ -72,6 +72,21 @@ final class RunningDaemon: @unchecked Sendable {
         throw DaemonFailure("no socket after \(timeout):\n\(log)")
     }
 
+    /// Polls until no adapter is still initializing (each is ready or failed).
+    func waitUntilAdaptersSettle(timeout: Duration = .seconds(15)) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while clock.now < deadline {
+            let statuses = (try? await client.adapters()) ?? []
+            if !statuses.isEmpty, statuses.allSatisfy({ $0.state.rawValue == "ready" || $0.state.rawValue == "failed" })
+            {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw DaemonFailure("adapters still initializing after \(timeout):\n\(log)")
+    }
+
     var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
     var pid: Int32 { process.processIdentifier }
 
