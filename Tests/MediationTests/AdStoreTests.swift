@@ -214,32 +214,20 @@ struct AdStoreTests {
 
     @Test func failedLoadsRetryWithBackoffUpToTheUnitsLimit() async throws {
         let clock = ManualClock()
-        let store = try store(
-            [
-                AdUnit(
-                    id: "u", format: .native, waterfall: [item(Self.native, ["behavior": .string("no_fill")])],
-                    maxRetries: 3)
-            ],
-            clock: clock)
-        let failures = Mutex(0)
-        let stream = events(store.events)
-        let counting = Task {
-            for await event in stream where event.name == .failedToLoad { failures.withLock { $0 += 1 } }
-        }
-        defer { counting.cancel() }
+        let (store, failures) = try dryUnit(maxRetries: 3, clock: clock)
         _ = await store.load(AdLoadRequest(adUnit: "u", format: .native))
         // Retry n waits 2^min(6, n) s: 2, 4, 8.
         for (attempt, delay) in [(1, 2), (2, 4), (3, 8)] {
             try await waitUntil { await store.pendingRetry(of: "u") == attempt && clock.sleeping == 1 }
             clock.advance(by: .seconds(delay) - .milliseconds(1))
             try await Task.sleep(for: .milliseconds(20))
-            #expect(failures.withLock { $0 } == attempt, "retry \(attempt) waits its full \(delay) s")
+            #expect(failures.count == attempt, "retry \(attempt) waits its full \(delay) s")
             clock.advance(by: .milliseconds(1))
-            try await waitUntil { failures.withLock { $0 } == attempt + 1 }
+            try await waitUntil { failures.count == attempt + 1 }
         }
         try await Task.sleep(for: .milliseconds(50))
         #expect(await store.pendingRetry(of: "u") == nil, "three retries, then it stops")
-        #expect(failures.withLock { $0 } == 4)
+        #expect(failures.count == 4)
     }
 
     @Test func nativeAdsFollowTheClientsPreferences() async throws {
@@ -334,29 +322,42 @@ extension AdStoreTests {
 extension AdStoreTests {
     @Test func aClientLoadDuringTheBackoffNeitherResetsNorDoublesTheRetries() async throws {
         let clock = ManualClock()
-        let store = try store(
-            [
-                AdUnit(
-                    id: "u", format: .native, waterfall: [item(Self.native, ["behavior": .string("no_fill")])],
-                    maxRetries: 2)
-            ],
-            clock: clock)
-        let failures = Mutex(0)
-        let stream = events(store.events)
-        let counting = Task {
-            for await event in stream where event.name == .failedToLoad { failures.withLock { $0 += 1 } }
-        }
-        defer { counting.cancel() }
+        let (store, failures) = try dryUnit(maxRetries: 2, clock: clock)
         _ = await store.load(AdLoadRequest(adUnit: "u", format: .native))
         try await waitUntil { await store.pendingRetry(of: "u") == 1 && clock.sleeping == 1 }
         _ = await store.load(AdLoadRequest(adUnit: "u", format: .native))  // fails too, while retry 1 waits
-        try await waitUntil { failures.withLock { $0 } == 2 }
+        try await waitUntil { failures.count == 2 }
         #expect(await store.pendingRetry(of: "u") == 1, "still retry 1, and only one waiting")
         clock.advance(by: .seconds(2))
         try await waitUntil { await store.pendingRetry(of: "u") == 2 && clock.sleeping == 1 }
         clock.advance(by: .seconds(4))
-        try await waitUntil { failures.withLock { $0 } == 4 }
+        try await waitUntil { failures.count == 4 }
         try await Task.sleep(for: .milliseconds(50))
         #expect(await store.pendingRetry(of: "u") == nil, "max_retries 2: then it stops")
+    }
+}
+
+/// Counts what the event stream says, for tests that wait on it.
+final class EventCount: Sendable {
+    private let value = Mutex(0)
+    var count: Int { value.withLock { $0 } }
+    func add() { value.withLock { $0 += 1 } }
+}
+
+extension AdStoreTests {
+    /// A store whose unit "u" never fills and retries `maxRetries` times, and a count of its
+    /// `failed_to_load` events.
+    func dryUnit(maxRetries: Int, clock: ManualClock) throws -> (AdStore<ManualClock>, EventCount) {
+        let store = try store(
+            [
+                AdUnit(
+                    id: "u", format: .native, waterfall: [item(Self.native, ["behavior": .string("no_fill")])],
+                    maxRetries: maxRetries)
+            ],
+            clock: clock)
+        let failures = EventCount()
+        let stream = events(store.events)
+        Task { for await event in stream where event.name == .failedToLoad { failures.add() } }
+        return (store, failures)
     }
 }
