@@ -230,6 +230,8 @@ struct ReloadService: Service {
         do {
             let configuration = try DaemonRunner.loadConfiguration(file: file, socket: socket, registry: registry)
             try await state.collector.reload(configuration.collector)
+            try await state.ads.reload(
+                units: configuration.mediation.units, networks: configuration.mediation.networks)
             state.access = configuration.access
             logger.notice("reloaded configuration and keys", metadata: ["source": "\(configuration.source)"])
             notifier.notify("READY=1\nSTATUS=serving; configuration reloaded")

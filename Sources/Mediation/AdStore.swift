@@ -11,8 +11,9 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
 
     private let clock: C
     private let origin: C.Instant
-    private let units: [String: AdUnit]
-    private let networks: [String: NetworkHost]
+    private var units: [String: AdUnit]
+    private var networks: [String: NetworkHost]
+    private let registry: AdNetworkRegistry
     private let fetcher: any AdFetcher
     private let logger: Logger
     public nonisolated let events: EventHub
@@ -34,15 +35,44 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
         self.fetcher = fetcher
         self.logger = logger
         self.events = events
+        self.registry = registry
+        self.networks = try Self.hosts(networks, keeping: [:], registry: registry, logger: logger)
+        self.units = Dictionary(units.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+    }
+
+    /// A host per network: the one in `current` when its configuration is unchanged (it stays
+    /// set up), else a new one.
+    private static func hosts(
+        _ networks: [AdNetworkConfiguration], keeping current: [String: NetworkHost], registry: AdNetworkRegistry,
+        logger: Logger
+    ) throws(AdLoadError) -> [String: NetworkHost] {
         var hosts: [String: NetworkHost] = [:]
         for network in networks {
+            if let host = current[network.name], host.configuration == network {
+                hosts[network.name] = host
+                continue
+            }
             guard let type = registry.type(named: network.name) else {
                 throw AdLoadError(.invalidRequest, "no ad network named '\(network.name)'")
             }
             hosts[network.name] = NetworkHost(configuration: network, type: type, logger: logger)
         }
+        return hosts
+    }
+
+    /// Takes a reloaded configuration (SIGHUP): new and changed ad units and networks apply to
+    /// the next load; unchanged networks stay set up; new ones are set up now unless lazy.
+    /// Loads under way finish with what they started with; loaded ads stay usable.
+    public func reload(units: [AdUnit], networks: [AdNetworkConfiguration]) async throws(AdLoadError) {
+        let hosts = try Self.hosts(networks, keeping: self.networks, registry: registry, logger: logger)
+        let fresh = hosts.filter { name, host in self.networks[name] !== host && !host.isLazy }.map(\.value)
         self.networks = hosts
         self.units = Dictionary(units.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        for (unit, task) in retries where self.units[unit] == nil {
+            task.cancel()
+            retries[unit] = nil
+        }
+        for host in fresh { Task { _ = await host.ready() } }
     }
 
     private var now: Duration { origin.duration(to: clock.now) }

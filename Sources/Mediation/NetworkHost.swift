@@ -6,7 +6,7 @@ import SecureSignals
 actor NetworkHost {
     let name: String
     private let type: any AdNetworkAdapter.Type
-    private nonisolated let configuration: AdNetworkConfiguration
+    nonisolated let configuration: AdNetworkConfiguration
     private let logger: Logger
     private var state = AdapterState.initializing
     private var adapter: (any AdNetworkAdapter)?

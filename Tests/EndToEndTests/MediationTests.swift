@@ -329,6 +329,23 @@ struct MediationTests {
         #expect(choices["url"] as? String != nil && choices["icon"] != nil)
     }
 
+    @Test func aReloadTakesNewAdUnitsAndDropsRemovedOnes() async throws {
+        let daemon = try await Self.start(units: ["old": Self.unit("native", [Self.testItem(Self.native)])])
+        #expect(try await Self.post(daemon, "/v1/ads", ["ad_unit": "old", "format": "native"]).status == 200)
+        let config = demoConfig(
+            adapters: [], extra: ["ad_units": ["new": Self.unit("rewarded", [Self.testItem(Self.rewarded)])]]
+        ).merging(["socket": ["path": daemon.socketPath], "state_directory": daemon.directory.path("state")]) { $1 }
+        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: daemon.configPath))
+        daemon.send(SIGHUP)
+        let loaded = try await eventually {
+            let reply = try await Self.post(daemon, "/v1/ads", ["ad_unit": "new", "format": "rewarded"])
+            return reply.status == 200 ? reply : nil
+        }
+        #expect(loaded.json["reward"] != nil)
+        let gone = try await Self.post(daemon, "/v1/ads", ["ad_unit": "old", "format": "native"])
+        #expect(gone.status == 400 && Self.errorCode(gone.json) == "invalid_request")
+    }
+
     @Test func adNetworksAreListedAmongTheAdapters() async throws {
         let daemon = try await Self.start(units: [Self.native: Self.unit("native", [Self.testItem(Self.native)])])
         let network = try #require(try await daemon.client.adapters().first { $0.name == "test" })
