@@ -1,4 +1,5 @@
 import Metrics
+import SecureSignals
 import Synchronization
 
 /// Ad events and load latency, through the swift-metrics API (the daemon picks the backend).
@@ -26,7 +27,6 @@ final class AdMetrics: Sendable {
             timers[unit] = timer
             return timer
         }
-        let (seconds, attoseconds) = latency.components
-        timer.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        timer.recordNanoseconds(latency.nanoseconds)
     }
 }

@@ -118,7 +118,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
                         "ad unit '\(unit.id)' serves \(unit.format.rawValue) ads, not \(request.format.rawValue)"),
                     info: nil))
         }
-        if !request.force, let id = readyAd[unit.id], let ad = ads[id], !ad.isUsed, ad.expiresAt > now {
+        if !request.force, hasReadyAd(unit.id), let id = readyAd[unit.id], let ad = ads[id] {
             return .success(ad.snapshot(now: now))
         }
         if let loading = inFlight[unit.id] { return await loading.value }

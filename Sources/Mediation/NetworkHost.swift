@@ -65,9 +65,7 @@ actor NetworkHost {
         }
         return AdapterStatus(
             name: name, kind: "ad_network", state: state, description: description,
-            initLatencyMilliseconds: initLatency.map {
-                Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15
-            },
+            initLatencyMilliseconds: initLatency.map(milliseconds),
             adapterVersion: type.adapterVersion, sdkVersion: adapter?.sdkVersion,
             circuit: CircuitStatus(state: .closed, consecutiveFailures: 0, retryInMilliseconds: nil, opened: 0),
             program: nil)

@@ -28,8 +28,7 @@ struct Waterfall {
                 attempts.append(
                     ResponseInfo.Attempt(
                         network: item.network, parameter: item.parameter, outcome: outcome,
-                        latencyMilliseconds: (Double(elapsed.components.seconds) * 1000
-                            + Double(elapsed.components.attoseconds) / 1e15 * 1000).rounded() / 1000,
+                        latencyMilliseconds: milliseconds(elapsed),
                         message: message))
             }
             guard let host = networks[item.network], let adapter = await host.ready() else {

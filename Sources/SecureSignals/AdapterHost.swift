@@ -293,7 +293,8 @@ public enum ResetFailure: Error, Sendable {
     case failed(String)
 }
 
-func milliseconds(_ duration: Duration) -> Double {
+/// Milliseconds to the microsecond, for answers and logs.
+package func milliseconds(_ duration: Duration) -> Double {
     let (seconds, attoseconds) = duration.components
     return (Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded(toPlaces: 3)
 }

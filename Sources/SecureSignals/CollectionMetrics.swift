@@ -43,7 +43,7 @@ final class CollectionMetrics: Sendable {
 }
 
 extension Duration {
-    var nanoseconds: Int64 {
+    package var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }

@@ -116,7 +116,7 @@ public actor SignalCollector {
             let id = UUID()
             retiring[id] = Task {
                 await host.shutdown()
-                await self.retired(id)
+                self.retired(id)
             }
         }
         for slot in created {

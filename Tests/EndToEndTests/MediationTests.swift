@@ -25,9 +25,7 @@ struct MediationTests {
         var extra: [String: Any] = ["ad_units": units]
         if !networks.isEmpty { extra["ad_networks"] = networks }
         let daemon = try await RunningDaemon.start(config: demoConfig(adapters: [], extra: extra))
-        _ = try await eventually {
-            try await daemon.client.adapters().allSatisfy { $0.state != .initializing } ? true : nil
-        }
+        try await daemon.waitUntilAdaptersSettle()
         return daemon
     }
 

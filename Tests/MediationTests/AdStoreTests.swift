@@ -361,3 +361,12 @@ extension AdStoreTests {
         return (store, failures)
     }
 }
+
+extension AdStoreTests {
+    @Test func attemptLatenciesOverASecondAreInMilliseconds() async throws {
+        let unit = AdUnit(id: "u", format: .native, waterfall: [item(Self.native, ["delay_ms": .number(1100)])])
+        let ad = try await store([unit]).load(AdLoadRequest(adUnit: "u", format: .native)).get()
+        let latency = try #require(ad.responseInfo.attempts.first?.latencyMilliseconds)
+        #expect(latency >= 1100 && latency < 60_000, "\(latency) ms")
+    }
+}
