@@ -51,10 +51,14 @@ public enum DaemonRunner {
             configuration: configuration.collector, registry: registry, logger: logger)
         let adClock = AdjustableClock()
         let ads: AdStore<AdjustableClock>
+        let fetcher = HTTPAdFetcher()
+        let trackers = TrackerQueue(fetcher: fetcher, logger: logger)
         do {
             ads = try AdStore(
                 units: configuration.mediation.units, networks: configuration.mediation.networks,
-                registry: BuiltinAdNetworks.registry, fetcher: HTTPAdFetcher(), clock: adClock, logger: logger
+                registry: BuiltinAdNetworks.registry,
+                services: AdNetworkServices(fetcher: fetcher, trackers: trackers, signals: collector),
+                clock: adClock, logger: logger
             )
         } catch {
             FileHandle.standardError.write(Data("secure-signalsd: \(error)\n".utf8))
@@ -109,7 +113,8 @@ public enum DaemonRunner {
         // socket API has drained.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(
-                service: AdapterShutdownService(collector: collector), successTerminationBehavior: .ignore,
+                service: AdapterShutdownService(collector: collector, trackers: trackers),
+                successTerminationBehavior: .ignore,
                 serviceName: "adapters"),
             .init(service: server, serviceName: "socket API"),
             .init(service: readiness, successTerminationBehavior: .ignore, serviceName: "readiness"),
@@ -243,13 +248,17 @@ struct ReloadService: Service {
 }
 
 /// Stops every adapter at shutdown, after the socket API: adapter programs get SIGTERM, then
-/// SIGKILL after their grace period, and are reaped before the daemon exits.
+/// SIGKILL after their grace period, and are reaped before the daemon exits. Trackers already
+/// queued get up to two seconds to be fired: an impression recorded is not lost to a restart.
 struct AdapterShutdownService: Service {
     let collector: SignalCollector
+    let trackers: TrackerQueue
 
     func run() async throws {
         try? await gracefulShutdown()
+        async let drained: Void = { _ = await withTimeout(.seconds(2)) { await trackers.drain() } }()
         await collector.shutdown()
+        await drained
     }
 }
 

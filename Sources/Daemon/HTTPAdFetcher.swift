@@ -3,26 +3,59 @@ import Foundation
 import Mediation
 import NIOCore
 import NIOHTTP1
+import SecureSignals
 
-/// Fetches trackers and ad images over HTTP(S) with the daemon's shared HTTP client: 5 s per
-/// fetch, bodies up to 4 MiB.
+/// Reaches ad servers over HTTP(S) with one pooled client for the daemon's life: at most 3
+/// redirects, each exchange under its request's timeout, bodies up to 4 MiB. It runs on NIO's
+/// event loops; callers only await.
 struct HTTPAdFetcher: AdFetcher {
     static let maximumBytes = 4 << 20
+    static let maximumRedirects = 3
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    /// Never shut down: it lives as long as the process, like `HTTPClient.shared`.
+    private static let client = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: maximumRedirects, allowCycles: false),
+            timeout: .init(connect: .seconds(2)),
+            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16),
+            decompression: .enabled(limit: .ratio(20))))
+
+    func send(_ request: AdServerRequest) async throws(AdServerError) -> AdServerResponse {
+        guard let parsed = URL(string: request.url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
+            parsed.host?.isEmpty == false
+        else {
+            throw AdServerError(.invalidURL, "not an http(s) URL: \(request.url)")
+        }
+        var outgoing = HTTPClientRequest(url: request.url)
+        outgoing.method = request.method == .post ? .POST : .GET
+        outgoing.headers.add(name: "User-Agent", value: "secure-signals")
+        for header in request.headers { outgoing.headers.replaceOrAdd(name: header.name, value: header.value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let deadline = NIODeadline.now() + .nanoseconds(request.timeout.nanoseconds)
+        do {
+            let response = try await Self.client.execute(outgoing, deadline: deadline)
+            let body = try await response.body.collect(upTo: Self.maximumBytes)
+            var headers: [String: String] = [:]
+            for header in response.headers { headers[header.name.lowercased()] = header.value }
+            return AdServerResponse(status: Int(response.status.code), headers: headers, body: Array(buffer: body))
+        } catch let error as HTTPClientError {
+            throw Self.failure(error, url: request.url, timeout: request.timeout)
+        } catch is NIOTooManyBytesError {
+            throw AdServerError(.tooLarge, "\(request.url) answered more than \(Self.maximumBytes) bytes")
+        } catch {
+            throw AdServerError(.transport, "\(request.url): \(error)")
+        }
     }
 
-    func fetch(_ url: String) async throws -> [UInt8] {
-        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
-            throw Failure(description: "not an http(s) URL: \(url)")
+    private static func failure(_ error: HTTPClientError, url: String, timeout: Duration) -> AdServerError {
+        switch error {
+        case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
+            return AdServerError(.timeout, "\(url) did not answer within \(Int(milliseconds(timeout))) ms")
+        case .redirectLimitReached, .redirectCycleDetected:
+            return AdServerError(.tooManyRedirects, "\(url) redirected more than \(maximumRedirects) times")
+        default:
+            return AdServerError(.transport, "\(url): \(error)")
         }
-        var request = HTTPClientRequest(url: url)
-        request.method = .GET
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
-        guard (200..<300).contains(response.status.code) else {
-            throw Failure(description: "\(url) answered \(response.status.code)")
-        }
-        return Array(buffer: try await response.body.collect(upTo: Self.maximumBytes))
     }
 }

@@ -1,6 +1,84 @@
-/// How the daemon reaches ad servers: tracker pings and image downloads. The daemon gives an
-/// HTTP client; tests give real local servers through the same.
+/// How the daemon reaches ad servers: bid requests, ad tags, tracker pings and image
+/// downloads. The daemon gives its pooled HTTP client; nothing in Mediation speaks HTTP itself.
 public protocol AdFetcher: Sendable {
+    /// Sends one request and returns the answer, whatever its status; throws only when there
+    /// is no answer (bad URL, transport error, timeout, a body over the cap, too many redirects).
+    func send(_ request: AdServerRequest) async throws(AdServerError) -> AdServerResponse
+}
+
+extension AdFetcher {
     /// The body at `url`; throws on a transport error or a status other than 2xx.
-    func fetch(_ url: String) async throws -> [UInt8]
+    public func fetch(_ url: String, timeout: Duration = .seconds(5)) async throws(AdServerError) -> [UInt8] {
+        let response = try await send(AdServerRequest(url: url, timeout: timeout))
+        guard (200..<300).contains(response.status) else {
+            throw AdServerError(.status, "\(url) answered HTTP \(response.status)", status: response.status)
+        }
+        return response.body
+    }
+}
+
+/// One request to an ad server.
+public struct AdServerRequest: Sendable {
+    public enum Method: String, Sendable {
+        case get = "GET"
+        case post = "POST"
+    }
+
+    public var method: Method
+    public var url: String
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]?
+    /// The whole exchange, connection to last byte.
+    public var timeout: Duration
+
+    public init(
+        method: Method = .get, url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
+        timeout: Duration = .seconds(5)
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+}
+
+/// An ad server's answer.
+public struct AdServerResponse: Sendable {
+    public var status: Int
+    /// Header names in lower case.
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// Why an ad server gave no usable answer.
+public struct AdServerError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        case invalidURL = "invalid_url"
+        case timeout
+        case transport
+        case tooLarge = "too_large"
+        case tooManyRedirects = "too_many_redirects"
+        /// A status other than 2xx where only 2xx will do.
+        case status
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// The HTTP status, for `status`.
+    public var status: Int?
+
+    public init(_ kind: Kind, _ message: String, status: Int? = nil) {
+        self.kind = kind
+        self.message = message
+        self.status = status
+    }
+
+    public var description: String { message }
 }

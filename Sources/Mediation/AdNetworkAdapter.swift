@@ -15,12 +15,20 @@ public protocol AdNetworkAdapter: Sendable {
     var tracksImpressionsAndClicks: Bool { get }
     /// Sets the network up with its setup parameters; a throw is its init error.
     init(setup: AdNetworkSetup) async throws
+    /// What is wrong with a line item for this network, checked when the configuration is
+    /// read (`--check-config`, start, reload); nil when nothing is.
+    static func problem(with item: LineItem, format: AdFormat, setup: AdapterOptions, signalAdapters: Set<String>)
+        -> String?
     func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd
     func loadRewardedAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd
 }
 
 extension AdNetworkAdapter {
     public var tracksImpressionsAndClicks: Bool { false }
+
+    public static func problem(
+        with item: LineItem, format: AdFormat, setup: AdapterOptions, signalAdapters: Set<String>
+    ) -> String? { nil }
 
     public func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
         throw AdLoadError(.invalidRequest, "\(Self.name) serves no native ads")
@@ -35,10 +43,12 @@ extension AdNetworkAdapter {
 public struct AdNetworkSetup: Sendable {
     public var parameters: AdapterOptions
     public var logger: Logger
+    public var services: AdNetworkServices
 
-    public init(parameters: AdapterOptions, logger: Logger) {
+    public init(parameters: AdapterOptions, logger: Logger, services: AdNetworkServices) {
         self.parameters = parameters
         self.logger = logger
+        self.services = services
     }
 }
 
@@ -112,10 +122,17 @@ public struct NetworkAd: Sendable {
     /// Events the network reports on its own while a rewarded ad plays, for the daemon to
     /// put in order (the reward always before the dismiss).
     public var presentation: (any RewardedPresentationSource)?
+    /// The video of a rewarded video ad.
+    public var video: VideoCreative?
+    /// URLs the daemon fetches once each when the client first reports that progress.
+    public var progressTrackers: [VideoProgress: [String]]
+    /// URLs the daemon fetches once when the ad is dismissed (VAST `close`).
+    public var dismissTrackers: [String]
 
     public init(
         content: Content, clickDestination: String, deepLinks: [String] = [], impressionTrackers: [String] = [],
-        clickTrackers: [String] = [], value: AdValue? = nil, presentation: (any RewardedPresentationSource)? = nil
+        clickTrackers: [String] = [], value: AdValue? = nil, presentation: (any RewardedPresentationSource)? = nil,
+        video: VideoCreative? = nil, progressTrackers: [VideoProgress: [String]] = [:], dismissTrackers: [String] = []
     ) {
         self.content = content
         self.clickDestination = clickDestination
@@ -124,6 +141,9 @@ public struct NetworkAd: Sendable {
         self.clickTrackers = clickTrackers
         self.value = value
         self.presentation = presentation
+        self.video = video
+        self.progressTrackers = progressTrackers
+        self.dismissTrackers = dismissTrackers
     }
 }
 

@@ -14,7 +14,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     private var units: [String: AdUnit]
     private var networks: [String: NetworkHost]
     private let registry: AdNetworkRegistry
-    private let fetcher: any AdFetcher
+    private let services: AdNetworkServices
     private let logger: Logger
     public nonisolated let events: EventHub
     private let metrics = AdMetrics()
@@ -27,16 +27,17 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     private var privacy: PrivacyState?
 
     public init(
-        units: [AdUnit], networks: [AdNetworkConfiguration], registry: AdNetworkRegistry, fetcher: any AdFetcher,
-        clock: C, logger: Logger, events: EventHub = EventHub()
+        units: [AdUnit], networks: [AdNetworkConfiguration], registry: AdNetworkRegistry,
+        services: AdNetworkServices, clock: C, logger: Logger, events: EventHub = EventHub()
     ) throws(AdLoadError) {
         self.clock = clock
         self.origin = clock.now
-        self.fetcher = fetcher
+        self.services = services
         self.logger = logger
         self.events = events
         self.registry = registry
-        self.networks = try Self.hosts(networks, keeping: [:], registry: registry, logger: logger)
+        self.networks = try Self.hosts(
+            networks, keeping: [:], registry: registry, services: services, logger: logger)
         self.units = Dictionary(units.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
     }
 
@@ -44,7 +45,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     /// set up), else a new one.
     private static func hosts(
         _ networks: [AdNetworkConfiguration], keeping current: [String: NetworkHost], registry: AdNetworkRegistry,
-        logger: Logger
+        services: AdNetworkServices, logger: Logger
     ) throws(AdLoadError) -> [String: NetworkHost] {
         var hosts: [String: NetworkHost] = [:]
         for network in networks {
@@ -55,7 +56,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
             guard let type = registry.type(named: network.name) else {
                 throw AdLoadError(.invalidRequest, "no ad network named '\(network.name)'")
             }
-            hosts[network.name] = NetworkHost(configuration: network, type: type, logger: logger)
+            hosts[network.name] = NetworkHost(configuration: network, type: type, services: services, logger: logger)
         }
         return hosts
     }
@@ -64,7 +65,8 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     /// the next load; unchanged networks stay set up; new ones are set up now unless lazy.
     /// Loads under way finish with what they started with; loaded ads stay usable.
     public func reload(units: [AdUnit], networks: [AdNetworkConfiguration]) async throws(AdLoadError) {
-        let hosts = try Self.hosts(networks, keeping: self.networks, registry: registry, logger: logger)
+        let hosts = try Self.hosts(
+            networks, keeping: self.networks, registry: registry, services: services, logger: logger)
         let fresh = hosts.filter { name, host in self.networks[name] !== host && !host.isLazy }.map(\.value)
         self.networks = hosts
         self.units = Dictionary(units.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
@@ -236,7 +238,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
         guard image.data == nil else { return image }
         do {
             var loaded = image
-            loaded.data = Data(try await fetcher.fetch(image.url)).base64EncodedString()
+            loaded.data = Data(try await services.fetcher.fetch(image.url)).base64EncodedString()
             return loaded
         } catch {
             logger.warning("could not load an ad image", metadata: ["url": "\(image.url)", "error": "\(error)"])
@@ -278,7 +280,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
                     "precision": .string(value.precision),
                 ])
         }
-        if !ad.fill.tracksItself { fire(ad.fill.ad.impressionTrackers) }
+        if !ad.fill.tracksItself { services.trackers.enqueue(ad.fill.ad.impressionTrackers, kind: .impression) }
     }
 
     public func click(_ id: String, asset: String?) throws(AdLifecycleError) -> LifecycleOutcome {
@@ -292,7 +294,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
         var fields: [String: EventField] = ["action": .string(action.type.rawValue)]
         if let asset { fields["asset"] = .string(asset) }
         publish(.click, ad, fields)
-        if !ad.fill.tracksItself { fire(ad.fill.ad.clickTrackers) }
+        if !ad.fill.tracksItself { services.trackers.enqueue(ad.fill.ad.clickTrackers, kind: .click) }
         return LifecycleOutcome(recorded: true, reason: nil, action: action)
     }
 
@@ -324,6 +326,9 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
         // The client's event counts now, before the network is asked: a dismiss that comes
         // meanwhile must find a completed video completed.
         let outcome = apply([.progress(progress)], to: id)
+        if outcome.recorded {
+            services.trackers.enqueue(ad.fill.ad.progressTrackers[progress] ?? [], kind: .progress)
+        }
         let reported = await ad.fill.ad.presentation?.events(after: progress) ?? []
         if !reported.isEmpty { _ = apply(reported.map(Self.input), to: id) }
         return outcome
@@ -332,7 +337,9 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     public func dismiss(_ id: String) throws(AdLifecycleError) -> LifecycleOutcome {
         let ad = try shownRewarded(id)
         guard !ad.presentation.dismissed else { return .duplicate }
-        return apply([.dismiss], to: id)
+        let outcome = apply([.dismiss], to: id)
+        if outcome.recorded { services.trackers.enqueue(ad.fill.ad.dismissTrackers, kind: .progress) }
+        return outcome
     }
 
     /// After a dismiss (the client's or the network's): the next ad, when the unit preloads.
@@ -391,22 +398,6 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     private func publish(_ name: AdEvent.Name, _ ad: LoadedAd, _ fields: [String: EventField] = [:]) {
         metrics.count(name, unit: ad.unit.id)
         events.publish(AdEvent(name: name, adID: ad.id, adUnit: ad.unit.id, fields: fields))
-    }
-
-    /// Fetches each tracker once, in the background; a failure is logged, never retried twice.
-    private func fire(_ urls: [String]) {
-        guard !urls.isEmpty else { return }
-        let fetcher = self.fetcher
-        let logger = self.logger
-        Task {
-            for url in urls {
-                do {
-                    _ = try await fetcher.fetch(url)
-                } catch {
-                    logger.warning("a tracker failed", metadata: ["url": "\(url)", "error": "\(error)"])
-                }
-            }
-        }
     }
 
     /// Drops ads an hour past their expiry (until then they answer `ad_expired`); every new ad

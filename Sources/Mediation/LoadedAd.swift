@@ -26,7 +26,7 @@ struct LoadedAd: Sendable {
             Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18)
         var ad = MediatedAd(
             adID: id, adUnit: unit.id, format: format, responseInfo: fill.info,
-            expiresAt: wall.formatted(.iso8601), native: nil, customNative: nil, reward: nil)
+            expiresAt: wall.formatted(.iso8601), native: nil, customNative: nil, reward: nil, video: fill.ad.video)
         switch fill.ad.content {
         case .native(let native): ad.native = native
         case .customNative(let custom): ad.customNative = custom

@@ -11,9 +11,11 @@ public struct MediatedAd: Sendable, Encodable, Equatable {
     public var native: NativeAd?
     public var customNative: CustomNativeAd?
     public var reward: Reward?
+    /// The video of a rewarded video ad.
+    public var video: VideoCreative?
 
     enum CodingKeys: String, CodingKey {
-        case format, native, reward
+        case format, native, reward, video
         case adID = "ad_id"
         case adUnit = "ad_unit"
         case responseInfo = "response_info"
@@ -21,7 +23,7 @@ public struct MediatedAd: Sendable, Encodable, Equatable {
         case customNative = "custom_native"
     }
 
-    /// Only the content its format has: `native`, `custom_native` or `reward`.
+    /// Only the content its format has: `native`, `custom_native`, or `reward` and `video`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(adID, forKey: .adID)
@@ -32,6 +34,7 @@ public struct MediatedAd: Sendable, Encodable, Equatable {
         try container.encodeIfPresent(native, forKey: .native)
         try container.encodeIfPresent(customNative, forKey: .customNative)
         try container.encodeIfPresent(reward, forKey: .reward)
+        try container.encodeIfPresent(video, forKey: .video)
     }
 }
 

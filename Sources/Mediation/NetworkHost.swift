@@ -8,16 +8,21 @@ actor NetworkHost {
     private let type: any AdNetworkAdapter.Type
     nonisolated let configuration: AdNetworkConfiguration
     private let logger: Logger
+    private let services: AdNetworkServices
     private var state = AdapterState.initializing
     private var adapter: (any AdNetworkAdapter)?
     private var initError: String?
     private var initLatency: Duration?
     private var setup: Task<(any AdNetworkAdapter)?, Never>?
 
-    init(configuration: AdNetworkConfiguration, type: any AdNetworkAdapter.Type, logger: Logger) {
+    init(
+        configuration: AdNetworkConfiguration, type: any AdNetworkAdapter.Type, services: AdNetworkServices,
+        logger: Logger
+    ) {
         self.name = configuration.name
         self.type = type
         self.configuration = configuration
+        self.services = services
         self.logger = logger
     }
 
@@ -35,7 +40,7 @@ actor NetworkHost {
 
     private func runSetup() async -> (any AdNetworkAdapter)? {
         let type = self.type
-        let setup = AdNetworkSetup(parameters: configuration.setup, logger: logger)
+        let setup = AdNetworkSetup(parameters: configuration.setup, logger: logger, services: services)
         let start = ContinuousClock.now
         let outcome = await withTimeout(configuration.initTimeout) { try await type.init(setup: setup) }
         initLatency = .now - start

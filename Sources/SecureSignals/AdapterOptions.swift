@@ -82,4 +82,50 @@ public struct AdapterOptions: Sendable, Equatable, Codable {
         default: throw SignalError(.adapterInitFailed, "option '\(key)' must be true or false")
         }
     }
+
+    public func number(_ key: String) throws -> Double? {
+        switch values[key] {
+        case nil, .null?: return nil
+        case .number(let value)?: return value
+        default: throw SignalError(.adapterInitFailed, "option '\(key)' must be a number")
+        }
+    }
+
+    public func strings(_ key: String) throws -> [String]? {
+        switch values[key] {
+        case nil, .null?: return nil
+        case .array(let items)?:
+            return try items.map { item in
+                guard case .string(let value) = item else {
+                    throw SignalError(.adapterInitFailed, "option '\(key)' must be a list of strings")
+                }
+                return value
+            }
+        default: throw SignalError(.adapterInitFailed, "option '\(key)' must be a list of strings")
+        }
+    }
+
+    /// An object whose values are all strings (HTTP headers, for one).
+    public func stringMap(_ key: String) throws -> [String: String]? {
+        switch values[key] {
+        case nil, .null?: return nil
+        case .object(let object)?:
+            return try object.mapValues { item in
+                guard case .string(let value) = item else {
+                    throw SignalError(.adapterInitFailed, "option '\(key)' must be an object of strings")
+                }
+                return value
+            }
+        default: throw SignalError(.adapterInitFailed, "option '\(key)' must be an object of strings")
+        }
+    }
+
+    /// A nested object, read with the same accessors.
+    public func options(_ key: String) throws -> AdapterOptions? {
+        switch values[key] {
+        case nil, .null?: return nil
+        case .object(let object)?: return AdapterOptions(object)
+        default: throw SignalError(.adapterInitFailed, "option '\(key)' must be an object")
+        }
+    }
 }

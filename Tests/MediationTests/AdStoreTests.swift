@@ -10,8 +10,17 @@ import Testing
 /// Fetches nothing: these tests' ads carry their images, and their trackers are tested
 /// through the daemon against a real local HTTP server.
 struct NoFetcher: AdFetcher {
-    struct Refused: Error {}
-    func fetch(_ url: String) async throws -> [UInt8] { throw Refused() }
+    func send(_ request: AdServerRequest) async throws(AdServerError) -> AdServerResponse {
+        throw AdServerError(.transport, "these tests reach no ad server")
+    }
+}
+
+extension AdNetworkServices {
+    /// Services that reach no ad server.
+    static var offline: AdNetworkServices {
+        AdNetworkServices(
+            fetcher: NoFetcher(), trackers: TrackerQueue(fetcher: NoFetcher(), logger: Logger(label: "test")))
+    }
 }
 
 /// The ad store with the test network, on a clock the test moves.
@@ -24,7 +33,7 @@ struct AdStoreTests {
     ) throws -> AdStore<ManualClock> {
         try AdStore(
             units: units, networks: [AdNetworkConfiguration(name: "test")], registry: BuiltinAdNetworks.registry,
-            fetcher: NoFetcher(), clock: clock, logger: Logger(label: "test"))
+            services: .offline, clock: clock, logger: Logger(label: "test"))
     }
 
     func item(_ parameter: String, _ options: [String: JSONValue] = [:], timeout: Duration = .seconds(2)) -> LineItem {
@@ -308,7 +317,7 @@ extension AdStoreTests {
         let store = try AdStore(
             units: [AdUnit(id: "u", format: .native, waterfall: [item(Self.native)])],
             networks: [AdNetworkConfiguration(name: "test", lazy: true)], registry: BuiltinAdNetworks.registry,
-            fetcher: NoFetcher(), clock: ManualClock(), logger: Logger(label: "test"))
+            services: .offline, clock: ManualClock(), logger: Logger(label: "test"))
         await store.initializeNetworks()
         let before = try #require(await store.networkStatuses().first)
         #expect(before.state == .initializing && before.description == "set up on first use")

@@ -1,0 +1,41 @@
+/// The video a rewarded ad plays, as the client's player needs it: the media file chosen
+/// for this device, its length, when it may be skipped, and where a click leads.
+public struct VideoCreative: Sendable, Codable, Equatable {
+    public var mediaURL: String
+    public var mimeType: String
+    public var width: Int?
+    public var height: Int?
+    /// Kilobits per second, when the ad server says.
+    public var bitrate: Int?
+    public var durationMilliseconds: Int
+    /// When the viewer may skip; nil when the video is not skippable.
+    public var skipOffsetMilliseconds: Int?
+    public var clickThrough: String?
+    public var adChoices: AdChoices?
+
+    public init(
+        mediaURL: String, mimeType: String, width: Int? = nil, height: Int? = nil, bitrate: Int? = nil,
+        durationMilliseconds: Int, skipOffsetMilliseconds: Int? = nil, clickThrough: String? = nil,
+        adChoices: AdChoices? = nil
+    ) {
+        self.mediaURL = mediaURL
+        self.mimeType = mimeType
+        self.width = width
+        self.height = height
+        self.bitrate = bitrate
+        self.durationMilliseconds = durationMilliseconds
+        self.skipOffsetMilliseconds = skipOffsetMilliseconds
+        self.clickThrough = clickThrough
+        self.adChoices = adChoices
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case width, height, bitrate
+        case mediaURL = "media_url"
+        case mimeType = "mime_type"
+        case durationMilliseconds = "duration_ms"
+        case skipOffsetMilliseconds = "skip_offset_ms"
+        case clickThrough = "click_through"
+        case adChoices = "ad_choices"
+    }
+}
