@@ -52,11 +52,13 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
+        // VAST 2.0-4.2: reading documents, following wrappers, choosing a media file.
+        .target(name: "VAST"),
         // The built-in adapters, and the exec adapter that runs a program as one.
         .target(
             name: "Adapters",
             dependencies: [
-                "SecureSignals", "Mediation",
+                "SecureSignals", "Mediation", "VAST",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
@@ -148,7 +150,8 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "secure-signals", "secure-signalsd", "secure-signalsd-testbed", "SignalCrypto", "SecureSignals",
-                "Client",
+                "Client", "Daemon", "Adapters", "Mediation", "VAST",
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
     ],

@@ -37,27 +37,32 @@ public struct DeviceContextAdapter: SignalAdapter {
     }
 
     public init(context: AdapterContext) async throws {
-        let path = try context.options.string("os_release_path") ?? "/etc/os-release"
-        let release: [String: String]
-        do {
-            release = Self.parseOSRelease(try String(contentsOfFile: path, encoding: .utf8))
-        } catch {
-            throw SignalError(.sdkUnavailable, "cannot read \(path): \(error.localizedDescription)")
-        }
-        var system = utsname()
-        uname(&system)
-        let kernel = Self.string(of: &system.release)
-        let architecture = Self.string(of: &system.machine)
-        let environment = ProcessInfo.processInfo.environment
-        let locale = environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LANG"] ?? "C"
-        self.context = DeviceContext(
-            os: release["NAME"] ?? "Linux", osVersion: release["VERSION_ID"] ?? "", kernel: kernel,
-            architecture: architecture, locale: locale, timeZone: TimeZone.current.identifier,
-            brand: try context.options.string("brand"), model: try context.options.string("model"))
+        self.context = try Self.read(
+            brand: try context.options.string("brand"), model: try context.options.string("model"),
+            osReleasePath: try context.options.string("os_release_path") ?? "/etc/os-release")
+        let kernel = self.context.kernel
         self.sdkVersion = SemanticVersion(parsing: kernel) ?? SemanticVersion(0, 0, 0)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         self.encoded = Array(try encoder.encode(self.context))
+    }
+
+    /// Reads the device's context; the OpenRTB network fills its bid requests' `device` from it.
+    public static func read(brand: String?, model: String?, osReleasePath: String) throws -> DeviceContext {
+        let release: [String: String]
+        do {
+            release = Self.parseOSRelease(try String(contentsOfFile: osReleasePath, encoding: .utf8))
+        } catch {
+            throw SignalError(.sdkUnavailable, "cannot read \(osReleasePath): \(error.localizedDescription)")
+        }
+        var system = utsname()
+        uname(&system)
+        let environment = ProcessInfo.processInfo.environment
+        let locale = environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LANG"] ?? "C"
+        return DeviceContext(
+            os: release["NAME"] ?? "Linux", osVersion: release["VERSION_ID"] ?? "", kernel: string(of: &system.release),
+            architecture: string(of: &system.machine), locale: locale, timeZone: TimeZone.current.identifier,
+            brand: brand, model: model)
     }
 
     public func collectSignals(for request: SignalRequest) async throws -> Signal {

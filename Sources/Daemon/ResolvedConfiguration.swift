@@ -183,16 +183,24 @@ public struct ResolvedConfiguration: Sendable {
                     "no ad network named \"\(item.network)\" (known: \(networkTypes.names.joined(separator: ", ")))")
             }
             used.formUnion(unit.waterfall.map(\.network))
+            let waterfall = unit.waterfall.map {
+                LineItem(
+                    network: $0.network, parameter: $0.parameter, timeout: .milliseconds($0.timeoutMilliseconds),
+                    options: $0.options)
+            }
+            for (index, item) in waterfall.enumerated() {
+                let setup = settings.adNetworks[item.network]?.setup ?? AdapterOptions()
+                if let type = networkTypes.type(named: item.network),
+                    let problem = type.problem(
+                        with: item, format: unit.format, setup: setup, signalAdapters: Set(adapters.map(\.name)))
+                {
+                    throw fail("ad_units.\(id).waterfall[\(index)]", problem)
+                }
+            }
             units.append(
                 AdUnit(
-                    id: id, format: unit.format,
-                    waterfall: unit.waterfall.map {
-                        LineItem(
-                            network: $0.network, parameter: $0.parameter,
-                            timeout: .milliseconds($0.timeoutMilliseconds),
-                            options: $0.options)
-                    }, maxRetries: unit.maxRetries, preload: unit.preload,
-                    expiry: .milliseconds(unit.expiryMilliseconds)))
+                    id: id, format: unit.format, waterfall: waterfall, maxRetries: unit.maxRetries,
+                    preload: unit.preload, expiry: .milliseconds(unit.expiryMilliseconds)))
         }
         let networks = used.union(settings.adNetworks.keys).sorted().map { name in
             let network = settings.adNetworks[name]

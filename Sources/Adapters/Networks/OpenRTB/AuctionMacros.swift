@@ -1,0 +1,41 @@
+import Foundation
+
+/// The OpenRTB substitution macros (2.6 §4.4) of the winning bid, put into its `nurl`, `burl`,
+/// `lurl` and markup, plain or base64url-encoded (`${AUCTION_PRICE:B64}`).
+struct AuctionMacros: Sendable {
+    var values: [String: String]
+
+    init(requestID: String, bid: BidResponse.Bid, bidResponseID: String?, seat: String?, currency: String, loss: Int?) {
+        values = [
+            "AUCTION_ID": requestID,
+            "AUCTION_BID_ID": bidResponseID ?? "",
+            "AUCTION_IMP_ID": bid.impid ?? "",
+            "AUCTION_SEAT_ID": seat ?? "",
+            "AUCTION_AD_ID": bid.adid ?? "",
+            "AUCTION_PRICE": Self.format(bid.price),
+            "AUCTION_CURRENCY": currency,
+        ]
+        if let loss { values["AUCTION_LOSS"] = String(loss) }
+    }
+
+    /// Prices as bidders expect them: plain decimals, no exponent.
+    static func format(_ price: Double) -> String {
+        var text = String(format: "%.6f", price)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    func expand(_ text: String) -> String {
+        guard text.contains("${") else { return text }
+        var result = text
+        for (name, value) in values {
+            result = result.replacingOccurrences(of: "${\(name)}", with: value)
+            let encoded = Data(value.utf8).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            result = result.replacingOccurrences(of: "${\(name):B64}", with: encoded)
+        }
+        return result
+    }
+}

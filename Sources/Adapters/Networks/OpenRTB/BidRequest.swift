@@ -1,0 +1,122 @@
+/// The OpenRTB 2.6 bid request the `openrtb` network sends: the fields it fills, nothing else.
+/// One impression per request; `user.ext.secure_signals` carries the collected envelopes.
+struct BidRequest: Encodable, Sendable {
+    var id: String
+    var imp: [Impression]
+    var app: App?
+    var device: Device
+    var user: User?
+    var regs: Regs?
+    var source: Source
+    var tmax: Int
+    var cur: [String]
+    /// First-price auction.
+    var at = 1
+
+    struct Impression: Encodable, Sendable {
+        var id = "1"
+        var tagid: String
+        var bidfloor: Double?
+        var bidfloorcur: String?
+        var native: NativeObject?
+        var video: Video?
+        /// Rewarded (2.6): the viewer is rewarded for watching.
+        var rwdd: Int?
+        /// Interstitial: a rewarded video fills the screen.
+        var instl: Int?
+        var secure: Int?
+    }
+
+    struct NativeObject: Encodable, Sendable {
+        /// The Native 1.2 request, as a JSON string (the spec's encoding).
+        var request: String
+        var ver = "1.2"
+        var api: [Int]?
+    }
+
+    struct Video: Encodable, Sendable {
+        var mimes: [String]
+        /// VAST 2.0 to 4.2, inline and wrapper: 2, 3, 5, 6, 7, 8, 11, 12.
+        var protocols = [2, 3, 5, 6, 7, 8, 11, 12]
+        var w: Int
+        var h: Int
+        var linearity = 1
+        /// Placement 1: instream; a rewarded video on a device is closest to an interstitial (3).
+        var plcmt = 3
+        var minduration: Int?
+        var maxduration: Int?
+        var skip: Int?
+    }
+
+    struct App: Encodable, Sendable {
+        var id: String?
+        var name: String?
+        var bundle: String?
+        var storeurl: String?
+        var ver: String?
+        var publisher: Publisher?
+    }
+
+    struct Publisher: Encodable, Sendable {
+        var id: String
+    }
+
+    struct Device: Encodable, Sendable {
+        var ua: String?
+        var make: String?
+        var model: String?
+        var os: String?
+        var osv: String?
+        var hwv: String?
+        var language: String?
+        /// OpenRTB device type: 3 connected TV, 7 set-top box, ... (from the config).
+        var devicetype: Int?
+        var lmt: Int?
+        var ifa: String?
+    }
+
+    struct User: Encodable, Sendable {
+        var consent: String?
+        var ext: Extension?
+
+        struct Extension: Encodable, Sendable {
+            var secureSignals: [AttachedSignal]
+
+            enum CodingKeys: String, CodingKey { case secureSignals = "secure_signals" }
+        }
+    }
+
+    /// One sealed signal as a bidder receives it (documented in docs/openrtb.md).
+    struct AttachedSignal: Encodable, Sendable, Equatable {
+        var source: String
+        var adapterVersion: String
+        var sdkVersion: String
+        var keyID: Int?
+        var data: String
+
+        enum CodingKeys: String, CodingKey {
+            case source, data
+            case adapterVersion = "adapter_version"
+            case sdkVersion = "sdk_version"
+            case keyID = "key_id"
+        }
+    }
+
+    struct Regs: Encodable, Sendable {
+        var coppa: Int?
+        var gdpr: Int?
+        var usPrivacy: String?
+        var gpp: String?
+        var gppSid: [Int]?
+
+        enum CodingKeys: String, CodingKey {
+            case coppa, gdpr, gpp
+            case usPrivacy = "us_privacy"
+            case gppSid = "gpp_sid"
+        }
+    }
+
+    struct Source: Encodable, Sendable {
+        var tid: String
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Mediation
+import SecureSignals
+
+/// Reads a bidder's answer into the auction's outcome: no-fill with its reason, or the
+/// winning bid's markup and notices. Anything unreadable is a `network_error` naming what.
+struct BidResponseReader {
+    let requestID: String
+    let item: OpenRTBLineItem
+    let format: AdFormat
+
+    /// The winner, and what the daemon owes the bidders.
+    struct Auction {
+        var markup: JSONValue?
+        var macros: AuctionMacros
+        /// Fired when the ad is chosen; when there is no markup, it serves the markup.
+        var winNotice: String?
+        /// Fired with the impression.
+        var billingNotice: String?
+        /// The losing bids' `lurl`s (loss code 102, outbid); the winner's is never fired.
+        var lossNotices: [String]
+        var value: AdValue
+    }
+
+    func read(_ response: AdServerResponse) throws(AdLoadError) -> Auction {
+        if response.status == 204 { throw AdLoadError(.noFill, "the bidder answered 204: no bid") }
+        guard (200..<300).contains(response.status) else {
+            throw AdLoadError(.networkError, "the bidder answered HTTP \(response.status)")
+        }
+        if response.body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            throw AdLoadError(.noFill, "the bidder answered an empty body: no bid")
+        }
+        let decoded: BidResponse
+        do {
+            decoded = try JSONDecoder().decode(BidResponse.self, from: Data(response.body))
+        } catch {
+            throw AdLoadError(.networkError, "unreadable bid response: \(DecodingFailure(error))")
+        }
+        let bids = (decoded.seatbid ?? []).flatMap { seat in seat.bid.map { (seat: seat.seat, bid: $0) } }
+        guard !bids.isEmpty else {
+            if let reason = decoded.nbr {
+                throw AdLoadError(.noFill, "no bid: \(BidResponse.describe(noBidReason: reason))")
+            }
+            throw AdLoadError(.noFill, decoded.seatbid == nil ? "no bid: no seatbid" : "no bid: empty seatbid")
+        }
+        if let bad = bids.first(where: { !$0.bid.price.isFinite || $0.bid.price < 0 }) {
+            throw AdLoadError(.networkError, "a bid has an invalid price \(bad.bid.price)")
+        }
+        let floor = item.bidfloor ?? 0
+        let eligible = bids.filter { $0.bid.price >= floor }
+        guard let winner = eligible.max(by: { $0.bid.price < $1.bid.price }) else {
+            throw AdLoadError(.noFill, "no bid at or above the floor \(AuctionMacros.format(floor)) \(item.currency)")
+        }
+        let expected = format == .native ? 4 : 2
+        if let type = winner.bid.mtype, type != expected {
+            let names = [1: "banner", 2: "video", 3: "audio", 4: "native"]
+            throw AdLoadError(
+                .networkError,
+                "the winning bid's mtype \(type) (\(names[type] ?? "unknown")) does not fit a \(format.rawValue) unit")
+        }
+        let currency = decoded.cur ?? "USD"
+        let macros = AuctionMacros(
+            requestID: requestID, bid: winner.bid, bidResponseID: decoded.bidid, seat: winner.seat, currency: currency,
+            loss: nil)
+        var markup = winner.bid.adm
+        if case .string(let text)? = markup, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            markup = nil
+        }
+        if case .null? = markup { markup = nil }
+        var losses: [String] = []
+        for loser in bids where loser.bid.id != winner.bid.id || loser.seat != winner.seat {
+            guard let lurl = loser.bid.lurl, !lurl.isEmpty else { continue }
+            let lost = AuctionMacros(
+                requestID: requestID, bid: loser.bid, bidResponseID: decoded.bidid, seat: loser.seat,
+                currency: currency, loss: 102)
+            losses.append(lost.expand(lurl))
+        }
+        return Auction(
+            markup: markup, macros: macros, winNotice: winner.bid.nurl.flatMap(nonEmpty).map(macros.expand),
+            billingNotice: winner.bid.burl.flatMap(nonEmpty).map(macros.expand), lossNotices: losses,
+            // The price is a CPM: one impression is a thousandth of it.
+            value: AdValue(
+                valueMicros: Int64((winner.bid.price * 1000).rounded()), currency: currency, precision: "estimated"))
+    }
+
+    private func nonEmpty(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+}
+
+/// A decoding error told the way a bidder's engineer would want it: where, and what.
+struct DecodingFailure: CustomStringConvertible {
+    let error: any Error
+
+    init(_ error: any Error) { self.error = error }
+
+    var description: String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ keys: [any CodingKey]) -> String {
+            let text = keys.reduce(into: "") { text, key in
+                if let index = key.intValue {
+                    text += "[\(index)]"
+                } else {
+                    text += (text.isEmpty ? "" : ".") + key.stringValue
+                }
+            }
+            return text.isEmpty ? "the document" : text
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "\(path(context.codingPath)): expected \(Self.name(of: type))"
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)): expected \(Self.name(of: type)), found null"
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])) is missing"
+        case .dataCorrupted(let context):
+            let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return "\(path(context.codingPath)): not valid JSON" + (underlying.map { " (\($0))" } ?? "")
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func name(of type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Int.Type: return "a number"
+        case is String.Type: return "a string"
+        case is Bool.Type: return "true or false"
+        default:
+            let name = String(describing: type)
+            return name.hasPrefix("Array") ? "a list" : "an object"
+        }
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import Logging
+import Mediation
+import SecureSignals
+
+/// A bidder that speaks OpenRTB 2.6: each load is a one-impression auction, native (with a
+/// Native 1.2 request) or rewarded video (VAST), carrying the device's privacy state and the
+/// secure signals its line item names. The best bid at or above the floor wins.
+///
+/// Setup parameters: `app` (`id`, `name`, `bundle`, `storeurl`, `ver`, `publisher_id`),
+/// `device` (`make`, `model`, `devicetype`, `ua`, `hwv`, `w`, `h`, `os_release_path`),
+/// `endpoint` (the default for line items), `coppa`, `gdpr`. Line item options: see
+/// `OpenRTBLineItem`.
+public struct OpenRTBAdNetwork: AdNetworkAdapter {
+    public static let name = "openrtb"
+    public static let adapterVersion = SemanticVersion(1, 0, 0)
+    /// The OpenRTB version it speaks.
+    public let sdkVersion = SemanticVersion(2, 6, 0)
+
+    private let services: AdNetworkServices
+    private let logger: Logger
+    private let app: BidRequest.App?
+    private let device: BidRequest.Device
+    private let screen: (width: Int, height: Int)
+    private let defaultEndpoint: String?
+    private let regs: BidRequest.Regs
+
+    public init(setup: AdNetworkSetup) async throws {
+        let parameters = setup.parameters
+        services = setup.services
+        logger = setup.logger
+        defaultEndpoint = try parameters.string("endpoint")
+        if let appOptions = try parameters.options("app") {
+            app = BidRequest.App(
+                id: try appOptions.string("id"), name: try appOptions.string("name"),
+                bundle: try appOptions.string("bundle"), storeurl: try appOptions.string("storeurl"),
+                ver: try appOptions.string("ver"),
+                publisher: try appOptions.string("publisher_id").map { BidRequest.Publisher(id: $0) })
+        } else {
+            app = nil
+        }
+        let deviceOptions = try parameters.options("device") ?? AdapterOptions()
+        let context = try DeviceContextAdapter.read(
+            brand: try deviceOptions.string("make"), model: try deviceOptions.string("model"),
+            osReleasePath: try deviceOptions.string("os_release_path") ?? "/etc/os-release")
+        device = BidRequest.Device(
+            ua: try deviceOptions.string("ua"), make: context.brand, model: context.model, os: context.os,
+            osv: context.osVersion, hwv: try deviceOptions.string("hwv"),
+            language: Self.language(of: context.locale), devicetype: try deviceOptions.int("devicetype"))
+        screen = (try deviceOptions.int("w") ?? 1920, try deviceOptions.int("h") ?? 1080)
+        regs = BidRequest.Regs(coppa: try parameters.bool("coppa").map { $0 ? 1 : 0 }, gdpr: try parameters.int("gdpr"))
+    }
+
+    public static func problem(
+        with item: LineItem, format: AdFormat, setup: AdapterOptions, signalAdapters: Set<String>
+    ) -> String? {
+        let lineItem: OpenRTBLineItem
+        do {
+            lineItem = try OpenRTBLineItem(item.options, defaultEndpoint: try? setup.string("endpoint"))
+        } catch {
+            return error.message
+        }
+        guard let url = URL(string: lineItem.endpoint), ["http", "https"].contains(url.scheme?.lowercased() ?? "")
+        else {
+            return "option 'endpoint' must be an http(s) URL, not \(lineItem.endpoint)"
+        }
+        if let unknown = lineItem.signals.first(where: { !signalAdapters.contains($0) }) {
+            return "option 'signals' names '\(unknown)', which is not a configured signal adapter"
+        }
+        return nil
+    }
+
+    /// ISO 639-1 from a POSIX locale (`fr_FR.UTF-8` → `fr`); nil for `C` and `POSIX`.
+    static func language(of locale: String) -> String? {
+        let code = locale.prefix { $0.isLetter }.lowercased()
+        return code.count == 2 ? code : nil
+    }
+
+    public func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
+        try await auction(request, format: .native)
+    }
+
+    public func loadRewardedAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
+        try await auction(request, format: .rewarded)
+    }
+
+    private func auction(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> NetworkAd {
+        let item = try OpenRTBLineItem(request.options, defaultEndpoint: defaultEndpoint)
+        let requestID = UUID().uuidString.lowercased()
+        let bidRequest = try await bidRequest(id: requestID, for: request, item: item, format: format)
+        let body: [UInt8]
+        do {
+            body = Array(try JSONEncoder().encode(bidRequest))
+        } catch {
+            throw AdLoadError(.internalError, "cannot encode the bid request: \(error)")
+        }
+        let response: AdServerResponse
+        do {
+            response = try await services.fetcher.send(
+                AdServerRequest(
+                    method: .post, url: item.endpoint,
+                    headers: [("Content-Type", "application/json"), ("x-openrtb-version", "2.6")]
+                        + item.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+                    body: body, timeout: .milliseconds(item.timeoutMilliseconds)))
+        } catch {
+            throw AdLoadError(error.kind == .timeout ? .timeout : .networkError, "bidder: \(error.message)")
+        }
+        let auction = try BidResponseReader(requestID: requestID, item: item, format: format).read(response)
+        for url in auction.lossNotices { services.trackers.enqueue([url], kind: .loss) }
+
+        var markup = auction.markup
+        let servedOnWin = markup == nil
+        if servedOnWin, let nurl = auction.winNotice {
+            // The ad is served on the win notice (OpenRTB 2.6 §6.3.1): its answer is the markup.
+            do {
+                markup = .string(String(decoding: try await services.fetcher.fetch(nurl), as: UTF8.self))
+            } catch {
+                throw AdLoadError(.networkError, "the win notice that serves the ad failed: \(error.message)")
+            }
+        }
+        guard let markup else { throw AdLoadError(.networkError, "the winning bid has neither adm nor nurl") }
+        var ad: NetworkAd
+        switch format {
+        case .native:
+            ad = try Self.nativeAd(markup, macros: auction.macros)
+        case .rewarded:
+            guard case .string(let text) = markup, text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<")
+            else {
+                throw AdLoadError(.networkError, "the video bid's adm is not a VAST document")
+            }
+            ad = try await RewardedVideo(services: services).load(
+                document: auction.macros.expand(text), url: nil, reward: item.reward)
+        }
+        ad.impressionTrackers += auction.billingNotice.map { [$0] } ?? []
+        ad.value = auction.value
+        // The bid won only if its ad can be shown: no win notice for markup that failed.
+        if !servedOnWin, let nurl = auction.winNotice { services.trackers.enqueue([nurl], kind: .win) }
+        return ad
+    }
+
+    private func bidRequest(id: String, for request: NetworkAdRequest, item: OpenRTBLineItem, format: AdFormat)
+        async
+        throws(AdLoadError) -> BidRequest
+    {
+        var impression = BidRequest.Impression(
+            tagid: request.parameter, bidfloor: item.bidfloor, bidfloorcur: item.bidfloor == nil ? nil : item.currency)
+        switch format {
+        case .native:
+            let native = NativeRequest.object(mainImageMinimum: Self.mainImageMinimum(request.preferences))
+            guard let encoded = try? JSONEncoder().encode(native) else {
+                throw AdLoadError(.internalError, "cannot encode the native request")
+            }
+            impression.native = BidRequest.NativeObject(request: String(decoding: encoded, as: UTF8.self))
+        case .rewarded:
+            impression.video = BidRequest.Video(mimes: RewardedVideo.mimeTypes, w: screen.width, h: screen.height)
+            impression.rwdd = 1
+            impression.instl = 1
+        }
+        var device = self.device
+        var regs = self.regs
+        var user = BidRequest.User()
+        if let privacy = request.privacy {
+            device.lmt = privacy.limitAdTracking ? 1 : 0
+            regs.usPrivacy = privacy.usPrivacy
+            regs.gpp = privacy.gpp
+            regs.gppSid = privacy.gppSid
+            user.consent = privacy.tcfConsent
+        }
+        let attached = await signals(for: item, requestID: id)
+        if !attached.isEmpty { user.ext = .init(secureSignals: attached) }
+        let hasRegs = regs.coppa != nil || regs.gdpr != nil || regs.usPrivacy != nil || regs.gpp != nil
+        return BidRequest(
+            id: id, imp: [impression], app: app, device: device,
+            user: user.consent == nil && user.ext == nil ? nil : user, regs: hasRegs ? regs : nil,
+            source: BidRequest.Source(tid: UUID().uuidString.lowercased()), tmax: item.timeoutMilliseconds,
+            cur: [item.currency])
+    }
+
+    /// The envelopes of the signal adapters the line item names, collected within half its
+    /// timeout: a failing adapter costs its own signal, never the bid request.
+    private func signals(for item: OpenRTBLineItem, requestID: String) async -> [BidRequest.AttachedSignal] {
+        guard !item.signals.isEmpty, let collector = services.signals else { return [] }
+        let result = await collector.collect(
+            requestID: requestID, adapters: item.signals, timeout: .milliseconds(item.timeoutMilliseconds / 2))
+        for failure in result.errors {
+            logger.debug(
+                "a signal was left out of a bid request",
+                metadata: ["adapter": "\(failure.adapter)", "code": "\(failure.code.rawValue)"])
+        }
+        return result.signals.filter { item.recipient == nil || $0.recipient == item.recipient }.map { signal in
+            BidRequest.AttachedSignal(
+                source: signal.adapter, adapterVersion: signal.adapterVersion.description,
+                sdkVersion: signal.sdkVersion.description, keyID: signal.keyID, data: signal.envelope)
+        }
+    }
+
+    private static func mainImageMinimum(_ preferences: NativeAdPreferences) -> (width: Int, height: Int) {
+        switch preferences.mediaAspectRatio {
+        case .any: return (100, 100)
+        case .landscape: return (191, 100)
+        case .portrait: return (100, 191)
+        }
+    }
+
+    /// A native `adm`: a JSON string or object, bare or wrapped in `"native"`.
+    static func nativeAd(_ markup: JSONValue, macros: AuctionMacros) throws(AdLoadError) -> NetworkAd {
+        let data: Data
+        switch markup {
+        case .string(let text): data = Data(macros.expand(text).utf8)
+        case .object:
+            guard let encoded = try? JSONEncoder().encode(markup) else {
+                throw AdLoadError(.networkError, "the native adm cannot be read")
+            }
+            data = encoded
+        default:
+            throw AdLoadError(.networkError, "the native adm is neither a JSON string nor an object")
+        }
+        let response: NativeResponse
+        do {
+            response = try JSONDecoder().decode(NativeResponse.Markup.self, from: data).response
+        } catch {
+            throw AdLoadError(.networkError, "the native adm is not a Native 1.2 response: \(DecodingFailure(error))")
+        }
+        return try response.networkAd()
+    }
+}

@@ -1,0 +1,49 @@
+import Mediation
+import SecureSignals
+
+/// One `openrtb` line item's options: where its bidder is and what to ask it for.
+struct OpenRTBLineItem: Sendable {
+    var endpoint: String
+    var timeoutMilliseconds: Int
+    var bidfloor: Double?
+    var currency: String
+    /// The signal adapters whose envelopes go in `user.ext.secure_signals`.
+    var signals: [String]
+    /// Only envelopes sealed for this recipient (all of them when nil).
+    var recipient: String?
+    var headers: [String: String]
+    var reward: Reward
+
+    static let defaultTimeoutMilliseconds = 800
+
+    /// Reads `options`, with `endpoint` from the network's setup when the line item has none.
+    init(_ options: AdapterOptions, defaultEndpoint: String?) throws(AdLoadError) {
+        do {
+            guard let endpoint = try options.string("endpoint") ?? defaultEndpoint, !endpoint.isEmpty else {
+                throw AdLoadError(.invalidRequest, "option 'endpoint' is required: the bidder's URL")
+            }
+            self.endpoint = endpoint
+            timeoutMilliseconds = try options.int("timeout_ms") ?? Self.defaultTimeoutMilliseconds
+            guard timeoutMilliseconds > 0 else {
+                throw AdLoadError(.invalidRequest, "option 'timeout_ms' must be positive")
+            }
+            bidfloor = try options.number("bidfloor")
+            if let bidfloor, bidfloor < 0 {
+                throw AdLoadError(.invalidRequest, "option 'bidfloor' must not be negative")
+            }
+            currency = try options.string("currency") ?? "USD"
+            guard currency.count == 3, currency.allSatisfy({ $0.isLetter && $0.isUppercase }) else {
+                throw AdLoadError(.invalidRequest, "option 'currency' must be an ISO 4217 code such as USD")
+            }
+            signals = try options.strings("signals") ?? []
+            recipient = try options.string("recipient")
+            headers = try options.stringMap("headers") ?? [:]
+            reward = Reward(
+                type: try options.string("reward_type") ?? "reward", amount: try options.number("reward_amount") ?? 1)
+        } catch let error as AdLoadError {
+            throw error
+        } catch {
+            throw AdLoadError(.invalidRequest, (error as? SignalError)?.message ?? String(describing: error))
+        }
+    }
+}

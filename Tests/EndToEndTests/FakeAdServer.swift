@@ -1,0 +1,112 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+/// A real HTTP server on loopback standing in for bidders and VAST ad servers: each path
+/// answers what the test set (a file of `../shared/samples`, a broken variant, a status, a
+/// delay), and every request it gets is kept for the test to read back.
+final class FakeAdServer: Sendable {
+    struct Answer: Sendable {
+        var status: Int = 200
+        var body: [UInt8] = []
+        var contentType = "application/json"
+        var headers: [String: String] = [:]
+        var delay: Duration?
+    }
+
+    struct Received: Sendable {
+        var method: String
+        var path: String
+        var query: String
+        var headers: [String: String]
+        var body: [UInt8]
+
+        var json: [String: Any]? {
+            (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+        }
+    }
+
+    /// What the server answers and what it got, shared with its request handler.
+    private final class State: Sendable {
+        let answers = Mutex<[String: Answer]>([:])
+        let received = Mutex<[Received]>([])
+    }
+
+    let port: Int
+    private let state = State()
+    private let task: Task<Void, any Error>
+
+    /// The shared samples' directory, next to the package.
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/samples")
+
+    static func sample(_ path: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: samples.appendingPathComponent(path)))
+    }
+
+    init() async throws {
+        let state = self.state
+        let router = Router()
+        let respond: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+            let body = try await request.body.collect(upTo: 4 << 20)
+            var headers: [String: String] = [:]
+            for field in request.headers { headers[field.name.canonicalName] = field.value }
+            state.received.withLock {
+                $0.append(
+                    Received(
+                        method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
+                        headers: headers, body: Array(buffer: body)))
+            }
+            guard let answer = state.answers.withLock({ $0[request.uri.path] ?? $0["*"] }) else {
+                return Response(status: .notFound)
+            }
+            if let delay = answer.delay { try await Task.sleep(for: delay) }
+            var fields = HTTPFields()
+            fields[.contentType] = answer.contentType
+            for (name, value) in answer.headers {
+                if let field = HTTPField.Name(name) { fields[field] = value }
+            }
+            return Response(
+                status: HTTPResponse.Status(code: answer.status), headers: fields,
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+        }
+        router.get("**", use: respond)
+        router.post("**", use: respond)
+        let (ports, portsContinuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                portsContinuation.yield(channel.localAddress?.port ?? 0)
+                portsContinuation.finish()
+            }, logger: Logger(label: "fake-ad-server", factory: { _ in SwiftLogNoOpLogHandler() }))
+        task = Task { try await app.run() }
+        var found = 0
+        for await port in ports { found = port }
+        guard found > 0 else { throw DaemonFailure("the fake ad server did not start") }
+        self.port = found
+    }
+
+    deinit { task.cancel() }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// `path` answers `answer` from now on; `*` answers every path not given its own.
+    func answer(_ path: String, _ answer: Answer) {
+        state.answers.withLock { $0[path] = answer }
+    }
+
+    /// `path` answers the bytes of a file of `../shared/samples`.
+    func serveSample(_ path: String, at route: String, contentType: String = "application/json") throws {
+        answer(route, Answer(body: try Self.sample(path), contentType: contentType))
+    }
+
+    /// The requests for `path` so far, oldest first.
+    func requests(_ path: String) -> [Received] {
+        state.received.withLock { $0.filter { $0.path == path } }
+    }
+
+    var allRequests: [Received] { state.received.withLock { $0 } }
+}
