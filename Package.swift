@@ -119,6 +119,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // VAST 2.0-4.2: reading documents, following wrappers, choosing a media file.
+        .target(
+            name: "VAST",
+            dependencies: []
+        ),
         // Adapters that hang, fail or are slow: for the tests, not the product.
         .target(
             name: "TestAdapters",
@@ -145,6 +150,10 @@ let package = Package(
         .testTarget(
             name: "MediationTests",
             dependencies: ["Mediation", "Adapters", "SecureSignals", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "VASTTests",
+            dependencies: ["VAST"]
         ),
         .testTarget(
             name: "EndToEndTests",

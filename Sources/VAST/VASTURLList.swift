@@ -1,0 +1,29 @@
+import Foundation
+
+/// The URL clean-up every list of tracker URLs gets: trimmed, empty ones dropped, each kept once in first-seen order.
+enum VASTURLList {
+    /// A URL as written in the document, trimmed of whitespace and newlines (CDATA padding);
+    /// a protocol-relative `//host/x` becomes `https://host/x`. Nil when nothing is left.
+    static func clean(_ raw: String) -> String? {
+        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return nil }
+        if trimmed.hasPrefix("//") {
+            return "https:" + trimmed
+        }
+        return trimmed
+    }
+
+    /// `list` followed by the URLs of `more` it does not hold yet.
+    static func merged(_ list: [String], _ more: [String]) -> [String] {
+        var result = list
+        for url in more where !result.contains(url) {
+            result.append(url)
+        }
+        return result
+    }
+
+    /// Each URL once, in first-seen order.
+    static func unique(_ urls: [String]) -> [String] {
+        merged([], urls)
+    }
+}
