@@ -119,11 +119,6 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // VAST 2.0-4.2: reading documents, following wrappers, choosing a media file.
-        .target(
-            name: "VAST",
-            dependencies: []
-        ),
         // Adapters that hang, fail or are slow: for the tests, not the product.
         .target(
             name: "TestAdapters",
