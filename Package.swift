@@ -100,6 +100,8 @@ let package = Package(
             dependencies: [
                 "SignalCrypto", "CLibCrypto", "Client", "SecureSignals",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

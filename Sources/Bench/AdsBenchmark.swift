@@ -51,7 +51,9 @@ public struct AdsBenchmark {
     }
 
     private func measure(_ load: Load) async throws -> [Row] {
-        let subjects: [(name: String, path: String, body: Data?)] = [
+        try await Self.alternate(
+            load, seconds: seconds,
+            subjects: [
             ("health (floor)", "/v1/health", nil),
             (
                 "native load", "/v1/ads",
@@ -61,7 +63,13 @@ public struct AdsBenchmark {
                 "rewarded load", "/v1/ads",
                 Data(#"{"ad_unit":"\#(Self.rewardedUnit)","format":"rewarded","force":true}"#.utf8)
             ),
-        ]
+        ])
+    }
+
+    /// Drives each subject in turn for half a second until `seconds` pass; a row per subject.
+    static func alternate(
+        _ load: Load, seconds: Double, subjects: [(name: String, path: String, body: Data?)]
+    ) async throws -> [Row] {
         var samples = Array(repeating: (latencies: [Duration](), elapsed: Duration.zero), count: subjects.count)
         let slices = max(1, Int((seconds / Double(subjects.count) / 0.5).rounded()))
         for _ in 0..<slices {

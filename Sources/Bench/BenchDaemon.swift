@@ -14,8 +14,8 @@ public final class BenchDaemon {
     private let process = Process()
 
     /// 8 `file` adapters whose 64-byte plaintexts stay cached, so each answers at once.
-    public convenience init(daemonBinary: String, adapters: Int = 8) throws {
-        try self.init(daemonBinary: daemonBinary) { directory in
+    public convenience init(daemonBinary: String, adapters: Int = 8, adUnits: [String: Any] = [:]) throws {
+        try self.init(daemonBinary: daemonBinary, adUnits: adUnits) { directory in
             try (0..<adapters).map { index in
                 let file = directory.appendingPathComponent("signal-\(index).bin")
                 try Data((0..<64).map { UInt8(truncatingIfNeeded: $0 + index) }).write(to: file)

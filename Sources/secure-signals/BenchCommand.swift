@@ -6,7 +6,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure the daemon's costs (build with -c release).",
-        subcommands: [HPKE.self, Signals.self, Exec.self, Ads.self]
+        subcommands: [HPKE.self, Signals.self, Exec.self, Ads.self, OpenRTB.self]
     )
 
     struct HPKE: ParsableCommand {
@@ -191,18 +191,64 @@ extension BenchCommand {
                 socketPath: server.socketPath, seconds: seconds, connections: load.connections
             )
             .run()
-            print("\(load.connections) connection(s); alternating 0.5 s slices")
-            print("request          requests   per s    p50 ms   p99 ms  p99/floor")
-            let floor = rows.first.map { Bench.seconds($0.p99) } ?? 1
-            for row in rows {
+            printLoadRows(rows, connections: load.connections)
+        }
+    }
+
+    struct OpenRTB: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "openrtb",
+            abstract: "OpenRTB native loads/s and latency against a local bidder, with and without signals.",
+            discussion: """
+                Starts a bidder on loopback that answers every bid request with the same native bid, \
+                and secure-signalsd (the binary beside this one, or --daemon) with 8 cached file \
+                adapters and two openrtb units: one attaches no signals, the other seals all 8 into \
+                user.ext.secure_signals. Sends forced loads of each and, as the floor, GET /v1/health, \
+                in alternating half-second slices over the same C keep-alive connections. Prints \
+                loads/s, p50 and p99 of each, and each p99 over the floor's. Build with -c release.
+                """
+        )
+
+        @Option(help: "Seconds in all, split evenly between the floor and the two loads.")
+        var seconds: Double = 9
+
+        @OptionGroup var load: LoadOptions
+
+        func validate() throws {
+            guard seconds >= 1, seconds <= 600 else { throw ValidationError("--seconds must be in [1, 600]") }
+        }
+
+        func run() async throws {
+            let bidder = try await LocalBidder()
+            let server = try BenchDaemon(
+                daemonBinary: try daemonBinary(load.daemon), adUnits: OpenRTBBenchmark.units(endpoint: bidder.endpoint))
+            try await server.waitUntilServing()
+            let rows = try await OpenRTBBenchmark(
+                socketPath: server.socketPath, seconds: seconds, connections: load.connections
+            )
+            .run()
+            printLoadRows(rows, connections: load.connections)
+            if rows.count == 3 {
                 print(
-                    row.name.padding(toLength: 15, withPad: " ", startingAt: 0)
-                        + String(
-                            format: " %9d  %7.0f  %7.3f  %7.3f  %9.2f", row.requests, row.perSecond,
-                            Bench.seconds(row.p50) * 1000, Bench.seconds(row.p99) * 1000, Bench.seconds(row.p99) / floor
-                        ))
+                    String(
+                        format: "with/without signals: loads/s %.2f, p99 %.2f",
+                        rows[2].perSecond / rows[1].perSecond, Bench.seconds(rows[2].p99) / Bench.seconds(rows[1].p99)))
             }
         }
+    }
+}
+
+/// A row per load: requests, loads/s, p50, p99, and p99 over the first row's (the floor).
+private func printLoadRows(_ rows: [AdsBenchmark.Row], connections: Int) {
+    print("\(connections) connection(s); alternating 0.5 s slices")
+    print("request          requests   per s    p50 ms   p99 ms  p99/floor")
+    let floor = rows.first.map { Bench.seconds($0.p99) } ?? 1
+    for row in rows {
+        print(
+            row.name.padding(toLength: 15, withPad: " ", startingAt: 0)
+                + String(
+                    format: " %9d  %7.0f  %7.3f  %7.3f  %9.2f", row.requests, row.perSecond,
+                    Bench.seconds(row.p50) * 1000, Bench.seconds(row.p99) * 1000, Bench.seconds(row.p99) / floor))
     }
 }
 

@@ -1,0 +1,59 @@
+import Client
+import Foundation
+
+/// `secure-signals bench openrtb`: forced native loads of an `openrtb` unit against a local
+/// bidder, without and with the daemon's 8 cached signals sealed into each bid request, and
+/// the socket's floor (`GET /v1/health`), in alternating slices of the same run.
+public struct OpenRTBBenchmark {
+    public static let plainUnit = "/bench/openrtb/native"
+    public static let signalsUnit = "/bench/openrtb/native-with-signals"
+    /// The `file` adapters `BenchDaemon` configures.
+    public static let signalAdapters = (0..<8).map { "bench-\($0)" }
+
+    /// Both units, one line item each at `endpoint`; the second attaches every signal.
+    public static func units(endpoint: String) -> [String: Any] {
+        func unit(signals: [String]) -> [String: Any] {
+            [
+                "format": "native",
+                "waterfall": [
+                    [
+                        "network": "openrtb", "parameter": "bench-tag", "timeout_ms": 2000,
+                        "options": ["endpoint": endpoint, "timeout_ms": 1000, "signals": signals],
+                    ]
+                ],
+            ]
+        }
+        return [plainUnit: unit(signals: []), signalsUnit: unit(signals: signalAdapters)]
+    }
+
+    public var socketPath: String
+    public var seconds: Double
+    public var connections: Int
+
+    public init(socketPath: String, seconds: Double = 9, connections: Int = 1) {
+        self.socketPath = socketPath
+        self.seconds = seconds
+        self.connections = connections
+    }
+
+    public func run() async throws -> [AdsBenchmark.Row] {
+        let load = Load(socketPath: socketPath, connections: connections)
+        func body(_ unit: String) -> Data {
+            Data(#"{"ad_unit":"\#(unit)","format":"native","force":true,"disable_image_loading":true}"#.utf8)
+        }
+        do {
+            let rows = try await AdsBenchmark.alternate(
+                load, seconds: seconds,
+                subjects: [
+                    ("health (floor)", "/v1/health", nil),
+                    ("without signals", "/v1/ads", body(Self.plainUnit)),
+                    ("with 8 signals", "/v1/ads", body(Self.signalsUnit)),
+                ])
+            await load.shutdown()
+            return rows
+        } catch {
+            await load.shutdown()
+            throw error
+        }
+    }
+}
