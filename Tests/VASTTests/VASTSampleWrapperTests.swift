@@ -252,3 +252,23 @@ import Testing
         #expect(fetched.count == 2)
     }
 }
+
+/// The resolver is used from many tasks at once; XML parsing must hold up under that.
+@Suite struct VASTConcurrentResolutionTests {
+    @Test func manyConcurrentResolutionsAgree() async throws {
+        let fetcher = StubFetcher()
+        let expected = try await fetcher.resolveSample("vast-client-js/wrapper-a.xml")
+        let results = try await withThrowingTaskGroup(of: VASTResolution.self) { group in
+            for _ in 0..<64 {
+                group.addTask { try await fetcher.resolveSample("vast-client-js/wrapper-a.xml") }
+            }
+            var results: [VASTResolution] = []
+            for try await result in group {
+                results.append(result)
+            }
+            return results
+        }
+        #expect(results.count == 64)
+        #expect(results.allSatisfy { $0 == expected })
+    }
+}
