@@ -86,7 +86,7 @@ public enum VASTReader {
             trackingEvents: element.child("TrackingEvents")?.children("Tracking").compactMap(trackingEvent) ?? [],
             clickThrough: clicks?.child("ClickThrough").flatMap { VASTURLList.clean($0.text) },
             clickTracking: urls(clicks?.children("ClickTracking") ?? []),
-            mediaFiles: element.child("MediaFiles")?.children("MediaFile").compactMap(mediaFile) ?? [],
+            mediaFiles: element.child("MediaFiles")?.children("MediaFile").map(mediaFile) ?? [],
             icons: element.child("Icons")?.children("Icon").map(icon) ?? []
         )
     }
@@ -100,7 +100,7 @@ public enum VASTReader {
     }
 
     /// A `MediaFile`; its URL may be empty here (the media selection skips it), its type defaults to "".
-    private static func mediaFile(_ element: VASTXMLElement) -> VASTMediaFile? {
+    private static func mediaFile(_ element: VASTXMLElement) -> VASTMediaFile {
         VASTMediaFile(
             url: VASTURLList.clean(element.text) ?? "",
             mimeType: element.attribute("type")?.trimmingCharacters(in: .whitespaces) ?? "",

@@ -53,12 +53,14 @@ public struct VASTResolver: Sendable {
                 discarded.append(error)
             }
         }
+        guard let first = discarded.first else {
+            return .noAd(errorURLs: parsed.errorURLs)  // not reached: every ad either plays or is discarded
+        }
         var errorURLs: [String] = []
         for error in discarded {
             errorURLs = VASTURLList.merged(errorURLs, error.errorURLs)
         }
         errorURLs = VASTURLList.merged(errorURLs, parsed.errorURLs)
-        let first = discarded[0]
         let others = discarded.count > 1 ? " (and \(discarded.count - 1) more ads failed)" : ""
         return .failure(VASTError(code: first.code, message: first.message + others, errorURLs: errorURLs))
     }

@@ -28,7 +28,7 @@ struct VASTXMLElement: Sendable, Equatable {
         text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// An attribute by local name, whatever its prefix (`xsi:type` is found as `type` only if no unprefixed one).
+    /// An attribute by local name; an unprefixed attribute wins over a prefixed one of the same local name.
     func attribute(_ name: String) -> String? {
         attributes[name]
     }

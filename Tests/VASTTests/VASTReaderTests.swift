@@ -1,0 +1,140 @@
+import Testing
+
+@testable import VAST
+
+/// Reading one document: XML and version errors, times, offsets and the URL clean-up.
+@Suite struct VASTReaderTests {
+    static func read(_ text: String) throws(VASTError) -> VASTDocument {
+        try VASTReader.read(Array(text.utf8))
+    }
+
+    @Test func truncatedXMLIs100() throws {
+        let whole = try Samples.vast("vast42-iab-inline-linear.xml")
+        let error = #expect(throws: VASTError.self) { try VASTReader.read(Array(whole.prefix(1500))) }
+        #expect(error?.code == .xmlParse)
+        let empty = #expect(throws: VASTError.self) { try VASTReader.read([]) }
+        #expect(empty?.code == .xmlParse)
+    }
+
+    @Test func versionsOutside2to4Are102AndAMissingVersionIs101() throws {
+        let five = #expect(throws: VASTError.self) { try Self.read("<VAST version=\"5.0\"/>") }
+        #expect(five?.code == .unsupportedVersion)
+        let one = #expect(throws: VASTError.self) { try Self.read("<VAST version=\"1.0\"/>") }
+        #expect(one?.code == .unsupportedVersion)
+        let missing = #expect(throws: VASTError.self) { try Self.read("<VAST/>") }
+        #expect(missing?.code == .schema)
+        let document = try Self.read("<VAST version=\"4.3\"/>")
+        #expect(document == VASTDocument(version: "4.3"))
+    }
+
+    @Test func namespacedDocumentsMatchByLocalName() throws {
+        let document = try Self.read(
+            """
+            <v:VAST xmlns:v="http://www.iab.com/VAST" version="4.0"><v:Ad id="n"><v:InLine>
+            <v:Impression>https://t.test/i</v:Impression></v:InLine></v:Ad></v:VAST>
+            """)
+        #expect(document.ads.first?.id == "n")
+        guard case .inLine(let inLine) = document.ads.first?.content else {
+            Issue.record("not an InLine")
+            return
+        }
+        #expect(inLine.impressions == ["https://t.test/i"])
+        #expect(inLine.creatives == nil)
+    }
+
+    @Test func clockTimesAndBareSeconds() {
+        #expect(VASTTime.milliseconds("00:00:30") == 30000)
+        #expect(VASTTime.milliseconds(" 00:01:30.123 ") == 90123)
+        #expect(VASTTime.milliseconds("01:00:00.5") == 3_600_500)
+        #expect(VASTTime.milliseconds("30") == 30000)
+        #expect(VASTTime.milliseconds("12.25") == 12250)
+        #expect(VASTTime.milliseconds("00:61:00") == nil)
+        #expect(VASTTime.milliseconds("1:2") == nil)
+        #expect(VASTTime.milliseconds("abc") == nil)
+        #expect(VASTTime.milliseconds("") == nil)
+        #expect(VASTTime.offset("25%") == .percent(25))
+        #expect(VASTTime.offset("12.5%") == .percent(12.5))
+        #expect(VASTTime.offset("150%") == nil)
+        #expect(VASTTime.offset("00:00:05") == .milliseconds(5000))
+    }
+
+    @Test func skipOffsetAndProgressOffsetInPercentBecomeMillisecondsOfTheDuration() async throws {
+        let tracking = """
+            <Tracking event="progress" offset="10%">https://t.test/progress-10pc</Tracking>
+            <Tracking event="progress" offset="00:00:03.5">https://t.test/progress-3500</Tracking>
+            <Tracking event="progress">https://t.test/progress-no-offset</Tracking>
+            <Tracking event="skip"><![CDATA[]]></Tracking>
+            <Tracking>https://t.test/no-event</Tracking>
+            """
+        let adm = Synthetic.inLine(skipOffset: "25%", duration: "00:00:20", tracking: tracking)
+        let resolution = await StubFetcher().resolver().resolve(document: Array(adm.utf8), url: nil)
+        let creative = try #require(resolution.creative)
+        #expect(creative.durationMilliseconds == 20000)
+        #expect(creative.skipOffsetMilliseconds == 5000)
+        #expect(
+            creative.progressTracking == [
+                VASTProgressTracker(offsetMilliseconds: 2000, url: "https://t.test/progress-10pc"),
+                VASTProgressTracker(offsetMilliseconds: 3500, url: "https://t.test/progress-3500"),
+            ])
+        #expect(creative.tracking == ["progress": ["https://t.test/progress-no-offset"]])
+    }
+
+    @Test func skipOffsetAsATime() async throws {
+        let adm = Synthetic.inLine(skipOffset: "00:00:05.250", duration: "30")
+        let resolution = await StubFetcher().resolver().resolve(document: Array(adm.utf8), url: nil)
+        #expect(resolution.creative?.skipOffsetMilliseconds == 5250)
+        #expect(resolution.creative?.durationMilliseconds == 30000)
+    }
+
+    @Test func aLinearWithoutADurationIs101() async throws {
+        let adm = Synthetic.inLine(duration: "soon")
+        let resolution = await StubFetcher().resolver().resolve(document: Array(adm.utf8), url: nil)
+        #expect(resolution.error?.code == .schema)
+        #expect(resolution.error?.errorURLs == ["https://t.test/inline-error"])
+    }
+
+    @Test func urlListsAreTrimmedWithoutEmptiesOrDuplicates() throws {
+        let document = try Self.read(
+            """
+            <VAST version="2.0"><Ad><InLine>
+            <Impression/><Impression><![CDATA[]]></Impression><Impression>
+              <![CDATA[  https://t.test/i?a=1&b=[CACHEBUSTING]  ]]>
+            </Impression><Impression>https://t.test/i?a=1&amp;b=[CACHEBUSTING]</Impression>
+            <Impression>//t.test/relative</Impression>
+            </InLine></Ad></VAST>
+            """)
+        guard case .inLine(let inLine) = document.ads.first?.content else {
+            Issue.record("not an InLine")
+            return
+        }
+        #expect(inLine.impressions == ["https://t.test/i?a=1&b=[CACHEBUSTING]", "https://t.test/relative"])
+    }
+
+    @Test func playOrderPutsThePodBySequenceFirst() {
+        let ads = [
+            VASTDocument.Ad(id: "standalone-1", content: .unrecognized([])),
+            VASTDocument.Ad(id: "pod-2", sequence: 2, content: .unrecognized([])),
+            VASTDocument.Ad(id: "pod-1", sequence: 1, content: .unrecognized([])),
+            VASTDocument.Ad(id: "standalone-2", content: .unrecognized([])),
+        ]
+        #expect(VASTResolver.playOrder(ads).map(\.id) == ["pod-1", "pod-2", "standalone-1", "standalone-2"])
+    }
+
+    @Test func everySampleReadsOrFailsWithTheExpectedCode() throws {
+        let failing: [String: VASTErrorCode] = [
+            "vast-client-js/invalid-xmlfile.xml": .xmlParse,
+            "vast-client-js/outdated-vast.xml": .unsupportedVersion,
+        ]
+        let files = try FileManagerListing.xmlFiles(under: Samples.directory.appendingPathComponent("vast"))
+        #expect(files.count == 27)
+        for file in files {
+            let bytes = try Samples.vast(file)
+            if let code = failing[file] {
+                let error = #expect(throws: VASTError.self, "\(file)") { try VASTReader.read(bytes) }
+                #expect(error?.code == code, "\(file)")
+            } else {
+                #expect(throws: Never.self, "\(file)") { try VASTReader.read(bytes) }
+            }
+        }
+    }
+}
