@@ -54,16 +54,16 @@ public struct AdsBenchmark {
         try await Self.alternate(
             load, seconds: seconds,
             subjects: [
-            ("health (floor)", "/v1/health", nil),
-            (
-                "native load", "/v1/ads",
-                Data(#"{"ad_unit":"\#(Self.nativeUnit)","format":"native","force":true}"#.utf8)
-            ),
-            (
-                "rewarded load", "/v1/ads",
-                Data(#"{"ad_unit":"\#(Self.rewardedUnit)","format":"rewarded","force":true}"#.utf8)
-            ),
-        ])
+                ("health (floor)", "/v1/health", nil),
+                (
+                    "native load", "/v1/ads",
+                    Data(#"{"ad_unit":"\#(Self.nativeUnit)","format":"native","force":true}"#.utf8)
+                ),
+                (
+                    "rewarded load", "/v1/ads",
+                    Data(#"{"ad_unit":"\#(Self.rewardedUnit)","format":"rewarded","force":true}"#.utf8)
+                ),
+            ])
     }
 
     /// Drives each subject in turn for half a second until `seconds` pass; a row per subject.

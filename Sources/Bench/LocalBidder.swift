@@ -20,7 +20,8 @@ public final class LocalBidder: Sendable {
             "eventtrackers":[{"event":1,"method":1,"url":"http://127.0.0.1:9/imp"}]}
             """#
         let escaped = adm.replacingOccurrences(of: "\"", with: "\\\"")
-        return #"{"id":"bench","cur":"USD","seatbid":[{"seat":"bench","bid":[{"id":"1","impid":"1","price":1.5,"mtype":4,"adm":"\#(escaped)"}]}]}"#
+        return
+            #"{"id":"bench","cur":"USD","seatbid":[{"seat":"bench","bid":[{"id":"1","impid":"1","price":1.5,"mtype":4,"adm":"\#(escaped)"}]}]}"#
     }()
 
     public init() async throws {

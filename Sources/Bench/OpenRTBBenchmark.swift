@@ -39,7 +39,8 @@ public struct OpenRTBBenchmark {
     public func run() async throws -> [AdsBenchmark.Row] {
         let load = Load(socketPath: socketPath, connections: connections)
         func body(_ unit: String) -> Data {
-            Data(#"{"ad_unit":"\#(unit)","format":"native","force":true,"disable_image_loading":true}"#.utf8)
+            Data(
+                #"{"ad_unit":"\#(unit)","format":"native","force":true,"options":{"disable_image_loading":true}}"#.utf8)
         }
         do {
             let rows = try await AdsBenchmark.alternate(
