@@ -192,6 +192,40 @@ struct OpenRTBSampleTests {
         #expect(invalid.code == .networkError && invalid.message.contains("not valid JSON"))
     }
 
+    @Test func assetsOnlyAtTheAssetsURLAreFetchedFromThere() async throws {
+        let bidder = try await Bidder()
+        var markup = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try FakeAdServer.sample("native/native12-response-third-party-assetsurl.json")))
+                as? [String: Any])
+        let assets = try #require(markup["assets"])
+        markup["assets"] = nil
+        markup["assetsurl"] = bidder.server.url("/assets")
+        bidder.server.answer(
+            "/assets", .init(body: Array(try JSONSerialization.data(withJSONObject: ["assets": assets]))))
+        let response: [String: Any] = [
+            "seatbid": [
+                [
+                    "bid": [
+                        [
+                            "id": "b", "impid": "1", "price": 1,
+                            "adm": String(decoding: try JSONSerialization.data(withJSONObject: markup), as: UTF8.self),
+                        ]
+                    ]
+                ]
+            ]
+        ]
+        let (_, native) = try Self.native(
+            await bidder.load(.init(body: Array(try JSONSerialization.data(withJSONObject: response)))))
+        #expect(native.headline == "Learn about this awesome thing")
+        #expect(bidder.server.requests("/assets").count == 1)
+
+        bidder.server.answer("/assets", .init(body: Array(#"{"nothing": []}"#.utf8)))
+        let error = try Self.failure(
+            await bidder.load(.init(body: Array(try JSONSerialization.data(withJSONObject: response)))))
+        #expect(error == AdLoadError(.networkError, "the native assetsurl answered no assets: assets is missing"))
+    }
+
     // MARK: - Video
 
     @Test func theSpecsInlineVASTBidLoadsAndFiresItsWinNoticeOnce() async throws {

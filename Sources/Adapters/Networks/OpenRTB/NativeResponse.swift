@@ -62,6 +62,28 @@ struct NativeResponse: Decodable, Sendable {
         }
     }
 
+    /// What an `assetsurl` answers: the assets, as a list, or as the `assets` of an object,
+    /// bare or wrapped in `"native"`.
+    struct AssetsDocument: Decodable, Sendable {
+        var assets: [Asset]
+
+        private enum Key: String, CodingKey { case assets, native }
+
+        init(from decoder: any Decoder) throws {
+            if let list = try? decoder.singleValueContainer().decode([Asset].self) {
+                assets = list
+                return
+            }
+            let container = try decoder.container(keyedBy: Key.self)
+            if container.contains(.native) {
+                assets = try container.nestedContainer(keyedBy: Key.self, forKey: .native).decode(
+                    [Asset].self, forKey: .assets)
+            } else {
+                assets = try container.decode([Asset].self, forKey: .assets)
+            }
+        }
+    }
+
     /// The asset's place in the daemon's schema: by the id the request gave it, when the
     /// asset is of the kind that id asked for; else by its own type; else none.
     static func role(of asset: Asset) -> NativeRequest.Asset? {

@@ -122,7 +122,7 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
         var ad: NetworkAd
         switch format {
         case .native:
-            ad = try Self.nativeAd(markup, macros: auction.macros)
+            ad = try await nativeAd(markup, macros: auction.macros, timeout: .milliseconds(item.timeoutMilliseconds))
         case .rewarded:
             guard case .string(let text) = markup, text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<")
             else {
@@ -202,8 +202,29 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
         }
     }
 
-    /// A native `adm`: a JSON string or object, bare or wrapped in `"native"`.
-    static func nativeAd(_ markup: JSONValue, macros: AuctionMacros) throws(AdLoadError) -> NetworkAd {
+    /// A native `adm`: a JSON string or object, bare or wrapped in `"native"`. A response that
+    /// has its assets only at `assetsurl` (Native 1.2 §5.1) has them fetched from there.
+    private func nativeAd(_ markup: JSONValue, macros: AuctionMacros, timeout: Duration) async throws(AdLoadError)
+        -> NetworkAd
+    {
+        var response = try Self.nativeResponse(markup, macros: macros)
+        if response.assets?.isEmpty ?? true, let url = response.assetsurl?.trimmed, !url.isEmpty {
+            let body: [UInt8]
+            do {
+                body = try await services.fetcher.fetch(url, timeout: timeout)
+            } catch {
+                throw AdLoadError(.networkError, "the native response's assetsurl failed: \(error.message)")
+            }
+            do {
+                response.assets = try JSONDecoder().decode(NativeResponse.AssetsDocument.self, from: Data(body)).assets
+            } catch {
+                throw AdLoadError(.networkError, "the native assetsurl answered no assets: \(DecodingFailure(error))")
+            }
+        }
+        return try response.networkAd()
+    }
+
+    static func nativeResponse(_ markup: JSONValue, macros: AuctionMacros) throws(AdLoadError) -> NativeResponse {
         let data: Data
         switch markup {
         case .string(let text): data = Data(macros.expand(text).utf8)
@@ -215,12 +236,10 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
         default:
             throw AdLoadError(.networkError, "the native adm is neither a JSON string nor an object")
         }
-        let response: NativeResponse
         do {
-            response = try JSONDecoder().decode(NativeResponse.Markup.self, from: data).response
+            return try JSONDecoder().decode(NativeResponse.Markup.self, from: data).response
         } catch {
             throw AdLoadError(.networkError, "the native adm is not a Native 1.2 response: \(DecodingFailure(error))")
         }
-        return try response.networkAd()
     }
 }
