@@ -1,4 +1,6 @@
+import DequeModule
 import Foundation
+import HeapModule
 import Logging
 import SecureSignals
 
@@ -20,6 +22,10 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     private let metrics = AdMetrics()
 
     private var ads: [String: LoadedAd] = [:]
+    /// When each ad leaves the store, soonest first (entries of ads already gone are skipped).
+    private var drops = Heap<Drop>()
+    /// Each unit's latest ads, in load order: an ad that falls off the end unused is dropped.
+    private var latest: [String: Deque<String>] = [:]
     private var readyAd: [String: String] = [:]
     private var inFlight: [String: Task<LoadResult, Never>] = [:]
     private var retryAttempts: [String: Int] = [:]
@@ -155,7 +161,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
                 id: UUID().uuidString.lowercased(), unit: unit, fill: fill, ssv: request.ssv,
                 preferences: request.preferences, loadedAt: now)
             sweep()
-            ads[ad.id] = ad
+            keep(ad)
             readyAd[unit.id] = ad.id
             retryAttempts[unit.id] = 0
             retries.removeValue(forKey: unit.id)?.cancel()
@@ -400,12 +406,47 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
         events.publish(AdEvent(name: name, adID: ad.id, adUnit: ad.unit.id, fields: fields))
     }
 
-    /// Drops ads an hour past their expiry (until then they answer `ad_expired`); every new ad
-    /// sweeps, so the store holds what one expiry's worth of loads makes, not more.
-    func sweep() {
-        let cutoff = now - .seconds(3600)
-        for (id, ad) in ads where ad.expiresAt < cutoff { ads[id] = nil }
+    /// How many of a unit's latest loads keep their ads while unused: forced loads that
+    /// supersede one another do not pile up ads nobody will show.
+    public static var unusedAdsKeptPerUnit: Int { 16 }
+
+    /// One ad's time to leave the store: an hour after its expiry.
+    private struct Drop: Comparable {
+        var at: Duration
+        var id: String
+
+        static func < (lhs: Drop, rhs: Drop) -> Bool { lhs.at < rhs.at }
     }
+
+    /// Stores a new ad, dropping the unit's oldest unused one beyond the latest
+    /// `unusedAdsKeptPerUnit` (it answers `unknown_ad` from then on).
+    private func keep(_ ad: LoadedAd) {
+        ads[ad.id] = ad
+        drops.insert(Drop(at: ad.expiresAt + .seconds(3600), id: ad.id))
+        var queue = latest[ad.unit.id, default: []]
+        queue.append(ad.id)
+        while queue.count > Self.unusedAdsKeptPerUnit, let oldest = queue.popFirst() {
+            if let old = ads[oldest], !old.isUsed { ads[oldest] = nil }
+        }
+        latest[ad.unit.id] = queue
+        // Dropped ads leave their entries behind; rebuild before those outnumber the live ones.
+        if drops.count > 2 * ads.count + 1024 {
+            drops = Heap(ads.values.map { Drop(at: $0.expiresAt + .seconds(3600), id: $0.id) })
+        }
+    }
+
+    /// Drops ads an hour past their expiry (until then they answer `ad_expired`); every new ad
+    /// sweeps, in time proportional to what it drops.
+    func sweep() {
+        let now = self.now
+        while let first = drops.min, first.at < now {
+            drops.removeMin()
+            ads[first.id] = nil
+        }
+    }
+
+    /// How many ads the store holds, expired ones included.
+    var storedAds: Int { ads.count }
 }
 
 /// A failed load: why, and the attempts the waterfall made (nil when none was made).

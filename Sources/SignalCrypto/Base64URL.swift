@@ -4,10 +4,18 @@ import Foundation
 /// alphabet, no padding, no line breaks.
 public enum Base64URL {
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
-        var text = Data(bytes).base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
+        // Byte by byte: Foundation's replacingOccurrences goes through NSString on Linux, and
+        // this runs for every envelope sealed.
+        var text = Array(Data(bytes).base64EncodedString().utf8)
+        while text.last == UInt8(ascii: "=") { text.removeLast() }
+        for index in text.indices {
+            switch text[index] {
+            case UInt8(ascii: "+"): text[index] = UInt8(ascii: "-")
+            case UInt8(ascii: "/"): text[index] = UInt8(ascii: "_")
+            default: break
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     public static func decode(_ text: String) throws -> [UInt8] {
@@ -22,9 +30,15 @@ public enum Base64URL {
             throw CryptoError.malformedEnvelope(
                 "not base64url: \(text.utf8.count) characters cannot be a whole number of bytes")
         }
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
-        guard let data = Data(base64Encoded: standard) else {
+        var standard = text.utf8.map { byte -> UInt8 in
+            switch byte {
+            case UInt8(ascii: "-"): return UInt8(ascii: "+")
+            case UInt8(ascii: "_"): return UInt8(ascii: "/")
+            default: return byte
+            }
+        }
+        standard += Array(repeating: UInt8(ascii: "="), count: (4 - standard.count % 4) % 4)
+        guard let data = Data(base64Encoded: Data(standard)) else {
             throw CryptoError.malformedEnvelope("not base64url")
         }
         return Array(data)

@@ -295,6 +295,25 @@ extension AdStoreTests {
         clock.advance(by: .seconds(3600))
         _ = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
         await #expect(throws: AdLifecycleError(.unknownAd, "no ad '\(old.adID)'")) { try await store.ad(old.adID) }
+        #expect(await store.storedAds == 1)
+    }
+
+    @Test func forcedLoadsKeepOnlyTheLatestUnusedAdsButEveryUsedOne() async throws {
+        let store = try store([AdUnit(id: "u", format: .native, waterfall: [item(Self.native)])])
+        let kept = AdStore<ManualClock>.unusedAdsKeptPerUnit
+        let used = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
+        _ = try await store.impression(used.adID)
+        var ids: [String] = []
+        for _ in 0..<(kept + 5) {
+            ids.append(try await store.load(AdLoadRequest(adUnit: "u", format: .native, force: true)).get().adID)
+        }
+        // The 5 oldest unused ads are gone; the used one, and the latest `kept`, stay.
+        for id in ids.prefix(5) {
+            await #expect(throws: AdLifecycleError(.unknownAd, "no ad '\(id)'")) { try await store.ad(id) }
+        }
+        for id in ids.suffix(kept) { #expect(try await store.ad(id).adID == id) }
+        #expect(try await store.ad(used.adID).adID == used.adID)
+        #expect(await store.storedAds == kept + 1)
     }
 }
 

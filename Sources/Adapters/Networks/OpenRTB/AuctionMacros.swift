@@ -1,4 +1,5 @@
 import Foundation
+import SignalCrypto
 
 /// The OpenRTB substitution macros (2.6 §4.4) of the winning bid, put into its `nurl`, `burl`,
 /// `lurl` and markup, plain or base64url-encoded (`${AUCTION_PRICE:B64}`).
@@ -31,10 +32,7 @@ struct AuctionMacros: Sendable {
         var result = text
         for (name, value) in values {
             result = result.replacingOccurrences(of: "${\(name)}", with: value)
-            let encoded = Data(value.utf8).base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: "")
-            result = result.replacingOccurrences(of: "${\(name):B64}", with: encoded)
+            result = result.replacingOccurrences(of: "${\(name):B64}", with: Base64URL.encode(Array(value.utf8)))
         }
         return result
     }
