@@ -217,6 +217,19 @@ struct AdSourceTests {
                     ),
                     "option 'bidfloor' must be a number"
                 ),
+                (
+                    unit(
+                        "native",
+                        #"{"network": "openrtb", "parameter": "t", "options": {"endpoint": "http://b", "timeout_ms": 0}}"#
+                    ),
+                    "option 'timeout_ms' must be 1 to 60000"
+                ),
+                (
+                    unit(
+                        "rewarded",
+                        #"{"network": "vast", "parameter": "http://x", "options": {"reward_amount": "ten"}}"#),
+                    "option 'reward_amount' must be a number"
+                ),
                 (unit("native", #"{"network": "vast", "parameter": "http://x"}"#), "serves rewarded video"),
                 (unit("rewarded", #"{"network": "vast", "parameter": "tag"}"#), "ad tag's http(s) URL"),
             ], in: try TemporaryDirectory())

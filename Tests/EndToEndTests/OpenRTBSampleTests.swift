@@ -354,6 +354,11 @@ struct OpenRTBSampleTests {
         let missing = try Self.failure(await bidder.load(.init(body: noPrice)))
         #expect(missing == AdLoadError(.networkError, "unreadable bid response: seatbid[0].bid[0].price is missing"))
 
+        let huge = Array(#"{"seatbid":[{"bid":[{"id":"1","impid":"1","price":1e300}]}]}"#.utf8)
+        #expect(
+            try Self.failure(await bidder.load(.init(body: huge)))
+                == AdLoadError(.networkError, "a bid has an invalid price 1e+300"))
+
         let slow = try Self.failure(
             await bidder.load(.init(body: whole, delay: .seconds(2)), options: ["timeout_ms": .number(200)]))
         #expect(slow.code == .timeout)

@@ -43,7 +43,8 @@ struct BidResponseReader {
             }
             throw AdLoadError(.noFill, decoded.seatbid == nil ? "no bid: no seatbid" : "no bid: empty seatbid")
         }
-        if let bad = bids.first(where: { !$0.bid.price.isFinite || $0.bid.price < 0 }) {
+        // A CPM over a million is no real bid, and would not fit the paid event's micros.
+        if let bad = bids.first(where: { AdValue(cpm: $0.bid.price, currency: "USD", precision: "") == nil }) {
             throw AdLoadError(.networkError, "a bid has an invalid price \(bad.bid.price)")
         }
         let floor = item.bidfloor ?? 0
@@ -75,12 +76,12 @@ struct BidResponseReader {
                 currency: currency, loss: 102)
             losses.append(lost.expand(lurl))
         }
+        guard let value = AdValue(cpm: winner.bid.price, currency: currency, precision: "estimated") else {
+            throw AdLoadError(.networkError, "the winning bid has an invalid price \(winner.bid.price)")
+        }
         return Auction(
             markup: markup, macros: macros, winNotice: winner.bid.nurl.flatMap(nonEmpty).map(macros.expand),
-            billingNotice: winner.bid.burl.flatMap(nonEmpty).map(macros.expand), lossNotices: losses,
-            // The price is a CPM: one impression is a thousandth of it.
-            value: AdValue(
-                valueMicros: Int64((winner.bid.price * 1000).rounded()), currency: currency, precision: "estimated"))
+            billingNotice: winner.bid.burl.flatMap(nonEmpty).map(macros.expand), lossNotices: losses, value: value)
     }
 
     private func nonEmpty(_ text: String) -> String? {

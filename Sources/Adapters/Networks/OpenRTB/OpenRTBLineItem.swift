@@ -18,32 +18,21 @@ struct OpenRTBLineItem: Sendable {
 
     /// Reads `options`, with `endpoint` from the network's setup when the line item has none.
     init(_ options: AdapterOptions, defaultEndpoint: String?) throws(AdLoadError) {
-        do {
-            guard let endpoint = try options.string("endpoint") ?? defaultEndpoint, !endpoint.isEmpty else {
-                throw AdLoadError(.invalidRequest, "option 'endpoint' is required: the bidder's URL")
-            }
-            self.endpoint = endpoint
-            timeoutMilliseconds = try options.int("timeout_ms") ?? Self.defaultTimeoutMilliseconds
-            guard timeoutMilliseconds > 0 else {
-                throw AdLoadError(.invalidRequest, "option 'timeout_ms' must be positive")
-            }
-            bidfloor = try options.number("bidfloor")
-            if let bidfloor, bidfloor < 0 {
-                throw AdLoadError(.invalidRequest, "option 'bidfloor' must not be negative")
-            }
-            currency = try options.string("currency") ?? "USD"
-            guard currency.count == 3, currency.allSatisfy({ $0.isLetter && $0.isUppercase }) else {
-                throw AdLoadError(.invalidRequest, "option 'currency' must be an ISO 4217 code such as USD")
-            }
-            signals = try options.strings("signals") ?? []
-            recipient = try options.string("recipient")
-            headers = try options.stringMap("headers") ?? [:]
-            reward = Reward(
-                type: try options.string("reward_type") ?? "reward", amount: try options.number("reward_amount") ?? 1)
-        } catch let error as AdLoadError {
-            throw error
-        } catch {
-            throw AdLoadError(.invalidRequest, (error as? SignalError)?.message ?? String(describing: error))
+        guard let endpoint = try options.read({ try options.string("endpoint") }) ?? defaultEndpoint, !endpoint.isEmpty
+        else {
+            throw AdLoadError(.invalidRequest, "option 'endpoint' is required: the bidder's URL")
         }
+        self.endpoint = endpoint
+        timeoutMilliseconds = try options.timeoutMilliseconds("timeout_ms", default: Self.defaultTimeoutMilliseconds)
+        bidfloor = try options.read { try options.number("bidfloor") }
+        if let bidfloor, bidfloor < 0 { throw AdLoadError(.invalidRequest, "option 'bidfloor' must not be negative") }
+        currency = try options.read { try options.string("currency") } ?? "USD"
+        guard currency.count == 3, currency.allSatisfy({ $0.isLetter && $0.isUppercase }) else {
+            throw AdLoadError(.invalidRequest, "option 'currency' must be an ISO 4217 code such as USD")
+        }
+        signals = try options.read { try options.strings("signals") } ?? []
+        recipient = try options.read { try options.string("recipient") }
+        headers = try options.read { try options.stringMap("headers") } ?? [:]
+        reward = try options.reward()
     }
 }

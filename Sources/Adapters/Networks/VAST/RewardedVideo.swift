@@ -86,9 +86,7 @@ struct RewardedVideo {
         return NetworkAd(
             content: .rewarded(reward), clickDestination: creative.clickThrough ?? "",
             impressionTrackers: creative.impressions, clickTrackers: creative.clickTracking,
-            value: creative.pricing.map {
-                AdValue(valueMicros: Int64(($0.value * 1000).rounded()), currency: $0.currency, precision: "estimated")
-            },
+            value: creative.pricing.flatMap { AdValue(cpm: $0.value, currency: $0.currency, precision: "estimated") },
             video: video, progressTrackers: progress.filter { !$0.value.isEmpty },
             dismissTrackers: (creative.tracking["closeLinear"] ?? []) + (creative.tracking["close"] ?? []))
     }

@@ -23,6 +23,12 @@ public struct VASTAdNetwork: AdNetworkAdapter {
         guard scheme == "http" || scheme == "https" else {
             return "parameter must be the VAST ad tag's http(s) URL, not '\(item.parameter)'"
         }
+        do {
+            _ = try item.options.reward()
+            _ = try item.options.timeoutMilliseconds("timeout_ms", default: 2000)
+        } catch {
+            return error.message
+        }
         return nil
     }
 
@@ -31,16 +37,9 @@ public struct VASTAdNetwork: AdNetworkAdapter {
     }
 
     public func loadRewardedAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
-        let options = request.options
-        let reward: Reward
         var video = RewardedVideo(services: services)
-        do {
-            reward = Reward(
-                type: try options.string("reward_type") ?? "reward", amount: try options.number("reward_amount") ?? 1)
-            video.fetchTimeout = .milliseconds(try options.int("timeout_ms") ?? 2000)
-        } catch {
-            throw AdLoadError(.invalidRequest, (error as? SignalError)?.message ?? "\(error)")
-        }
+        let reward = try request.options.reward()
+        video.fetchTimeout = .milliseconds(try request.options.timeoutMilliseconds("timeout_ms", default: 2000))
         guard !request.parameter.isEmpty else {
             throw AdLoadError(.invalidRequest, "the line item's parameter must be the VAST ad tag URL")
         }
