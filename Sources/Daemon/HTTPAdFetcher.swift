@@ -25,7 +25,7 @@ struct HTTPAdFetcher: AdFetcher {
         guard let parsed = URL(string: request.url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
             parsed.host?.isEmpty == false
         else {
-            throw AdServerError(.invalidURL, "not an http(s) URL: \(request.url)")
+            throw AdServerError(.invalidURL, "not an http(s) URL: \(redactedURL(request.url))")
         }
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = request.method == .post ? .POST : .GET
@@ -42,13 +42,14 @@ struct HTTPAdFetcher: AdFetcher {
         } catch let error as HTTPClientError {
             throw Self.failure(error, url: request.url, timeout: request.timeout)
         } catch is NIOTooManyBytesError {
-            throw AdServerError(.tooLarge, "\(request.url) answered more than \(Self.maximumBytes) bytes")
+            throw AdServerError(.tooLarge, "\(redactedURL(request.url)) answered more than \(Self.maximumBytes) bytes")
         } catch {
-            throw AdServerError(.transport, "\(request.url): \(error)")
+            throw AdServerError(.transport, "\(redactedURL(request.url)): \(error)")
         }
     }
 
-    private static func failure(_ error: HTTPClientError, url: String, timeout: Duration) -> AdServerError {
+    private static func failure(_ error: HTTPClientError, url fullURL: String, timeout: Duration) -> AdServerError {
+        let url = redactedURL(fullURL)
         switch error {
         case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
             return AdServerError(.timeout, "\(url) did not answer within \(Int(milliseconds(timeout))) ms")

@@ -11,7 +11,8 @@ extension AdFetcher {
     public func fetch(_ url: String, timeout: Duration = .seconds(5)) async throws(AdServerError) -> [UInt8] {
         let response = try await send(AdServerRequest(url: url, timeout: timeout))
         guard (200..<300).contains(response.status) else {
-            throw AdServerError(.status, "\(url) answered HTTP \(response.status)", status: response.status)
+            throw AdServerError(
+                .status, "\(redactedURL(url)) answered HTTP \(response.status)", status: response.status)
         }
         return response.body
     }
@@ -57,7 +58,7 @@ public struct AdServerResponse: Sendable {
     }
 }
 
-/// Why an ad server gave no usable answer.
+/// Why an ad server gave no usable answer. Its message names the server by `redactedURL`.
 public struct AdServerError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         case invalidURL = "invalid_url"

@@ -63,10 +63,14 @@ public struct NetworkAdRequest: Sendable {
     public var formatIDs: [String]
     public var preferences: NativeAdPreferences
     public var privacy: PrivacyState?
+    /// When the waterfall stops waiting for this line item: a network that talks to servers
+    /// budgets its requests to end before it, so that what it owes them (error URLs) still goes.
+    public var deadline: ContinuousClock.Instant?
 
     public init(
         adUnit: String, parameter: String, options: AdapterOptions = AdapterOptions(), formatIDs: [String] = [],
-        preferences: NativeAdPreferences = NativeAdPreferences(), privacy: PrivacyState? = nil
+        preferences: NativeAdPreferences = NativeAdPreferences(), privacy: PrivacyState? = nil,
+        deadline: ContinuousClock.Instant? = nil
     ) {
         self.adUnit = adUnit
         self.parameter = parameter
@@ -74,6 +78,13 @@ public struct NetworkAdRequest: Sendable {
         self.formatIDs = formatIDs
         self.preferences = preferences
         self.privacy = privacy
+        self.deadline = deadline
+    }
+
+    /// `wanted`, cut to what is left before the deadline less `margin` (never under 1 ms).
+    public func budget(_ wanted: Duration, margin: Duration = .milliseconds(20)) -> Duration {
+        guard let deadline else { return wanted }
+        return max(.milliseconds(1), min(wanted, ContinuousClock.now.duration(to: deadline) - margin))
     }
 }
 
@@ -128,11 +139,14 @@ public struct NetworkAd: Sendable {
     public var progressTrackers: [VideoProgress: [String]]
     /// URLs the daemon fetches once when the ad is dismissed (VAST `close`).
     public var dismissTrackers: [String]
+    /// Fills a tracker URL's macros as it is fired (VAST's `[TIMESTAMP]`, `[CACHEBUSTING]`).
+    public var trackerMacros: @Sendable (String) -> String
 
     public init(
         content: Content, clickDestination: String, deepLinks: [String] = [], impressionTrackers: [String] = [],
         clickTrackers: [String] = [], value: AdValue? = nil, presentation: (any RewardedPresentationSource)? = nil,
-        video: VideoCreative? = nil, progressTrackers: [VideoProgress: [String]] = [:], dismissTrackers: [String] = []
+        video: VideoCreative? = nil, progressTrackers: [VideoProgress: [String]] = [:], dismissTrackers: [String] = [],
+        trackerMacros: @escaping @Sendable (String) -> String = { $0 }
     ) {
         self.content = content
         self.clickDestination = clickDestination
@@ -144,6 +158,7 @@ public struct NetworkAd: Sendable {
         self.video = video
         self.progressTrackers = progressTrackers
         self.dismissTrackers = dismissTrackers
+        self.trackerMacros = trackerMacros
     }
 }
 

@@ -247,7 +247,8 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
             loaded.data = Data(try await services.fetcher.fetch(image.url)).base64EncodedString()
             return loaded
         } catch {
-            logger.warning("could not load an ad image", metadata: ["url": "\(image.url)", "error": "\(error)"])
+            logger.warning(
+                "could not load an ad image", metadata: ["url": "\(redactedURL(image.url))", "error": "\(error)"])
             return image
         }
     }
@@ -286,7 +287,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
                     "precision": .string(value.precision),
                 ])
         }
-        if !ad.fill.tracksItself { services.trackers.enqueue(ad.fill.ad.impressionTrackers, kind: .impression) }
+        if !ad.fill.tracksItself { fire(ad.fill.ad.impressionTrackers, of: ad, kind: .impression) }
     }
 
     public func click(_ id: String, asset: String?) throws(AdLifecycleError) -> LifecycleOutcome {
@@ -300,7 +301,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
         var fields: [String: EventField] = ["action": .string(action.type.rawValue)]
         if let asset { fields["asset"] = .string(asset) }
         publish(.click, ad, fields)
-        if !ad.fill.tracksItself { services.trackers.enqueue(ad.fill.ad.clickTrackers, kind: .click) }
+        if !ad.fill.tracksItself { fire(ad.fill.ad.clickTrackers, of: ad, kind: .click) }
         return LifecycleOutcome(recorded: true, reason: nil, action: action)
     }
 
@@ -332,8 +333,11 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
         // The client's event counts now, before the network is asked: a dismiss that comes
         // meanwhile must find a completed video completed.
         let outcome = apply([.progress(progress)], to: id)
-        if outcome.recorded {
-            services.trackers.enqueue(ad.fill.ad.progressTrackers[progress] ?? [], kind: .progress)
+        if outcome.recorded, var current = ads[id], !current.fill.tracksItself {
+            let (urls, marks) = current.progressTrackers(for: progress)
+            current.trackedProgress.formUnion(marks)
+            ads[id] = current
+            fire(urls, of: current, kind: .progress)
         }
         let reported = await ad.fill.ad.presentation?.events(after: progress) ?? []
         if !reported.isEmpty { _ = apply(reported.map(Self.input), to: id) }
@@ -344,7 +348,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
         let ad = try shownRewarded(id)
         guard !ad.presentation.dismissed else { return .duplicate }
         let outcome = apply([.dismiss], to: id)
-        if outcome.recorded { services.trackers.enqueue(ad.fill.ad.dismissTrackers, kind: .progress) }
+        if outcome.recorded, !ad.fill.tracksItself { fire(ad.fill.ad.dismissTrackers, of: ad, kind: .progress) }
         return outcome
     }
 
@@ -399,6 +403,12 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
         }
         guard ad.presentation.shown else { throw AdLifecycleError(.notShown, "ad '\(id)' has not been shown") }
         return ad
+    }
+
+    /// Queues an ad's trackers, their macros filled now.
+    private func fire(_ urls: [String], of ad: LoadedAd, kind: TrackerQueue.Kind) {
+        guard !urls.isEmpty else { return }
+        services.trackers.enqueue(urls.map(ad.fill.ad.trackerMacros), kind: kind)
     }
 
     private func publish(_ name: AdEvent.Name, _ ad: LoadedAd, _ fields: [String: EventField] = [:]) {

@@ -12,6 +12,8 @@ struct LoadedAd: Sendable {
     var impressionRecorded = false
     var clickRecorded = false
     var presentation = RewardedPresentation()
+    /// The progress marks whose trackers have been fired.
+    var trackedProgress: Set<VideoProgress> = []
 
     var format: AdFormat { unit.format }
     var expiresAt: Duration { loadedAt + unit.expiry }
@@ -33,6 +35,16 @@ struct LoadedAd: Sendable {
         case .rewarded(let reward): ad.reward = reward
         }
         return ad
+    }
+
+    /// The trackers a first report of `progress` fires: its own, and those of every earlier
+    /// mark the client did not report (a player that reports only `complete` still owes the
+    /// quartiles), each mark once; the marks it fired.
+    func progressTrackers(for progress: VideoProgress) -> (urls: [String], marks: [VideoProgress]) {
+        let order: [VideoProgress] = [.start, .firstQuartile, .midpoint, .thirdQuartile, .complete]
+        let due = order.firstIndex(of: progress).map { Array(order[...$0]) } ?? [progress]
+        let marks = due.filter { !trackedProgress.contains($0) }
+        return (marks.flatMap { fill.ad.progressTrackers[$0] ?? [] }, marks)
     }
 
     /// Where a click leads: the client's own handling if it asked, else the first deep link

@@ -54,16 +54,21 @@ public final class TrackerQueue: Sendable {
         let outcomes = counters
         self.outcomes = outcomes
         worker = Task {
+            let slots = FetchSlots(max(1, settings.concurrency))
             await withTaskGroup(of: Void.self) { group in
-                var running = 0
+                // Pings waiting out a retry's pause hold no fetch slot, but count here: at most
+                // `capacity` in hand, the rest wait in the stream's buffer, then are dropped.
+                var inHand = 0
                 for await ping in stream {
-                    if running >= settings.concurrency {
+                    if inHand >= max(1, settings.capacity) {
                         await group.next()
-                        running -= 1
+                        inHand -= 1
                     }
-                    running += 1
+                    inHand += 1
                     group.addTask {
-                        await Self.fire(ping, fetcher: fetcher, settings: settings, logger: logger, outcomes: outcomes)
+                        await Self.fire(
+                            ping, fetcher: fetcher, slots: slots, settings: settings, logger: logger, outcomes: outcomes
+                        )
                     }
                 }
             }
@@ -88,31 +93,63 @@ public final class TrackerQueue: Sendable {
     }
 
     private static func fire(
-        _ ping: Ping, fetcher: any AdFetcher, settings: Settings, logger: Logger, outcomes: [String: Counter]
+        _ ping: Ping, fetcher: any AdFetcher, slots: FetchSlots, settings: Settings, logger: Logger,
+        outcomes: [String: Counter]
     ) async {
+        let attempts = max(1, settings.attempts)
         var delay = settings.retryDelay
-        for attempt in 1...max(1, settings.attempts) {
+        for attempt in 1...attempts {
+            await slots.acquire()
+            let failure: AdServerError?
             do {
                 _ = try await fetcher.fetch(ping.url, timeout: settings.timeout)
+                failure = nil
+            } catch {
+                failure = error
+            }
+            await slots.release()
+            guard let failure else {
                 outcomes[ping.kind.rawValue + "fired"]?.increment()
                 return
-            } catch {
-                // A 4xx will not change on a second try.
-                let permanent = error.kind == .invalidURL || (error.status.map { (400..<500).contains($0) } ?? false)
-                if permanent || attempt == settings.attempts {
-                    outcomes[ping.kind.rawValue + "failed"]?.increment()
-                    logger.warning(
-                        "a tracker failed",
-                        metadata: [
-                            "kind": "\(ping.kind.rawValue)", "reason": "\(error.kind.rawValue)",
-                            "attempts": "\(attempt)",
-                        ])
-                    return
-                }
-                outcomes[ping.kind.rawValue + "retried"]?.increment()
-                try? await Task.sleep(for: delay)
-                delay *= 2
             }
+            // A 4xx will not change on a second try.
+            let permanent = failure.kind == .invalidURL || (failure.status.map { (400..<500).contains($0) } ?? false)
+            if permanent || attempt == attempts {
+                outcomes[ping.kind.rawValue + "failed"]?.increment()
+                logger.warning(
+                    "a tracker failed",
+                    metadata: [
+                        "kind": "\(ping.kind.rawValue)", "reason": "\(failure.kind.rawValue)", "attempts": "\(attempt)",
+                    ])
+                return
+            }
+            outcomes[ping.kind.rawValue + "retried"]?.increment()
+            try? await Task.sleep(for: delay)
+            delay *= 2
+        }
+    }
+}
+
+/// At most `count` fetches at once; the others wait their turn, first come first served.
+private actor FetchSlots {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ count: Int) { free = count }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
         }
     }
 }

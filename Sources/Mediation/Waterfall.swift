@@ -39,7 +39,7 @@ struct Waterfall {
             }
             let networkRequest = NetworkAdRequest(
                 adUnit: unit.id, parameter: item.parameter, options: item.options, formatIDs: request.formatIDs,
-                preferences: request.preferences, privacy: privacy)
+                preferences: request.preferences, privacy: privacy, deadline: .now + item.timeout)
             let format = unit.format
             let outcome = await withTimeout(item.timeout) { () async throws -> NetworkAd in
                 switch format {

@@ -43,8 +43,12 @@ final class CollectionMetrics: Sendable {
 }
 
 extension Duration {
+    /// Saturates at Int64's bounds (about 292 years) rather than trapping.
     package var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        let (total, carry) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return carry ? (seconds < 0 ? .min : .max) : total
     }
 }

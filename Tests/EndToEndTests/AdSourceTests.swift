@@ -59,7 +59,10 @@ struct AdSourceTests {
                     ["network": "openrtb", "parameter": "tag-a", "options": ["endpoint": server.url("/broken")]],
                     [
                         "network": "openrtb", "parameter": "tag-b",
-                        "options": ["endpoint": server.url("/bid"), "signals": ["device-context"], "timeout_ms": 1500],
+                        "options": [
+                            "endpoint": server.url("/bid"), "signals": ["device-context"], "timeout_ms": 1500,
+                            "currency": "EUR",
+                        ],
                     ],
                 ],
             ]
@@ -187,6 +190,35 @@ struct AdSourceTests {
         #expect(reward < dismissed)
         #expect(names.filter { $0 == "reward_earned" }.count == 1)
         #expect(server.requests("/error").isEmpty, "the served ad's own error URL stays quiet")
+    }
+
+    @Test func aPlayerThatReportsOnlyStartAndCompleteStillFiresEveryQuartileOnceWithMacrosFilled() async throws {
+        let server = try await FakeAdServer()
+        server.answer("*", .init(status: 200, contentType: "image/gif"))
+        let inline = String(decoding: try FakeAdServer.sample("vast/vast42-iab-inline-linear.xml"), as: UTF8.self)
+            .replacingOccurrences(of: "https://example.com", with: server.url(""))
+            .replacingOccurrences(of: "http://example.com", with: server.url(""))
+            .replacingOccurrences(of: "/track/impression", with: "/track/impression?cb=[CACHEBUSTING]&at=[TIMESTAMP]")
+        server.answer("/vast/inline.xml", .init(body: Array(inline.utf8), contentType: "application/xml"))
+        let units: [String: Any] = [
+            Self.rewardedUnit: [
+                "format": "rewarded", "waterfall": [["network": "vast", "parameter": server.url("/vast/inline.xml")]],
+            ]
+        ]
+        let daemon = try await RunningDaemon.start(config: demoConfig(adapters: [], extra: ["ad_units": units]))
+        try await daemon.waitUntilAdaptersSettle()
+        let load = try await MediationTests.post(
+            daemon, "/v1/ads", ["ad_unit": Self.rewardedUnit, "format": "rewarded"])
+        let id = try #require(load.json["ad_id"] as? String, "\(load.json)")
+        #expect(try await MediationTests.post(daemon, "/v1/ads/\(id)/show").status == 200)
+        for step in ["start", "complete", "midpoint"] {
+            #expect(try await MediationTests.post(daemon, "/v1/ads/\(id)/progress", ["event": step]).status == 200)
+        }
+        for tracker in ["start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "progress-10"] {
+            #expect(try await Self.settledCount(server, "/tracking/\(tracker)") == 1, "\(tracker)")
+        }
+        let impression = try #require(server.requests("/track/impression").first)
+        #expect(!impression.query.contains("[") && impression.query.hasPrefix("cb="), "\(impression.query)")
     }
 
     @Test func badOpenRTBAndVASTLineItemsAreRefusedWhenTheConfigurationIsRead() async throws {

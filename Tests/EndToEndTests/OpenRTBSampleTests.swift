@@ -297,8 +297,9 @@ struct OpenRTBSampleTests {
         #expect(billing.hasPrefix(local + "/burl/") && billing.hasSuffix("clearing_price=1"))
         let win = try await eventually { bidder.server.requests("/an/nurl/").first }
         #expect(win.query.contains("clearing_price=1&"))
-        #expect(!ad.impressionTrackers.contains { $0.contains("ortb_loss_code") })
         try await Task.sleep(for: .milliseconds(100))
+        // Its lurl shares the nurl's path: only the win notice (loss code 0) may have come.
+        #expect(bidder.server.requests("/an/nurl/").allSatisfy { $0.query.contains("ortb_loss_code=0&") })
         #expect(bidder.server.requests("/an/nurl/").count == 1, "\(bidder.server.requests("/an/nurl/").map(\.query))")
     }
 
@@ -388,10 +389,22 @@ struct OpenRTBSampleTests {
             let seen = bidder.server.allRequests.filter { $0.path.hasPrefix("/loss/") }
             return seen.count == 2 ? seen.map { "\($0.path)?\($0.query)" }.sorted() : nil
         }
-        #expect(losses == ["/loss/low?code=102&price=0.4", "/loss/mid?code=102&price=0.9"])
+        // Under the floor is loss 100; outbid, 102.
+        #expect(losses == ["/loss/low?code=100&price=0.4", "/loss/mid?code=102&price=0.9"])
 
         let floor = try Self.failure(await bidder.load(.init(body: body), options: ["bidfloor": .number(5)]))
         #expect(floor == AdLoadError(.noFill, "no bid at or above the floor 5 USD"))
+        let underFloor = try await eventually { () -> [String]? in
+            let seen = bidder.server.allRequests.filter { $0.path.hasPrefix("/loss/") }.dropFirst(2)
+            return seen.count == 3 ? seen.map(\.query).sorted() : nil
+        }
+        #expect(underFloor == ["code=100&price=0.4", "code=100&price=0.9", "code=100&price=1.2"])
+
+        var euros = response
+        euros["cur"] = "EUR"
+        let currency = try Self.failure(
+            await bidder.load(.init(body: Array(try JSONSerialization.data(withJSONObject: euros)))))
+        #expect(currency == AdLoadError(.networkError, "the bids are in EUR; the request asked for USD"))
     }
 
     // MARK: - The request
@@ -408,7 +421,9 @@ struct OpenRTBSampleTests {
         let received = try #require(bidder.server.requests("/bid").last)
         #expect(received.headers["x-openrtb-version"] == "2.6" && received.headers["x-seat"] == "42")
         let json = try #require(received.json)
-        #expect(json["tmax"] as? Int == 450 && json["at"] as? Int == 1 && json["cur"] as? [String] == ["USD"])
+        // tmax: what is left of the 450 ms when the request goes.
+        #expect((300...450).contains(json["tmax"] as? Int ?? 0))
+        #expect(json["at"] as? Int == 1 && json["cur"] as? [String] == ["USD"])
         #expect((json["source"] as? [String: Any])?["tid"] as? String != nil)
         let imp = try #require((json["imp"] as? [[String: Any]])?.first)
         #expect(imp["tagid"] as? String == "tag-7" && imp["bidfloor"] as? Double == 0.3)

@@ -75,3 +75,9 @@ struct CircuitBreakerTests {
         #expect(decision == .ask)
     }
 }
+
+@Test func durationsBeyondInt64NanosecondsSaturateInsteadOfTrapping() {
+    #expect(Duration.seconds(1).nanoseconds == 1_000_000_000)
+    #expect(Duration.seconds(Int64.max / 2).nanoseconds == .max)
+    #expect(Duration.seconds(Int64.min / 2).nanoseconds == .min)
+}

@@ -9,6 +9,23 @@ struct BidResponseReader {
     let item: OpenRTBLineItem
     let format: AdFormat
 
+    /// An auction without a winner: why, and the loss notices still owed.
+    struct Failure: Error {
+        var error: AdLoadError
+        var lossNotices: [String] = []
+
+        init(_ error: AdLoadError, lossNotices: [String] = []) {
+            self.error = error
+            self.lossNotices = lossNotices
+        }
+    }
+
+    /// OpenRTB 2.6 loss reason codes (list 5.25) the daemon sends.
+    enum LossReason: Int {
+        case belowFloor = 100
+        case outbid = 102
+    }
+
     /// The winner, and what the daemon owes the bidders.
     struct Auction {
         var markup: JSONValue?
@@ -17,12 +34,23 @@ struct BidResponseReader {
         var winNotice: String?
         /// Fired with the impression.
         var billingNotice: String?
-        /// The losing bids' `lurl`s (loss code 102, outbid); the winner's is never fired.
+        /// The losing bids' `lurl`s (outbid, 102, or under the floor, 100); the winner's is
+        /// never fired. Owed once the winner's ad is known to be usable.
         var lossNotices: [String]
         var value: AdValue
     }
 
-    func read(_ response: AdServerResponse) throws(AdLoadError) -> Auction {
+    func read(_ response: AdServerResponse) throws(Failure) -> Auction {
+        do {
+            return try auction(response)
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw Failure(error as? AdLoadError ?? AdLoadError(.internalError, "\(error)"))
+        }
+    }
+
+    private func auction(_ response: AdServerResponse) throws -> Auction {
         if response.status == 204 { throw AdLoadError(.noFill, "the bidder answered 204: no bid") }
         guard (200..<300).contains(response.status) else {
             throw AdLoadError(.networkError, "the bidder answered HTTP \(response.status)")
@@ -47,11 +75,33 @@ struct BidResponseReader {
         if let bad = bids.first(where: { AdValue(cpm: $0.bid.price, currency: "USD", precision: "") == nil }) {
             throw AdLoadError(.networkError, "a bid has an invalid price \(bad.bid.price)")
         }
-        let floor = item.bidfloor ?? 0
-        let eligible = bids.filter { $0.bid.price >= floor }
-        guard let winner = eligible.max(by: { $0.bid.price < $1.bid.price }) else {
-            throw AdLoadError(.noFill, "no bid at or above the floor \(AuctionMacros.format(floor)) \(item.currency)")
+        let currency = decoded.cur?.uppercased() ?? item.currency
+        guard currency == item.currency else {
+            throw AdLoadError(
+                .networkError, "the bids are in \(currency); the request asked for \(item.currency)")
         }
+        let floor = item.bidfloor ?? 0
+        func lossNotices(winner: Int?) -> [String] {
+            bids.indices.compactMap { index in
+                guard index != winner, let lurl = bids[index].bid.lurl.flatMap(nonEmpty) else { return nil }
+                let reason: LossReason = bids[index].bid.price < floor ? .belowFloor : .outbid
+                return AuctionMacros(
+                    requestID: requestID, bid: bids[index].bid, bidResponseID: decoded.bidid, seat: bids[index].seat,
+                    currency: currency, loss: reason.rawValue
+                ).expand(lurl)
+            }
+        }
+        // The highest price at or above the floor; the first of equals.
+        var winnerIndex: Int?
+        for index in bids.indices where bids[index].bid.price >= floor {
+            if winnerIndex.map({ bids[index].bid.price > bids[$0].bid.price }) ?? true { winnerIndex = index }
+        }
+        guard let winnerIndex else {
+            throw Failure(
+                AdLoadError(.noFill, "no bid at or above the floor \(AuctionMacros.format(floor)) \(item.currency)"),
+                lossNotices: lossNotices(winner: nil))
+        }
+        let winner = bids[winnerIndex]
         let expected = format == .native ? 4 : 2
         if let type = winner.bid.mtype, type != expected {
             let names = [1: "banner", 2: "video", 3: "audio", 4: "native"]
@@ -59,7 +109,6 @@ struct BidResponseReader {
                 .networkError,
                 "the winning bid's mtype \(type) (\(names[type] ?? "unknown")) does not fit a \(format.rawValue) unit")
         }
-        let currency = decoded.cur ?? "USD"
         let macros = AuctionMacros(
             requestID: requestID, bid: winner.bid, bidResponseID: decoded.bidid, seat: winner.seat, currency: currency,
             loss: nil)
@@ -68,20 +117,13 @@ struct BidResponseReader {
             markup = nil
         }
         if case .null? = markup { markup = nil }
-        var losses: [String] = []
-        for loser in bids where loser.bid.id != winner.bid.id || loser.seat != winner.seat {
-            guard let lurl = loser.bid.lurl, !lurl.isEmpty else { continue }
-            let lost = AuctionMacros(
-                requestID: requestID, bid: loser.bid, bidResponseID: decoded.bidid, seat: loser.seat,
-                currency: currency, loss: 102)
-            losses.append(lost.expand(lurl))
-        }
         guard let value = AdValue(cpm: winner.bid.price, currency: currency, precision: "estimated") else {
             throw AdLoadError(.networkError, "the winning bid has an invalid price \(winner.bid.price)")
         }
         return Auction(
             markup: markup, macros: macros, winNotice: winner.bid.nurl.flatMap(nonEmpty).map(macros.expand),
-            billingNotice: winner.bid.burl.flatMap(nonEmpty).map(macros.expand), lossNotices: losses, value: value)
+            billingNotice: winner.bid.burl.flatMap(nonEmpty).map(macros.expand),
+            lossNotices: lossNotices(winner: winnerIndex), value: value)
     }
 
     private func nonEmpty(_ text: String) -> String? {

@@ -84,10 +84,17 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
         try await auction(request, format: .rewarded)
     }
 
+    /// One auction within the line item's `timeout_ms` (and the waterfall's deadline): the
+    /// signals take at most half, the bidder gets what is left, as `tmax` too.
     private func auction(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> NetworkAd {
         let item = try OpenRTBLineItem(request.options, defaultEndpoint: defaultEndpoint)
+        let start = ContinuousClock.now
+        let budget = request.budget(.milliseconds(item.timeoutMilliseconds))
         let requestID = UUID().uuidString.lowercased()
-        let bidRequest = try await bidRequest(id: requestID, for: request, item: item, format: format)
+        var bidRequest = try await bidRequest(
+            id: requestID, for: request, item: item, format: format, signalsBudget: budget / 2)
+        let remaining = max(.milliseconds(1), budget - (ContinuousClock.now - start))
+        bidRequest.tmax = max(1, Int(milliseconds(remaining)))
         let body: [UInt8]
         do {
             body = Array(try JSONEncoder().encode(bidRequest))
@@ -101,19 +108,25 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
                     method: .post, url: item.endpoint,
                     headers: [("Content-Type", "application/json"), ("x-openrtb-version", "2.6")]
                         + item.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-                    body: body, timeout: .milliseconds(item.timeoutMilliseconds)))
+                    body: body, timeout: remaining))
         } catch {
             throw AdLoadError(error.kind == .timeout ? .timeout : .networkError, "bidder: \(error.message)")
         }
-        let auction = try BidResponseReader(requestID: requestID, item: item, format: format).read(response)
-        for url in auction.lossNotices { services.trackers.enqueue([url], kind: .loss) }
+        let auction: BidResponseReader.Auction
+        do {
+            auction = try BidResponseReader(requestID: requestID, item: item, format: format).read(response)
+        } catch {
+            services.trackers.enqueue(error.lossNotices, kind: .loss)
+            throw error.error
+        }
 
         var markup = auction.markup
         let servedOnWin = markup == nil
         if servedOnWin, let nurl = auction.winNotice {
             // The ad is served on the win notice (OpenRTB 2.6 §6.3.1): its answer is the markup.
             do {
-                markup = .string(String(decoding: try await services.fetcher.fetch(nurl), as: UTF8.self))
+                let answer = try await services.fetcher.fetch(nurl, timeout: request.budget(.seconds(5)))
+                markup = .string(String(decoding: answer, as: UTF8.self))
             } catch {
                 throw AdLoadError(.networkError, "the win notice that serves the ad failed: \(error.message)")
             }
@@ -122,26 +135,26 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
         var ad: NetworkAd
         switch format {
         case .native:
-            ad = try await nativeAd(markup, macros: auction.macros, timeout: .milliseconds(item.timeoutMilliseconds))
+            ad = try await nativeAd(markup, macros: auction.macros, request: request)
         case .rewarded:
             guard case .string(let text) = markup, text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<")
             else {
                 throw AdLoadError(.networkError, "the video bid's adm is not a VAST document")
             }
-            ad = try await RewardedVideo(services: services).load(
+            ad = try await RewardedVideo(services: services, request: request).load(
                 document: auction.macros.expand(text), url: nil, reward: item.reward)
         }
         ad.impressionTrackers += auction.billingNotice.map { [$0] } ?? []
         ad.value = auction.value
-        // The bid won only if its ad can be shown: no win notice for markup that failed.
+        // The bid won only if its ad can be shown: no win notice, and no loss notices, before.
         if !servedOnWin, let nurl = auction.winNotice { services.trackers.enqueue([nurl], kind: .win) }
+        services.trackers.enqueue(auction.lossNotices, kind: .loss)
         return ad
     }
 
-    private func bidRequest(id: String, for request: NetworkAdRequest, item: OpenRTBLineItem, format: AdFormat)
-        async
-        throws(AdLoadError) -> BidRequest
-    {
+    private func bidRequest(
+        id: String, for request: NetworkAdRequest, item: OpenRTBLineItem, format: AdFormat, signalsBudget: Duration
+    ) async throws(AdLoadError) -> BidRequest {
         var impression = BidRequest.Impression(
             tagid: request.parameter, bidfloor: item.bidfloor, bidfloorcur: item.bidfloor == nil ? nil : item.currency)
         switch format {
@@ -166,7 +179,7 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
             regs.gppSid = privacy.gppSid
             user.consent = privacy.tcfConsent
         }
-        let attached = await signals(for: item, requestID: id)
+        let attached = await signals(for: item, requestID: id, within: signalsBudget)
         if !attached.isEmpty { user.ext = .init(secureSignals: attached) }
         let hasRegs = regs.coppa != nil || regs.gdpr != nil || regs.usPrivacy != nil || regs.gpp != nil
         return BidRequest(
@@ -176,12 +189,13 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
             cur: [item.currency])
     }
 
-    /// The envelopes of the signal adapters the line item names, collected within half its
-    /// timeout: a failing adapter costs its own signal, never the bid request.
-    private func signals(for item: OpenRTBLineItem, requestID: String) async -> [BidRequest.AttachedSignal] {
+    /// The envelopes of the signal adapters the line item names, collected within `budget`: a
+    /// failing adapter costs its own signal, never the bid request.
+    private func signals(for item: OpenRTBLineItem, requestID: String, within budget: Duration) async
+        -> [BidRequest.AttachedSignal]
+    {
         guard !item.signals.isEmpty, let collector = services.signals else { return [] }
-        let result = await collector.collect(
-            requestID: requestID, adapters: item.signals, timeout: .milliseconds(item.timeoutMilliseconds / 2))
+        let result = await collector.collect(requestID: requestID, adapters: item.signals, timeout: budget)
         for failure in result.errors {
             logger.debug(
                 "a signal was left out of a bid request",
@@ -204,14 +218,15 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
 
     /// A native `adm`: a JSON string or object, bare or wrapped in `"native"`. A response that
     /// has its assets only at `assetsurl` (Native 1.2 §5.1) has them fetched from there.
-    private func nativeAd(_ markup: JSONValue, macros: AuctionMacros, timeout: Duration) async throws(AdLoadError)
-        -> NetworkAd
+    private func nativeAd(_ markup: JSONValue, macros: AuctionMacros, request: NetworkAdRequest)
+        async
+        throws(AdLoadError) -> NetworkAd
     {
         var response = try Self.nativeResponse(markup, macros: macros)
         if response.assets?.isEmpty ?? true, let url = response.assetsurl?.trimmed, !url.isEmpty {
             let body: [UInt8]
             do {
-                body = try await services.fetcher.fetch(url, timeout: timeout)
+                body = try await services.fetcher.fetch(url, timeout: request.budget(.seconds(5)))
             } catch {
                 throw AdLoadError(.networkError, "the native response's assetsurl failed: \(error.message)")
             }
@@ -232,7 +247,7 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
             guard let encoded = try? JSONEncoder().encode(markup) else {
                 throw AdLoadError(.networkError, "the native adm cannot be read")
             }
-            data = encoded
+            data = Data(macros.expand(String(decoding: encoded, as: UTF8.self)).utf8)
         default:
             throw AdLoadError(.networkError, "the native adm is neither a JSON string nor an object")
         }

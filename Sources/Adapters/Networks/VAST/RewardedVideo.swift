@@ -9,25 +9,33 @@ struct RewardedVideo {
     static let mimeTypes = VASTMediaPreferences().mimeTypes
 
     let services: AdNetworkServices
+    /// The line item's request: its deadline bounds every fetch.
+    let request: NetworkAdRequest
     var preferences = VASTMediaPreferences()
-    /// Each wrapper or tag fetch.
+    /// Each wrapper or tag fetch, at most: less when the line item's deadline is nearer.
     var fetchTimeout: Duration = .seconds(2)
 
+    /// Wrapper tags are fetched with their macros filled, each within what is left of the
+    /// line item's time, so that a slow wrapper still gets its 301 error URLs fired.
     private var resolver: VASTResolver {
         let fetcher = services.fetcher
         let timeout = fetchTimeout
-        return VASTResolver(preferences: preferences) { url in try await fetcher.fetch(url, timeout: timeout) }
+        let request = self.request
+        return VASTResolver(preferences: preferences) { url in
+            try await fetcher.fetch(VASTMacros.expand(url), timeout: request.budget(timeout))
+        }
     }
 
     /// The ad behind an ad tag URL.
     func load(tagURL: String, reward: Reward) async throws(AdLoadError) -> NetworkAd {
-        let resolution: VASTResolution
+        let url = VASTMacros.expand(tagURL)
+        let document: [UInt8]
         do {
-            resolution = try await resolver.resolve(tagURL: VASTMacros.expand(tagURL))
+            document = try await services.fetcher.fetch(url, timeout: request.budget(fetchTimeout))
         } catch {
-            throw AdLoadError(.networkError, "the ad tag failed: \(error)")
+            throw AdLoadError(error.kind == .timeout ? .timeout : .networkError, "the ad tag failed: \(error.message)")
         }
-        return try ad(from: resolution, reward: reward)
+        return try ad(from: await resolver.resolve(document: document, url: url), reward: reward)
     }
 
     /// The ad in a VAST document (an OpenRTB video bid's `adm`).
@@ -88,6 +96,7 @@ struct RewardedVideo {
             impressionTrackers: creative.impressions, clickTrackers: creative.clickTracking,
             value: creative.pricing.flatMap { AdValue(cpm: $0.value, currency: $0.currency, precision: "estimated") },
             video: video, progressTrackers: progress.filter { !$0.value.isEmpty },
-            dismissTrackers: (creative.tracking["closeLinear"] ?? []) + (creative.tracking["close"] ?? []))
+            dismissTrackers: (creative.tracking["closeLinear"] ?? []) + (creative.tracking["close"] ?? []),
+            trackerMacros: { VASTMacros.expand($0) })
     }
 }

@@ -37,7 +37,7 @@ public struct VASTAdNetwork: AdNetworkAdapter {
     }
 
     public func loadRewardedAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
-        var video = RewardedVideo(services: services)
+        var video = RewardedVideo(services: services, request: request)
         let reward = try request.options.reward()
         video.fetchTimeout = .milliseconds(try request.options.timeoutMilliseconds("timeout_ms", default: 2000))
         guard !request.parameter.isEmpty else {
