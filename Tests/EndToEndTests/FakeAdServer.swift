@@ -39,9 +39,10 @@ final class FakeAdServer: Sendable {
     private let state = State()
     private let task: Task<Void, any Error>
 
-    /// The shared samples' directory, next to the package.
+    /// The sample files written by others: `Tests/Fixtures/samples`, a verbatim copy of the
+    /// project's `../shared/samples` with their MANIFESTs (sources and licences).
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/samples")
+        .appendingPathComponent("Fixtures/samples")
 
     static func sample(_ path: String) throws -> [UInt8] {
         Array(try Data(contentsOf: samples.appendingPathComponent(path)))

@@ -82,3 +82,27 @@ struct VASTSampleTests {
         }
     }
 }
+
+/// The copy in `Tests/Fixtures/samples` is the project's shared samples, byte for byte, where
+/// those are beside the repository (a clone elsewhere has only the copy).
+@Test(.enabled(if: FileManager.default.fileExists(atPath: sharedSamples.path)))
+func theVendoredSamplesAreTheSharedOnes() throws {
+    func files(_ root: URL) throws -> [String: Data] {
+        var found: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+        while let url = enumerator?.nextObject() as? URL {
+            guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { continue }
+            found[String(url.path.dropFirst(root.path.count))] = try Data(contentsOf: url)
+        }
+        return found
+    }
+    var vendored = try files(FakeAdServer.samples)
+    vendored["/README.md"] = nil
+    let shared = try files(sharedSamples)
+    #expect(vendored.keys.sorted() == shared.keys.sorted())
+    for (path, data) in shared { #expect(vendored[path] == data, "\(path)") }
+}
+
+/// `../shared/samples` beside the repository.
+let sharedSamples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/samples")

@@ -2,14 +2,15 @@ import Foundation
 
 @testable import VAST
 
-/// The shared sample files (`/work/shared/samples`), the sibling `shared/samples` of the package root's parent.
+/// The sample files written by others (`Tests/Fixtures/samples`, a verbatim copy of the
+/// project's shared samples, with their MANIFESTs).
 enum Samples {
     static let directory: URL = {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 {  // Samples.swift, VASTTests, Tests
+        for _ in 0..<2 {  // Samples.swift, VASTTests
             url.deleteLastPathComponent()
         }
-        return url.deletingLastPathComponent().appendingPathComponent("shared/samples")
+        return url.appendingPathComponent("Fixtures/samples")
     }()
 
     /// Where the stub fetcher serves the `vast/` samples, so relative VASTAdTagURIs resolve to sibling files.
