@@ -9,16 +9,19 @@ public struct PrivacyState: Sendable, Equatable, Codable {
     public var gppSid: [Int]?
     /// IAB US Privacy (CCPA) string.
     public var usPrivacy: String?
+    /// Whether the GDPR applies to this device (OpenRTB's `regs.gdpr`); nil when unknown.
+    public var gdprApplies: Bool?
 
     public init(
         limitAdTracking: Bool, tcfConsent: String? = nil, gpp: String? = nil, gppSid: [Int]? = nil,
-        usPrivacy: String? = nil
+        usPrivacy: String? = nil, gdprApplies: Bool? = nil
     ) {
         self.limitAdTracking = limitAdTracking
         self.tcfConsent = tcfConsent
         self.gpp = gpp
         self.gppSid = gppSid
         self.usPrivacy = usPrivacy
+        self.gdprApplies = gdprApplies
     }
 
     /// The JSON keys; public so that strict decoders can refuse any other.
@@ -28,5 +31,6 @@ public struct PrivacyState: Sendable, Equatable, Codable {
         case gpp
         case gppSid = "gpp_sid"
         case usPrivacy = "us_privacy"
+        case gdprApplies = "gdpr_applies"
     }
 }

@@ -73,7 +73,9 @@ struct AdSourceTests {
                 adapters: [["name": "device-context", "recipients": ["demo"]]],
                 extra: ["ad_units": units, "ad_networks": networks]))
         try await daemon.waitUntilAdaptersSettle()
-        let privacy = try JSONSerialization.data(withJSONObject: ["limit_ad_tracking": false, "tcf_consent": "CPabc"])
+        let privacy = try JSONSerialization.data(withJSONObject: [
+            "limit_ad_tracking": false, "tcf_consent": "CPabc", "gdpr_applies": true,
+        ])
         #expect(try await daemon.client.request(.PUT, "/v1/privacy", json: privacy).status == 200)
 
         let load = try await MediationTests.post(daemon, "/v1/ads", ["ad_unit": Self.nativeUnit, "format": "native"])
@@ -88,6 +90,7 @@ struct AdSourceTests {
         let bidRequest = try #require(server.requests("/bid").first?.json)
         let user = try #require(bidRequest["user"] as? [String: Any])
         #expect(user["consent"] as? String == "CPabc")
+        #expect((bidRequest["regs"] as? [String: Any])?["gdpr"] as? Int == 1)
         let attached = try #require(((user["ext"] as? [String: Any])?["secure_signals"] as? [[String: Any]])?.first)
         #expect(attached["source"] as? String == "device-context" && attached["adapter_version"] as? String == "1.0.0")
         #expect(attached["key_id"] as? Int == 1 && attached["sdk_version"] as? String != nil)

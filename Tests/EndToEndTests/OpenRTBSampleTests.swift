@@ -417,7 +417,8 @@ struct OpenRTBSampleTests {
                 "timeout_ms": .number(450), "bidfloor": .number(0.3), "headers": .object(["X-Seat": .string("42")]),
             ],
             privacy: PrivacyState(
-                limitAdTracking: true, tcfConsent: "CO-consent", gpp: "DBABMA~", gppSid: [2], usPrivacy: "1YNN"))
+                limitAdTracking: true, tcfConsent: "CO-consent", gpp: "DBABMA~", gppSid: [2], usPrivacy: "1YNN",
+                gdprApplies: true))
         let received = try #require(bidder.server.requests("/bid").last)
         #expect(received.headers["x-openrtb-version"] == "2.6" && received.headers["x-seat"] == "42")
         let json = try #require(received.json)

@@ -177,6 +177,7 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
             regs.usPrivacy = privacy.usPrivacy
             regs.gpp = privacy.gpp
             regs.gppSid = privacy.gppSid
+            if let applies = privacy.gdprApplies { regs.gdpr = applies ? 1 : 0 }
             user.consent = privacy.tcfConsent
         }
         let attached = await signals(for: item, requestID: id, within: signalsBudget)
