@@ -451,6 +451,38 @@ struct OpenRTBSampleTests {
         #expect((json["user"] as? [String: Any])?["consent"] as? String == "CO-consent")
     }
 
+    /// Every key path of a JSON value, list elements as `[]`: `.assets[].img.wmin`.
+    static func keyPaths(_ value: Any, _ prefix: String = "") -> Set<String> {
+        if let object = value as? [String: Any] {
+            return object.reduce(into: Set<String>()) { paths, entry in
+                paths.insert(prefix + "." + entry.key)
+                paths.formUnion(keyPaths(entry.value, prefix + "." + entry.key))
+            }
+        }
+        if let list = value as? [Any] {
+            return list.reduce(into: Set<String>()) { $0.formUnion(keyPaths($1, prefix + "[]")) }
+        }
+        return []
+    }
+
+    @Test func theNativeRequestUsesOnlyFieldsTheRealWorldNativeRequestsUse() async throws {
+        let bidder = try await Bidder()
+        _ = await bidder.load(.init(status: 204))
+        let imp = try #require(((bidder.server.requests("/bid").last?.json)?["imp"] as? [[String: Any]])?.first)
+        let encoded = try #require((imp["native"] as? [String: Any])?["request"] as? String)
+        let ours = Self.keyPaths(try JSONSerialization.jsonObject(with: Data(encoded.utf8)))
+        var known = Set<String>()
+        for name in [
+            "native12-request-social-context-eventtrackers.json", "native12-request-content-context-video-asset.json",
+            "native12-request-third-party-aurl-durl.json", "native12-request-smartadserver-decoded-request-string.json",
+        ] {
+            known.formUnion(
+                Self.keyPaths(try JSONSerialization.jsonObject(with: Data(try FakeAdServer.sample("native/\(name)")))))
+        }
+        #expect(ours.count > 15)
+        #expect(ours.subtracting(known).isEmpty, "\(ours.subtracting(known).sorted())")
+    }
+
     @Test func aRewardedRequestAsksForRewardedVideoAsTheRealWorldRequestsDo() async throws {
         let bidder = try await Bidder()
         _ = await bidder.load(.init(status: 204), format: .rewarded)
