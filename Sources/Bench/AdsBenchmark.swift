@@ -39,15 +39,7 @@ public struct AdsBenchmark {
     }
 
     public func run() async throws -> [Row] {
-        let load = Load(socketPath: socketPath, connections: connections)
-        do {
-            let rows = try await measure(load)
-            await load.shutdown()
-            return rows
-        } catch {
-            await load.shutdown()
-            throw error
-        }
+        try await Load.using(socketPath: socketPath, connections: connections) { try await measure($0) }
     }
 
     private func measure(_ load: Load) async throws -> [Row] {

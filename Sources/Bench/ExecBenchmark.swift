@@ -54,15 +54,7 @@ public struct ExecBenchmark {
 
     public func run() async throws -> Report {
         try await waitUntilBothAnswer()
-        let load = Load(socketPath: socketPath, connections: connections)
-        do {
-            let report = try await measure(load)
-            await load.shutdown()
-            return report
-        } catch {
-            await load.shutdown()
-            throw error
-        }
+        return try await Load.using(socketPath: socketPath, connections: connections) { try await measure($0) }
     }
 
     /// Until the program has initialized, and both adapters answer the same signal.

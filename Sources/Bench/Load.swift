@@ -19,6 +19,21 @@ struct Load {
         self.connections = connections
     }
 
+    /// `body` driving C connections to the socket; the connections are shut down whatever it does.
+    static func using<Value>(
+        socketPath: String, connections: Int, _ body: (Load) async throws -> Value
+    ) async throws -> Value {
+        let load = Load(socketPath: socketPath, connections: connections)
+        do {
+            let value = try await body(load)
+            await load.shutdown()
+            return value
+        } catch {
+            await load.shutdown()
+            throw error
+        }
+    }
+
     func shutdown() async {
         try? await http.shutdown()
     }

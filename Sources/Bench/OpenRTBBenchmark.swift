@@ -37,24 +37,18 @@ public struct OpenRTBBenchmark {
     }
 
     public func run() async throws -> [AdsBenchmark.Row] {
-        let load = Load(socketPath: socketPath, connections: connections)
         func body(_ unit: String) -> Data {
             Data(
                 #"{"ad_unit":"\#(unit)","format":"native","force":true,"options":{"disable_image_loading":true}}"#.utf8)
         }
-        do {
-            let rows = try await AdsBenchmark.alternate(
+        return try await Load.using(socketPath: socketPath, connections: connections) { load in
+            try await AdsBenchmark.alternate(
                 load, seconds: seconds,
                 subjects: [
                     ("health (floor)", "/v1/health", nil),
                     ("without signals", "/v1/ads", body(Self.plainUnit)),
                     ("with 8 signals", "/v1/ads", body(Self.signalsUnit)),
                 ])
-            await load.shutdown()
-            return rows
-        } catch {
-            await load.shutdown()
-            throw error
         }
     }
 }
