@@ -13,6 +13,7 @@ enum AdRoutes {
         (["v1", "ads", "*", "show"], [.post]),
         (["v1", "ads", "*", "progress"], [.post]),
         (["v1", "ads", "*", "dismiss"], [.post]),
+        (["v1", "ads", "*", "error"], [.post]),
         (["v1", "events"], [.get]),
     ]
 
@@ -53,6 +54,13 @@ enum AdRoutes {
 
         router.post("/v1/ads/:id/dismiss") { _, context in
             try await lifecycle { try await ads.dismiss(try context.parameters.require("id")) }
+        }
+
+        router.post("/v1/ads/:id/error") { request, context in
+            let body = try await JSONRequest.decode(PlaybackErrorBody.self, from: request)
+            return try await lifecycle {
+                try await ads.playbackError(try context.parameters.require("id"), code: body.code)
+            }
         }
 
         router.get("/v1/events") { request, _ in
@@ -240,5 +248,20 @@ struct ProgressBody: Decodable {
                     "must be one of \(VideoProgress.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(name)\"")
         }
         self.event = event
+    }
+}
+
+/// `POST /v1/ads/{id}/error`: `{"code": 405}`, a VAST error code from 100 to 999.
+struct PlaybackErrorBody: Decodable {
+    var code: Int
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case code }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        code = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .code)
+        guard (100...999).contains(code) else {
+            throw StrictJSON.Failure(path: "code", reason: "must be a VAST error code, 100 to 999, not \(code)")
+        }
     }
 }

@@ -139,14 +139,17 @@ public struct NetworkAd: Sendable {
     public var progressTrackers: [VideoProgress: [String]]
     /// URLs the daemon fetches once when the ad is dismissed (VAST `close`).
     public var dismissTrackers: [String]
-    /// Fills a tracker URL's macros as it is fired (VAST's `[TIMESTAMP]`, `[CACHEBUSTING]`).
-    public var trackerMacros: @Sendable (String) -> String
+    /// URLs the daemon fetches once if the client cannot play the ad (VAST `Error`).
+    public var errorTrackers: [String]
+    /// Fills a tracker URL's macros as it is fired (VAST's `[TIMESTAMP]`, `[CACHEBUSTING]`,
+    /// and `[ERRORCODE]` with the error code of an error tracker).
+    public var trackerMacros: @Sendable (String, _ errorCode: Int?) -> String
 
     public init(
         content: Content, clickDestination: String, deepLinks: [String] = [], impressionTrackers: [String] = [],
         clickTrackers: [String] = [], value: AdValue? = nil, presentation: (any RewardedPresentationSource)? = nil,
         video: VideoCreative? = nil, progressTrackers: [VideoProgress: [String]] = [:], dismissTrackers: [String] = [],
-        trackerMacros: @escaping @Sendable (String) -> String = { $0 }
+        errorTrackers: [String] = [], trackerMacros: @escaping @Sendable (String, Int?) -> String = { url, _ in url }
     ) {
         self.content = content
         self.clickDestination = clickDestination
@@ -158,6 +161,7 @@ public struct NetworkAd: Sendable {
         self.video = video
         self.progressTrackers = progressTrackers
         self.dismissTrackers = dismissTrackers
+        self.errorTrackers = errorTrackers
         self.trackerMacros = trackerMacros
     }
 }

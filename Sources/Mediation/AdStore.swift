@@ -344,6 +344,21 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
         return outcome
     }
 
+    /// The client could not play a shown rewarded ad (VAST error `code`, e.g. 405): its error
+    /// trackers fire once with the code, and `failed_to_present` is published; a repeat does
+    /// nothing. The ad stays shown: dismiss it as usual.
+    public func playbackError(_ id: String, code: Int) throws(AdLifecycleError) -> LifecycleOutcome {
+        var ad = try shownRewarded(id)
+        guard !ad.playbackFailed else { return .duplicate }
+        ad.playbackFailed = true
+        ads[id] = ad
+        publish(.failedToPresent, ad, ["code": .string("playback_error"), "vast_error": .integer(Int64(code))])
+        if !ad.fill.tracksItself, !ad.fill.ad.errorTrackers.isEmpty {
+            services.trackers.enqueue(ad.fill.ad.errorTrackers.map { ad.fill.ad.trackerMacros($0, code) }, kind: .error)
+        }
+        return .recorded
+    }
+
     public func dismiss(_ id: String) throws(AdLifecycleError) -> LifecycleOutcome {
         let ad = try shownRewarded(id)
         guard !ad.presentation.dismissed else { return .duplicate }
@@ -408,7 +423,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     /// Queues an ad's trackers, their macros filled now.
     private func fire(_ urls: [String], of ad: LoadedAd, kind: TrackerQueue.Kind) {
         guard !urls.isEmpty else { return }
-        services.trackers.enqueue(urls.map(ad.fill.ad.trackerMacros), kind: kind)
+        services.trackers.enqueue(urls.map { ad.fill.ad.trackerMacros($0, nil) }, kind: kind)
     }
 
     private func publish(_ name: AdEvent.Name, _ ad: LoadedAd, _ fields: [String: EventField] = [:]) {

@@ -14,6 +14,8 @@ struct LoadedAd: Sendable {
     var presentation = RewardedPresentation()
     /// The progress marks whose trackers have been fired.
     var trackedProgress: Set<VideoProgress> = []
+    /// Whether the client reported that it could not play the ad.
+    var playbackFailed = false
 
     var format: AdFormat { unit.format }
     var expiresAt: Duration { loadedAt + unit.expiry }

@@ -202,6 +202,7 @@ struct AdSourceTests {
             .replacingOccurrences(of: "https://example.com", with: server.url(""))
             .replacingOccurrences(of: "http://example.com", with: server.url(""))
             .replacingOccurrences(of: "/track/impression", with: "/track/impression?cb=[CACHEBUSTING]&at=[TIMESTAMP]")
+            .replacingOccurrences(of: "/error]]>", with: "/error?code=[ERRORCODE]]]>")
         server.answer("/vast/inline.xml", .init(body: Array(inline.utf8), contentType: "application/xml"))
         let units: [String: Any] = [
             Self.rewardedUnit: [
@@ -222,6 +223,16 @@ struct AdSourceTests {
         }
         let impression = try #require(server.requests("/track/impression").first)
         #expect(!impression.query.contains("[") && impression.query.hasPrefix("cb="), "\(impression.query)")
+
+        // The player cannot go on: the ad's own Error URL goes once, with the code.
+        let bad = try await MediationTests.post(daemon, "/v1/ads/\(id)/error", ["code": 42])
+        #expect(bad.status == 400 && MediationTests.errorCode(bad.json) == "bad_request")
+        let failed = try await MediationTests.post(daemon, "/v1/ads/\(id)/error", ["code": 405])
+        #expect(failed.status == 200 && failed.json["recorded"] as? Bool == true)
+        let again = try await MediationTests.post(daemon, "/v1/ads/\(id)/error", ["code": 405])
+        #expect(again.json["recorded"] as? Bool == false)
+        #expect(try await Self.settledCount(server, "/error") == 1)
+        #expect(server.requests("/error").first?.query == "code=405")
     }
 
     @Test func badOpenRTBAndVASTLineItemsAreRefusedWhenTheConfigurationIsRead() async throws {

@@ -97,6 +97,9 @@ struct RewardedVideo {
             value: creative.pricing.flatMap { AdValue(cpm: $0.value, currency: $0.currency, precision: "estimated") },
             video: video, progressTrackers: progress.filter { !$0.value.isEmpty },
             dismissTrackers: (creative.tracking["closeLinear"] ?? []) + (creative.tracking["close"] ?? []),
-            trackerMacros: { VASTMacros.expand($0) })
+            errorTrackers: creative.errorURLs,
+            trackerMacros: { url, code in
+                VASTMacros.expand(code.map { url.replacingOccurrences(of: "[ERRORCODE]", with: String($0)) } ?? url)
+            })
     }
 }
