@@ -18,7 +18,9 @@ struct AdsCommand: AsyncParsableCommand {
             come before dismissed.
             """,
         subcommands: [
-            Load.self, Get.self, Impression.self, Click.self, Show.self, Progress.self, Dismiss.self, Events.self,
+            Load.self, Get.self, Impression.self, Click.self, Show.self, Progress.self, Dismiss.self,
+            PlaybackError.self,
+            Events.self,
         ]
     )
 
@@ -160,6 +162,21 @@ struct AdsCommand: AsyncParsableCommand {
         @Argument(help: "The ad's id.") var adId: String
         @OptionGroup var connection: ConnectionOptions
         func run() async throws { try await lifecycle(connection, adId, "dismiss") }
+    }
+
+    struct PlaybackError: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "error",
+            abstract: "Report that a shown rewarded video cannot be played, with its VAST error code.",
+            discussion: "The ad's VAST Error URLs are fired once with the code, e.g. 405 (cannot display the media).")
+        @Argument(help: "The ad's id.") var adId: String
+        @Argument(help: "The VAST error code, 100 to 999 (400 general, 401 file not found, 402 timeout, 405 display).")
+        var code: Int
+        @OptionGroup var connection: ConnectionOptions
+        func validate() throws {
+            guard (100...999).contains(code) else { throw ValidationError("the code must be 100 to 999") }
+        }
+        func run() async throws { try await lifecycle(connection, adId, "error", body: ["code": code]) }
     }
 
     struct Events: AsyncParsableCommand {
