@@ -149,7 +149,10 @@ let package = Package(
         ),
         .testTarget(
             name: "MediationTests",
-            dependencies: ["Mediation", "Adapters", "SecureSignals", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "Mediation", "Adapters", "SecureSignals", .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
         ),
         .testTarget(
             name: "VASTTests",

@@ -40,7 +40,11 @@ public final class TrackerQueue: Sendable {
     private let worker: Task<Void, Never>
     private let outcomes: [String: Counter]
 
-    public init(fetcher: any AdFetcher, settings: Settings = Settings(), logger: Logger) {
+    /// `metrics`: where the outcome counters go (the process's backend unless a test gives one).
+    public init(
+        fetcher: any AdFetcher, settings: Settings = Settings(), logger: Logger,
+        metrics: any MetricsFactory = MetricsSystem.factory
+    ) {
         let (stream, continuation) = AsyncStream<Ping>.makeStream(
             bufferingPolicy: .bufferingOldest(max(1, settings.capacity)))
         self.continuation = continuation
@@ -48,7 +52,9 @@ public final class TrackerQueue: Sendable {
         for kind in Kind.allCases {
             for outcome in ["fired", "failed", "retried", "dropped"] {
                 counters[kind.rawValue + outcome] = Counter(
-                    label: "secure_signals_trackers_total", dimensions: [("kind", kind.rawValue), ("outcome", outcome)])
+                    label: "secure_signals_trackers_total",
+                    dimensions: [("kind", kind.rawValue), ("outcome", outcome)],
+                    factory: metrics)
             }
         }
         let outcomes = counters

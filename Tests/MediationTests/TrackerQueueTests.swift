@@ -1,6 +1,7 @@
 import Logging
 import Mediation
 import Metrics
+import MetricsTestKit
 import Synchronization
 import Testing
 
@@ -40,9 +41,16 @@ struct TrackerQueueTests {
     static let settings = TrackerQueue.Settings(attempts: 3, retryDelay: .milliseconds(5))
     static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
+    /// The count of `secure_signals_trackers_total` with these labels.
+    static func count(_ metrics: TestMetrics, _ kind: String, _ outcome: String) -> Int64 {
+        (try? metrics.expectCounter("secure_signals_trackers_total", [("kind", kind), ("outcome", outcome)]).totalValue)
+            ?? -1
+    }
+
     @Test func aFailingTrackerIsRetriedUntilItAnswersAndA4xxIsNot() async {
         let server = Server(["http://t/flaky": [503, 502, 200], "http://t/down": [500], "http://t/gone": [404]])
-        let queue = TrackerQueue(fetcher: server, settings: Self.settings, logger: Self.logger)
+        let metrics = TestMetrics()
+        let queue = TrackerQueue(fetcher: server, settings: Self.settings, logger: Self.logger, metrics: metrics)
         queue.enqueue(["http://t/ok", "http://t/flaky", "http://t/down", "http://t/gone", ""], kind: .impression)
         await queue.drain()
         #expect(server.count("http://t/ok") == 1)
@@ -50,6 +58,10 @@ struct TrackerQueueTests {
         #expect(server.count("http://t/down") == 3)
         #expect(server.count("http://t/gone") == 1)
         #expect(server.count("") == 0)
+        // ok and flaky fired; down and gone failed; flaky twice and down twice retried.
+        #expect(Self.count(metrics, "impression", "fired") == 2)
+        #expect(Self.count(metrics, "impression", "failed") == 2)
+        #expect(Self.count(metrics, "impression", "retried") == 4)
     }
 
     @Test func aTrackerWaitingToRetryHoldsNoFetchSlot() async {
@@ -66,9 +78,10 @@ struct TrackerQueueTests {
     @Test func aFullQueueDropsInsteadOfWaiting() async {
         // Slow enough that the worker takes at most two URLs while the 200 are enqueued.
         let server = Server(delay: .milliseconds(200))
+        let metrics = TestMetrics()
         let queue = TrackerQueue(
             fetcher: server, settings: .init(capacity: 2, concurrency: 1, retryDelay: .milliseconds(5)),
-            logger: Self.logger)
+            logger: Self.logger, metrics: metrics)
         let urls = (0..<200).map { "http://t/\($0)" }
         queue.enqueue(urls, kind: .click)
         await queue.drain()
@@ -76,6 +89,8 @@ struct TrackerQueueTests {
         // At most the two the stream buffers, the two the worker holds, and the one in its hand.
         #expect(fired >= 2 && fired <= 5, "\(fired)")
         #expect(urls.allSatisfy { server.count($0) <= 1 })
+        #expect(Self.count(metrics, "click", "dropped") == Int64(200 - fired))
+        #expect(Self.count(metrics, "click", "fired") == Int64(fired))
     }
 }
 
