@@ -16,6 +16,34 @@ import Testing
         #expect(empty?.code == .xmlParse)
     }
 
+    /// An ad server's document may be hostile: nested entities (the "billion laughs") and an
+    /// external entity (a file of the device) must neither blow up nor leak into a URL.
+    @Test func entityBombsAndExternalEntitiesAreNotExpanded() throws {
+        var entities = #"<!ENTITY l0 "lollollollollollollollollollol">"#
+        for level in 1...9 {
+            entities += "<!ENTITY l\(level) \"" + String(repeating: "&l\(level - 1);", count: 10) + "\">"
+        }
+        let bomb = """
+            <?xml version="1.0"?><!DOCTYPE VAST [\(entities)]>
+            <VAST version="4.0"><Error><![CDATA[http://e/x]]></Error><Ad><InLine><AdTitle>&l9;</AdTitle></InLine></Ad></VAST>
+            """
+        let start = ContinuousClock.now
+        let outcome = Result { () throws(VASTError) in try Self.read(bomb) }
+        #expect(ContinuousClock.now - start < .seconds(2))
+        if case .success(let document) = outcome {
+            for ad in document.ads {
+                if case .inLine(let inline) = ad.content { #expect((inline.adTitle ?? "").utf8.count < 100_000) }
+            }
+        }
+        let external = """
+            <?xml version="1.0"?><!DOCTYPE VAST [<!ENTITY secret SYSTEM "file:///etc/hostname">]>
+            <VAST version="4.0"><Error>http://e/&secret;</Error></VAST>
+            """
+        if let document = try? Self.read(external) {
+            #expect(document.errorURLs.allSatisfy { $0 == "http://e/" || $0.hasSuffix("&secret;") || $0 == "http://e" })
+        }
+    }
+
     @Test func versionsOutside2to4Are102AndAMissingVersionIs101() throws {
         let five = #expect(throws: VASTError.self) { try Self.read("<VAST version=\"5.0\"/>") }
         #expect(five?.code == .unsupportedVersion)
