@@ -156,6 +156,12 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
         defer { inFlight[unit.id] = nil }
         switch result {
         case .success(var fill):
+            // Only the main image, unless the client asked for them all, whatever the network sent.
+            if case .native(var native) = fill.ad.content, !request.preferences.multipleImages, native.images.count > 1
+            {
+                native.images = [native.images[0]]
+                fill.ad.content = .native(native)
+            }
             if !request.preferences.disableImageLoading { fill.ad.content = await loadImages(fill.ad.content) }
             let ad = LoadedAd(
                 id: UUID().uuidString.lowercased(), unit: unit, fill: fill, ssv: request.ssv,

@@ -24,6 +24,9 @@ struct AdSourceTests {
                 with: Data(try FakeAdServer.sample("native/native12-response-startio-wrapped-native-key.json")))
                 as? [String: Any])
         var native = try #require(adm["native"] as? [String: Any])
+        var assets = try #require(native["assets"] as? [[String: Any]])
+        assets.append(["id": 2, "img": ["type": 3, "url": server.url("/img/second.jpg"), "w": 320, "h": 250]])
+        native["assets"] = assets
         native["imptrackers"] = [server.url("/t/imp")]
         native["eventtrackers"] = [["event": 1, "method": 1, "url": server.url("/t/event")]]
         native["link"] = ["url": "https://click.url.com", "clicktrackers": [server.url("/t/click")]]
@@ -82,6 +85,8 @@ struct AdSourceTests {
         #expect(load.status == 200, "\(load.json)")
         let id = try #require(load.json["ad_id"] as? String)
         #expect((load.json["native"] as? [String: Any])?["headline"] as? String == "Title")
+        // Two main images sent, one kept: the load did not ask for multiple_images.
+        #expect(((load.json["native"] as? [String: Any])?["images"] as? [Any])?.count == 1)
         let attempts = try #require((load.json["response_info"] as? [String: Any])?["attempts"] as? [[String: Any]])
         #expect(attempts.map { $0["outcome"] as? String } == ["error", "filled"])
         #expect(attempts.first?["message"] as? String == "the bidder answered HTTP 500")

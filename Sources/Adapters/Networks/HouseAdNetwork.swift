@@ -71,7 +71,6 @@ public final class HouseAdNetwork: AdNetworkAdapter {
             guard var native = ad.native else {
                 throw AdLoadError(.internalError, "a native house ad needs \"native\"")
             }
-            if !request.preferences.multipleImages { native.images = Array(native.images.prefix(1)) }
             if request.preferences.disableImageLoading {
                 native.icon?.data = nil
                 native.images = native.images.map {
