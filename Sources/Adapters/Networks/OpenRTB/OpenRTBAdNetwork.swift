@@ -5,7 +5,8 @@ import SecureSignals
 
 /// A bidder that speaks OpenRTB 2.6: each load is a one-impression auction, native (with a
 /// Native 1.2 request) or rewarded video (VAST), carrying the device's privacy state and the
-/// secure signals its line item names. The best bid at or above the floor wins.
+/// secure signals its line item names. The best bid in the requested currency at or above the
+/// floor wins.
 ///
 /// Setup parameters: `app` (`id`, `name`, `bundle`, `storeurl`, `ver`, `publisher_id`),
 /// `device` (`make`, `model`, `devicetype`, `ua`, `hwv`, `w`, `h`, `os_release_path`),
