@@ -2,12 +2,13 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// An OpenRTB bidder on loopback for `bench openrtb`: every bid request gets the same native
 /// bid at once, so what is measured is the daemon's auction, not a bidder's.
 public final class LocalBidder: Sendable {
     public let port: Int
-    private let task: Task<Void, any Error>
+    private let group: ServiceGroup
 
     /// A Native 1.2 bid with a title, an image, an icon, a body, a call to action and trackers.
     static let response: String = {
@@ -39,7 +40,15 @@ public final class LocalBidder: Sendable {
                 continuation.yield(channel.localAddress?.port ?? 0)
                 continuation.finish()
             }, logger: Logger(label: "bench-bidder", factory: { _ in SwiftLogNoOpLogHandler() }))
-        task = Task { try await app.run() }
+        // Stopped by a graceful shutdown, never by cancellation: a response still being
+        // written when the server goes (a slow answer the client gave up on) must finish,
+        // or NIO's writer traps.
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [app], gracefulShutdownSignals: [], cancellationSignals: [],
+                logger: Logger(label: "bench-bidder", factory: { _ in SwiftLogNoOpLogHandler() })))
+        self.group = group
+        Task { try await group.run() }
         var found = 0
         for await port in ports { found = port }
         guard found > 0 else { throw BenchFailure("the local bidder did not start") }
@@ -48,5 +57,8 @@ public final class LocalBidder: Sendable {
 
     public var endpoint: String { "http://127.0.0.1:\(port)/bid" }
 
-    deinit { task.cancel() }
+    deinit {
+        let group = self.group
+        Task { await group.triggerGracefulShutdown() }
+    }
 }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// A real HTTP server on loopback standing in for bidders and VAST ad servers: each path
@@ -37,7 +38,7 @@ final class FakeAdServer: Sendable {
 
     let port: Int
     private let state = State()
-    private let task: Task<Void, any Error>
+    private let group: ServiceGroup
 
     /// The sample files written by others: `Tests/Fixtures/samples`, a verbatim copy of the
     /// project's `../shared/samples` with their MANIFESTs (sources and licences).
@@ -83,14 +84,25 @@ final class FakeAdServer: Sendable {
                 portsContinuation.yield(channel.localAddress?.port ?? 0)
                 portsContinuation.finish()
             }, logger: Logger(label: "fake-ad-server", factory: { _ in SwiftLogNoOpLogHandler() }))
-        task = Task { try await app.run() }
+        // Stopped by a graceful shutdown, never by cancellation: a response still being
+        // written when the server goes (a slow answer the client gave up on) must finish,
+        // or NIO's writer traps.
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [app], gracefulShutdownSignals: [], cancellationSignals: [],
+                logger: Logger(label: "fake-ad-server", factory: { _ in SwiftLogNoOpLogHandler() })))
+        self.group = group
+        Task { try await group.run() }
         var found = 0
         for await port in ports { found = port }
         guard found > 0 else { throw DaemonFailure("the fake ad server did not start") }
         self.port = found
     }
 
-    deinit { task.cancel() }
+    deinit {
+        let group = self.group
+        Task { await group.triggerGracefulShutdown() }
+    }
 
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
