@@ -166,10 +166,15 @@ public struct ResolvedConfiguration: Sendable {
         let stateDirectory = settings.stateDirectory.map(absolute) ?? defaultStateDirectory()
 
         let networkTypes = BuiltinAdNetworks.registry
-        for name in settings.adNetworks.keys.sorted() where networkTypes.type(named: name) == nil {
-            throw fail(
-                "ad_networks.\(name)",
-                "no ad network named \"\(name)\" (known: \(networkTypes.names.joined(separator: ", ")))")
+        for name in settings.adNetworks.keys.sorted() {
+            guard let type = networkTypes.type(named: name) else {
+                throw fail(
+                    "ad_networks.\(name)",
+                    "no ad network named \"\(name)\" (known: \(networkTypes.names.joined(separator: ", ")))")
+            }
+            if let problem = type.problem(withSetup: settings.adNetworks[name]?.setup ?? AdapterOptions()) {
+                throw fail("ad_networks.\(name).setup", problem)
+            }
         }
         var units: [AdUnit] = []
         var used = Set<String>()

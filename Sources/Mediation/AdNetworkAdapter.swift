@@ -19,6 +19,8 @@ public protocol AdNetworkAdapter: Sendable {
     /// read (`--check-config`, start, reload); nil when nothing is.
     static func problem(with item: LineItem, format: AdFormat, setup: AdapterOptions, signalAdapters: Set<String>)
         -> String?
+    /// What is wrong with the network's setup parameters, checked with the line items.
+    static func problem(withSetup setup: AdapterOptions) -> String?
     func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd
     func loadRewardedAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd
 }
@@ -29,6 +31,8 @@ extension AdNetworkAdapter {
     public static func problem(
         with item: LineItem, format: AdFormat, setup: AdapterOptions, signalAdapters: Set<String>
     ) -> String? { nil }
+
+    public static func problem(withSetup setup: AdapterOptions) -> String? { nil }
 
     public func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
         throw AdLoadError(.invalidRequest, "\(Self.name) serves no native ads")

@@ -282,6 +282,10 @@ struct AdSourceTests {
                     "option 'reward_amount' must be a number"
                 ),
                 (unit("native", #"{"network": "vast", "parameter": "http://x"}"#), "serves rewarded video"),
+                (
+                    #"{"ad_networks": {"openrtb": {"setup": {"device": {"devicetype": "tv"}}}}}"#,
+                    "ad_networks.openrtb.setup: option 'devicetype' must be a whole number"
+                ),
                 (unit("rewarded", #"{"network": "vast", "parameter": "tag"}"#), "ad tag's http(s) URL"),
             ], in: try TemporaryDirectory())
     }

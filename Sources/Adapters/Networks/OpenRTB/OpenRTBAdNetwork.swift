@@ -26,30 +26,56 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
     private let defaultEndpoint: String?
     private let regs: BidRequest.Regs
 
+    /// The setup parameters, read; the device's own context is added at set-up.
+    private struct Setup {
+        var endpoint: String?
+        var app: BidRequest.App?
+        var device: AdapterOptions
+        var screen: (width: Int, height: Int)
+        var regs: BidRequest.Regs
+
+        init(_ parameters: AdapterOptions) throws {
+            endpoint = try parameters.string("endpoint")
+            if let appOptions = try parameters.options("app") {
+                app = BidRequest.App(
+                    id: try appOptions.string("id"), name: try appOptions.string("name"),
+                    bundle: try appOptions.string("bundle"), storeurl: try appOptions.string("storeurl"),
+                    ver: try appOptions.string("ver"),
+                    publisher: try appOptions.string("publisher_id").map { BidRequest.Publisher(id: $0) })
+            }
+            device = try parameters.options("device") ?? AdapterOptions()
+            for key in ["make", "model", "ua", "hwv", "os_release_path"] { _ = try device.string(key) }
+            _ = try device.int("devicetype")
+            screen = (try device.int("w") ?? 1920, try device.int("h") ?? 1080)
+            regs = BidRequest.Regs(
+                coppa: try parameters.bool("coppa").map { $0 ? 1 : 0 }, gdpr: try parameters.int("gdpr"))
+        }
+    }
+
+    public static func problem(withSetup setup: AdapterOptions) -> String? {
+        do {
+            _ = try Setup(setup)
+            return nil
+        } catch {
+            return (error as? SignalError)?.message ?? "\(error)"
+        }
+    }
+
     public init(setup: AdNetworkSetup) async throws {
-        let parameters = setup.parameters
+        let parsed = try Setup(setup.parameters)
         services = setup.services
         logger = setup.logger
-        defaultEndpoint = try parameters.string("endpoint")
-        if let appOptions = try parameters.options("app") {
-            app = BidRequest.App(
-                id: try appOptions.string("id"), name: try appOptions.string("name"),
-                bundle: try appOptions.string("bundle"), storeurl: try appOptions.string("storeurl"),
-                ver: try appOptions.string("ver"),
-                publisher: try appOptions.string("publisher_id").map { BidRequest.Publisher(id: $0) })
-        } else {
-            app = nil
-        }
-        let deviceOptions = try parameters.options("device") ?? AdapterOptions()
+        defaultEndpoint = parsed.endpoint
+        app = parsed.app
         let context = try DeviceContextAdapter.read(
-            brand: try deviceOptions.string("make"), model: try deviceOptions.string("model"),
-            osReleasePath: try deviceOptions.string("os_release_path") ?? "/etc/os-release")
+            brand: try parsed.device.string("make"), model: try parsed.device.string("model"),
+            osReleasePath: try parsed.device.string("os_release_path") ?? "/etc/os-release")
         device = BidRequest.Device(
-            ua: try deviceOptions.string("ua"), make: context.brand, model: context.model, os: context.os,
-            osv: context.osVersion, hwv: try deviceOptions.string("hwv"),
-            language: Self.language(of: context.locale), devicetype: try deviceOptions.int("devicetype"))
-        screen = (try deviceOptions.int("w") ?? 1920, try deviceOptions.int("h") ?? 1080)
-        regs = BidRequest.Regs(coppa: try parameters.bool("coppa").map { $0 ? 1 : 0 }, gdpr: try parameters.int("gdpr"))
+            ua: try parsed.device.string("ua"), make: context.brand, model: context.model, os: context.os,
+            osv: context.osVersion, hwv: try parsed.device.string("hwv"),
+            language: Self.language(of: context.locale), devicetype: try parsed.device.int("devicetype"))
+        screen = parsed.screen
+        regs = parsed.regs
     }
 
     public static func problem(
