@@ -156,11 +156,11 @@ struct MediationTests {
     }
 
     @Test func impressionsAndClicksCountOnceAndFireTheirTrackersOnce() async throws {
-        let server = try await LocalAdServer()
-        try server.serve("imp", Array("ok".utf8))
-        try server.serve("clk", Array("ok".utf8))
+        let server = try await FakeAdServer()
+        server.answer("/imp", .init(body: Array("ok".utf8), contentType: "text/plain"))
+        server.answer("/clk", .init(body: Array("ok".utf8), contentType: "text/plain"))
         let trackers: [String: Any] = [
-            "impression_tracker": server.url("imp"), "click_tracker": server.url("clk"), "deep_link": "myapp://offer",
+            "impression_tracker": server.url("/imp"), "click_tracker": server.url("/clk"), "deep_link": "myapp://offer",
         ]
         let daemon = try await Self.start(units: [
             "tracked": Self.unit("native", [Self.testItem(Self.native, trackers)])
@@ -180,9 +180,11 @@ struct MediationTests {
         #expect(click.json["recorded"] as? Bool == true && reclick.json["recorded"] as? Bool == false)
         let action = try #require(click.json["action"] as? [String: Any])
         #expect(action["type"] as? String == "deep_link" && action["url"] as? String == "myapp://offer")
-        _ = try await eventually { server.requests("imp") >= 1 && server.requests("clk") >= 1 ? true : nil }
+        _ = try await eventually {
+            server.requests("/imp").count >= 1 && server.requests("/clk").count >= 1 ? true : nil
+        }
         try await Task.sleep(for: .milliseconds(300))
-        #expect(server.requests("imp") == 1 && server.requests("clk") == 1, "each tracker fired once")
+        #expect(server.requests("/imp").count == 1 && server.requests("/clk").count == 1, "each tracker fired once")
 
         let missing = try await Self.post(daemon, "/v1/ads/no-such-ad/impression")
         #expect(missing.status == 404 && Self.errorCode(missing.json) == "unknown_ad")
@@ -191,29 +193,29 @@ struct MediationTests {
     }
 
     @Test func aNetworkThatTracksItselfGetsNoTrackersFromTheDaemon() async throws {
-        let server = try await LocalAdServer()
+        let server = try await FakeAdServer()
         let daemon = try await Self.start(
             units: [
-                "self": Self.unit("native", [Self.testItem(Self.native, ["impression_tracker": server.url("imp")])])
+                "self": Self.unit("native", [Self.testItem(Self.native, ["impression_tracker": server.url("/imp")])])
             ],
             networks: ["test": ["setup": ["tracks_itself": true]]])
         let id = try #require(
             try await Self.post(daemon, "/v1/ads", ["ad_unit": "self", "format": "native"]).json["ad_id"] as? String)
         #expect(try await Self.post(daemon, "/v1/ads/\(id)/impression").json["recorded"] as? Bool == true)
         try await Task.sleep(for: .milliseconds(300))
-        #expect(server.requests("imp") == 0)
+        #expect(server.requests("/imp").count == 0)
     }
 
     @Test func houseAdsComeFromFilesWithTheirImagesFetchedByTheDaemon() async throws {
-        let server = try await LocalAdServer()
+        let server = try await FakeAdServer()
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
-        try server.serve("banner.png", png)
+        server.answer("/banner.png", .init(body: png, contentType: "image/png"))
         let house = try TemporaryDirectory()
         let ad: [String: Any] = [
             "format": "native", "click_url": "https://example.com/spring",
             "native": [
                 "headline": "Spring sale", "body": "All week", "call_to_action": "Shop",
-                "images": [["url": server.url("banner.png"), "width": 1200, "height": 627]],
+                "images": [["url": server.url("/banner.png"), "width": 1200, "height": 627]],
             ],
         ]
         try JSONSerialization.data(withJSONObject: ad).write(to: house.url.appendingPathComponent("spring.json"))
@@ -237,9 +239,9 @@ struct MediationTests {
             ["ad_unit": "house-unit", "format": "native", "force": true, "options": ["disable_image_loading": true]])
         let plain = try #require(((urlsOnly.json["native"] as? [String: Any])?["images"] as? [[String: Any]])?.first)
         #expect(
-            plain["data"] == nil && plain["url"] as? String == server.url("banner.png")
+            plain["data"] == nil && plain["url"] as? String == server.url("/banner.png")
                 && plain["scale"] as? Double == 1)
-        #expect(server.requests("banner.png") == 1)
+        #expect(server.requests("/banner.png").count == 1)
     }
 
     @Test func theEmbeddedDefaultServesTheSeedsTestAdUnits() async throws {
