@@ -6,9 +6,14 @@ public enum VASTMacros {
     /// `url` with the macros replaced by percent-encoded values: the error code (left as is when nil), the time in
     /// ISO 8601 UTC with milliseconds, and 8 random digits drawn afresh on each call.
     public static func expand(_ url: String, errorCode: VASTErrorCode? = nil, now: Date = Date()) -> String {
+        expand(url, code: errorCode?.rawValue, now: now)
+    }
+
+    /// The same with any VAST error code, such as one a player reports (405: cannot display the media).
+    public static func expand(_ url: String, code: Int?, now: Date = Date()) -> String {
         var expanded = url
-        if let errorCode, expanded.contains("[ERRORCODE]") {
-            expanded = expanded.replacingOccurrences(of: "[ERRORCODE]", with: String(errorCode.rawValue))
+        if let code, expanded.contains("[ERRORCODE]") {
+            expanded = expanded.replacingOccurrences(of: "[ERRORCODE]", with: String(code))
         }
         if expanded.contains("[TIMESTAMP]") {
             expanded = expanded.replacingOccurrences(of: "[TIMESTAMP]", with: percentEncoded(timestamp(now)))

@@ -47,4 +47,9 @@ import Testing
         let expanded = VASTMacros.expand("[ERRORCODE]/[ERRORCODE]", errorCode: .schema)
         #expect(expanded == "101/101")
     }
+
+    @Test func aPlayersErrorCodeOutsideTheReadersListIsFilledToo() {
+        #expect(VASTMacros.expand("https://t.test/e?c=[ERRORCODE]", code: 405) == "https://t.test/e?c=405")
+        #expect(VASTMacros.expand("https://t.test/e?c=[ERRORCODE]", code: nil) == "https://t.test/e?c=[ERRORCODE]")
+    }
 }

@@ -98,8 +98,6 @@ struct RewardedVideo {
             video: video, progressTrackers: progress.filter { !$0.value.isEmpty },
             dismissTrackers: (creative.tracking["closeLinear"] ?? []) + (creative.tracking["close"] ?? []),
             errorTrackers: creative.errorURLs,
-            trackerMacros: { url, code in
-                VASTMacros.expand(code.map { url.replacingOccurrences(of: "[ERRORCODE]", with: String($0)) } ?? url)
-            })
+            trackerMacros: { url, code in VASTMacros.expand(url, code: code) })
     }
 }
