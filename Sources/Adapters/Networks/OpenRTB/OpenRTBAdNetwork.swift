@@ -30,7 +30,9 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
     private struct Setup {
         var endpoint: String?
         var app: BidRequest.App?
-        var device: AdapterOptions
+        /// `device` as configured; its `os`, `osv` and `language` come from the device at set-up.
+        var device: BidRequest.Device
+        var osReleasePath: String
         var screen: (width: Int, height: Int)
         var regs: BidRequest.Regs
 
@@ -43,10 +45,12 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
                     ver: try appOptions.string("ver"),
                     publisher: try appOptions.string("publisher_id").map { BidRequest.Publisher(id: $0) })
             }
-            device = try parameters.options("device") ?? AdapterOptions()
-            for key in ["make", "model", "ua", "hwv", "os_release_path"] { _ = try device.string(key) }
-            _ = try device.int("devicetype")
-            screen = (try device.int("w") ?? 1920, try device.int("h") ?? 1080)
+            let options = try parameters.options("device") ?? AdapterOptions()
+            device = BidRequest.Device(
+                ua: try options.string("ua"), make: try options.string("make"), model: try options.string("model"),
+                hwv: try options.string("hwv"), devicetype: try options.int("devicetype"))
+            osReleasePath = try options.string("os_release_path") ?? "/etc/os-release"
+            screen = (try options.int("w") ?? 1920, try options.int("h") ?? 1080)
             regs = BidRequest.Regs(
                 coppa: try parameters.bool("coppa").map { $0 ? 1 : 0 }, gdpr: try parameters.int("gdpr"))
         }
@@ -68,12 +72,12 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
         defaultEndpoint = parsed.endpoint
         app = parsed.app
         let context = try DeviceContextAdapter.read(
-            brand: try parsed.device.string("make"), model: try parsed.device.string("model"),
-            osReleasePath: try parsed.device.string("os_release_path") ?? "/etc/os-release")
-        device = BidRequest.Device(
-            ua: try parsed.device.string("ua"), make: context.brand, model: context.model, os: context.os,
-            osv: context.osVersion, hwv: try parsed.device.string("hwv"),
-            language: Self.language(of: context.locale), devicetype: try parsed.device.int("devicetype"))
+            brand: parsed.device.make, model: parsed.device.model, osReleasePath: parsed.osReleasePath)
+        var device = parsed.device
+        device.os = context.os
+        device.osv = context.osVersion
+        device.language = Self.language(of: context.locale)
+        self.device = device
         screen = parsed.screen
         regs = parsed.regs
     }
