@@ -195,10 +195,13 @@ public struct AdValue: Sendable, Codable, Equatable {
         self.precision = precision
     }
 
-    /// One impression of a CPM price (a thousandth of it); nil for a price that is not a
-    /// number, negative, or over a million per thousand, which no real bid is.
+    /// Whether a CPM price is one a bid could carry: a number from 0 to a million.
+    public static func isPlausible(cpm: Double) -> Bool { cpm.isFinite && cpm >= 0 && cpm <= 1_000_000 }
+
+    /// One impression of a CPM price (a thousandth of it); nil for a price that is not
+    /// plausible.
     public init?(cpm: Double, currency: String, precision: String) {
-        guard cpm.isFinite, cpm >= 0, cpm <= 1_000_000 else { return nil }
+        guard Self.isPlausible(cpm: cpm) else { return nil }
         self.init(valueMicros: Int64((cpm * 1000).rounded()), currency: currency, precision: precision)
     }
 

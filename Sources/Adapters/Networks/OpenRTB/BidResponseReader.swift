@@ -72,7 +72,7 @@ struct BidResponseReader {
             throw AdLoadError(.noFill, decoded.seatbid == nil ? "no bid: no seatbid" : "no bid: empty seatbid")
         }
         // A CPM over a million is no real bid, and would not fit the paid event's micros.
-        if let bad = bids.first(where: { AdValue(cpm: $0.bid.price, currency: "USD", precision: "") == nil }) {
+        if let bad = bids.first(where: { !AdValue.isPlausible(cpm: $0.bid.price) }) {
             throw AdLoadError(.networkError, "a bid has an invalid price \(bad.bid.price)")
         }
         let currency = decoded.cur?.uppercased() ?? item.currency
@@ -113,9 +113,7 @@ struct BidResponseReader {
             requestID: requestID, bid: winner.bid, bidResponseID: decoded.bidid, seat: winner.seat, currency: currency,
             loss: nil)
         var markup = winner.bid.adm
-        if case .string(let text)? = markup, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            markup = nil
-        }
+        if case .string(let text)? = markup, nonEmpty(text) == nil { markup = nil }
         if case .null? = markup { markup = nil }
         guard let value = AdValue(cpm: winner.bid.price, currency: currency, precision: "estimated") else {
             throw AdLoadError(.networkError, "the winning bid has an invalid price \(winner.bid.price)")
