@@ -173,14 +173,8 @@ extension BenchCommand {
                 """
         )
 
-        @Option(help: "Seconds in all, split evenly between the floor and the two loads.")
-        var seconds: Double = 9
-
+        @OptionGroup var slices: SliceOptions
         @OptionGroup var load: LoadOptions
-
-        func validate() throws {
-            guard seconds >= 1, seconds <= 600 else { throw ValidationError("--seconds must be in [1, 600]") }
-        }
 
         func run() async throws {
             let server = try BenchDaemon(daemonBinary: try daemonBinary(load.daemon), adUnits: AdsBenchmark.units) {
@@ -188,7 +182,7 @@ extension BenchCommand {
             }
             try await server.waitUntilServing()
             let rows = try await AdsBenchmark(
-                socketPath: server.socketPath, seconds: seconds, connections: load.connections
+                socketPath: server.socketPath, seconds: slices.seconds, connections: load.connections
             )
             .run()
             printLoadRows(rows, connections: load.connections)
@@ -209,14 +203,8 @@ extension BenchCommand {
                 """
         )
 
-        @Option(help: "Seconds in all, split evenly between the floor and the two loads.")
-        var seconds: Double = 9
-
+        @OptionGroup var slices: SliceOptions
         @OptionGroup var load: LoadOptions
-
-        func validate() throws {
-            guard seconds >= 1, seconds <= 600 else { throw ValidationError("--seconds must be in [1, 600]") }
-        }
 
         func run() async throws {
             let bidder = try await LocalBidder()
@@ -224,7 +212,7 @@ extension BenchCommand {
                 daemonBinary: try daemonBinary(load.daemon), adUnits: OpenRTBBenchmark.units(endpoint: bidder.endpoint))
             try await server.waitUntilServing()
             let rows = try await OpenRTBBenchmark(
-                socketPath: server.socketPath, seconds: seconds, connections: load.connections
+                socketPath: server.socketPath, seconds: slices.seconds, connections: load.connections
             )
             .run()
             printLoadRows(rows, connections: load.connections)
@@ -249,6 +237,16 @@ private func printLoadRows(_ rows: [AdsBenchmark.Row], connections: Int) {
                 + String(
                     format: " %9d  %7.0f  %7.3f  %7.3f  %9.2f", row.requests, row.perSecond,
                     Bench.seconds(row.p50) * 1000, Bench.seconds(row.p99) * 1000, Bench.seconds(row.p99) / floor))
+    }
+}
+
+/// How long a benchmark of a floor and two loads in alternating slices runs.
+struct SliceOptions: ParsableArguments {
+    @Option(help: "Seconds in all, split evenly between the floor and the two loads.")
+    var seconds: Double = 9
+
+    func validate() throws {
+        guard seconds >= 1, seconds <= 600 else { throw ValidationError("--seconds must be in [1, 600]") }
     }
 }
 
