@@ -46,6 +46,8 @@ public struct DaemonClient: Sendable {
     public struct Reply: Sendable {
         public var status: UInt
         public var body: Data
+        /// Header fields by lower-case name.
+        public var headers: [String: String] = [:]
 
         /// This reply when its status is 2xx; else the daemon's error as a `ClientError`.
         public func successful() throws -> Reply {
@@ -90,7 +92,9 @@ public struct DaemonClient: Sendable {
         do {
             let response = try await client.execute(request, timeout: timeout)
             let body = try await response.body.collect(upTo: 16 << 20)
-            return Reply(status: response.status.code, body: Data(body.readableBytesView))
+            var headers: [String: String] = [:]
+            for header in response.headers { headers[header.name.lowercased()] = header.value }
+            return Reply(status: response.status.code, body: Data(body.readableBytesView), headers: headers)
         } catch let error as HTTPClientError where error == .connectTimeout {
             throw ClientError.unavailable(socketPath)
         } catch let error as IOError where error.errnoCode == ECONNREFUSED || error.errnoCode == ENOENT {
