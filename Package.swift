@@ -34,21 +34,27 @@ let package = Package(
             name: "SignalCrypto",
             dependencies: ["CLibCrypto"]
         ),
+        // Time: timeouts that answer whatever the operation does, durations, the daemon's clock.
+        .target(name: "Timing"),
+        // The value types every module speaks: versions, the privacy state, adapter options and
+        // statuses, a signals answer and the protocol that gives one.
+        .target(name: "SharedTypes"),
         // Signal adapters: the protocol, the registry, the collector. No HTTP, no sockets.
         .target(
             name: "SecureSignals",
             dependencies: [
-                "SignalCrypto",
+                "SignalCrypto", "Timing", "SharedTypes",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         // Native and rewarded mediation: formats, the ad-network adapter protocol, the
-        // waterfall, the ad store and its events. No HTTP, no sockets.
+        // waterfall, the ad store and its events. No HTTP, no sockets; signals only through
+        // `SignalProvider`.
         .target(
             name: "Mediation",
             dependencies: [
-                "SecureSignals",
+                "Timing", "SharedTypes",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
@@ -61,7 +67,7 @@ let package = Package(
         .target(
             name: "Adapters",
             dependencies: [
-                "SecureSignals", "Mediation", "VAST", "SignalCrypto",
+                "SecureSignals", "Mediation", "VAST", "SignalCrypto", "Timing", "SharedTypes",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
@@ -71,7 +77,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "SecureSignals", "Mediation", "Adapters", "SignalCrypto",
+                "SecureSignals", "Mediation", "Adapters", "SignalCrypto", "Timing", "SharedTypes",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -90,7 +96,7 @@ let package = Package(
         .target(
             name: "Client",
             dependencies: [
-                "SecureSignals",
+                "SharedTypes",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -101,7 +107,7 @@ let package = Package(
         .target(
             name: "Bench",
             dependencies: [
-                "SignalCrypto", "CLibCrypto", "Client", "SecureSignals",
+                "SignalCrypto", "CLibCrypto", "Client", "SharedTypes", "Timing",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -120,7 +126,7 @@ let package = Package(
         .executableTarget(
             name: "secure-signals",
             dependencies: [
-                "SignalCrypto", "SecureSignals", "Bench", "Client",
+                "SignalCrypto", "SharedTypes", "Bench", "Client",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
@@ -128,8 +134,13 @@ let package = Package(
         // Adapters that hang, fail or are slow: for the tests, not the product.
         .target(
             name: "TestAdapters",
-            dependencies: ["SecureSignals"],
+            dependencies: ["SecureSignals", "SharedTypes"],
             path: "Tests/TestAdapters"
+        ),
+        // What the unit tests share: a clock that moves only when a test moves it.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport"
         ),
         // The daemon with the test adapters registered too, for the end-to-end tests.
         .executableTarget(
@@ -146,12 +157,15 @@ let package = Package(
         ),
         .testTarget(
             name: "SecureSignalsTests",
-            dependencies: ["SecureSignals", "Adapters", "SignalCrypto", "TestAdapters"]
+            dependencies: [
+                "SecureSignals", "Adapters", "SignalCrypto", "TestAdapters", "TestSupport", "Timing", "SharedTypes",
+            ]
         ),
         .testTarget(
             name: "MediationTests",
             dependencies: [
-                "Mediation", "Adapters", "SecureSignals", .product(name: "Logging", package: "swift-log"),
+                "Mediation", "Adapters", "SecureSignals", "TestSupport", "Timing", "SharedTypes",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
@@ -163,6 +177,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "secure-signals", "secure-signalsd", "secure-signalsd-testbed", "SignalCrypto", "SecureSignals",
+                "SharedTypes", "Timing",
                 "Client", "Daemon", "Adapters", "Mediation", "VAST",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,5 +1,6 @@
 import Foundation
 import SecureSignals
+import SharedTypes
 
 #if canImport(Glibc)
     import Glibc

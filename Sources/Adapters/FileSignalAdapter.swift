@@ -1,5 +1,6 @@
 import Foundation
 import SecureSignals
+import SharedTypes
 
 /// A signal that another program keeps in a file: its bytes, as they are at each request.
 /// `sdk_unavailable` while the file is missing; `collection_failed` when it is older than

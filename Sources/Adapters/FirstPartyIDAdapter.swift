@@ -1,5 +1,6 @@
 import Foundation
 import SecureSignals
+import SharedTypes
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import Client
 import Foundation
-import SecureSignals
+import SharedTypes
 
 /// `secure-signals bench exec`: the same signal from a program (the Python example adapter)
 /// and from the built-in `file` adapter, both reading one file with no cache, asked in

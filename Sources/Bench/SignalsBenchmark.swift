@@ -1,7 +1,8 @@
 import Client
 import Foundation
-import SecureSignals
+import SharedTypes
 import SignalCrypto
+import Timing
 
 #if canImport(Glibc)
     import Glibc

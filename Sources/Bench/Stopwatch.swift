@@ -1,3 +1,4 @@
+
 /// Times repeated work on the monotonic clock.
 public enum Stopwatch {
     /// Runs `baseline` and `subject` in alternating batches for about `seconds` in all,

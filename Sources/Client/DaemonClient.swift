@@ -3,7 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import SecureSignals
+import SharedTypes
 
 /// The socket API from the client's side: what the CLI and the benchmarks speak.
 public struct DaemonClient: Sendable {

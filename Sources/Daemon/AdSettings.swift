@@ -1,5 +1,6 @@
 import Mediation
 import SecureSignals
+import SharedTypes
 
 /// `ad_units` and `ad_networks` in the configuration file, as written.
 struct AdUnitSettings: Decodable, Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import SecureSignals
+import SharedTypes
 
 /// The configuration file, as written (`config/daemon.json` documents every option). Unknown
 /// keys are errors; relative paths resolve against the file's directory.

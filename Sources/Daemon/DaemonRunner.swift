@@ -7,6 +7,7 @@ import Mediation
 import NIOCore
 import SecureSignals
 import ServiceLifecycle
+import Timing
 import UnixSignals
 
 #if canImport(Glibc)

@@ -2,7 +2,9 @@ import Foundation
 import Logging
 import Mediation
 import SecureSignals
+import SharedTypes
 import Synchronization
+import Timing
 
 /// What the routes share: the collector, the ad store, and the parts of the configuration a reload may
 /// change while connections stay open.

@@ -4,6 +4,7 @@ import Mediation
 import NIOCore
 import NIOHTTP1
 import SecureSignals
+import Timing
 
 /// Reaches ad servers over HTTP(S) with one pooled client for the daemon's life: at most 3
 /// redirects, each exchange under its request's timeout, bodies up to 4 MiB. It runs on NIO's

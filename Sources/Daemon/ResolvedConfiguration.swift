@@ -2,6 +2,7 @@ import Adapters
 import Foundation
 import Mediation
 import SecureSignals
+import SharedTypes
 import SignalCrypto
 
 #if canImport(Glibc)

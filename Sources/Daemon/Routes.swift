@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SecureSignals
+import SharedTypes
 
 /// The socket API's routes (README, "API"): health, adapters, signals, privacy, reset, metrics.
 enum Routes {

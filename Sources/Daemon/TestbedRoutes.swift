@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Mediation
+import Timing
 
 /// Routes only the testbed daemon installs: the product binary never has them.
 enum TestbedRoutes {

@@ -1,6 +1,6 @@
 import Metrics
-import SecureSignals
 import Synchronization
+import Timing
 
 /// Ad events and load latency, through the swift-metrics API (the daemon picks the backend).
 /// Handles are made once per ad unit and event, not per ad.

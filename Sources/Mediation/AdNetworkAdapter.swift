@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import SecureSignals
+import SharedTypes
 
 /// An ad network's adapter (the seeds' custom event): set up once, then asked for native or
 /// rewarded ads by the waterfall. Its loads complete exactly once, whatever its SDK does:

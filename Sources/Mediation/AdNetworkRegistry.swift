@@ -1,4 +1,5 @@
-import SecureSignals
+import SharedTypes
+
 
 /// The ad-network adapter types a daemon knows, by network name.
 public struct AdNetworkRegistry: Sendable {

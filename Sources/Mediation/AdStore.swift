@@ -2,7 +2,7 @@ import DequeModule
 import Foundation
 import HeapModule
 import Logging
-import SecureSignals
+import SharedTypes
 
 /// The daemon's ads: loads through each unit's waterfall (a load of a unit already loading
 /// joins it; a ready ad is handed out again until used, unless forced), background retries of

@@ -1,5 +1,6 @@
 import Logging
-import SecureSignals
+import SharedTypes
+import Timing
 
 /// One ad network for the daemon's life: set up exactly once (at start, or on first use when
 /// lazy), its state and init latency kept for `/v1/adapters`.

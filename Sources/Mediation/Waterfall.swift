@@ -1,4 +1,6 @@
-import SecureSignals
+import SharedTypes
+import Timing
+
 
 /// Tries an ad unit's line items in order until one fills, each under its own timeout, and
 /// reports every attempt.

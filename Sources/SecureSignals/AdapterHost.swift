@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import SharedTypes
+import Timing
 
 /// One configured adapter for its whole life: creates it exactly once, keeps its state, init
 /// latency, cache and circuit breaker, and asks it for signals under a timeout.
@@ -291,17 +293,4 @@ public enum ResetFailure: Error, Sendable {
     case unsupported(String)
     /// The adapter tried and failed (it could not write its state, say).
     case failed(String)
-}
-
-/// Milliseconds to the microsecond, for answers and logs.
-package func milliseconds(_ duration: Duration) -> Double {
-    let (seconds, attoseconds) = duration.components
-    return (Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded(toPlaces: 3)
-}
-
-extension Double {
-    func rounded(toPlaces places: Int) -> Double {
-        let scale = pow(10, Double(places))
-        return (self * scale).rounded() / scale
-    }
 }

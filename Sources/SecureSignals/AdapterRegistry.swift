@@ -1,3 +1,5 @@
+import SharedTypes
+
 /// The adapter types a daemon knows, by name, and the launcher of adapter programs. Only
 /// adapters named in the configuration are ever created.
 public struct AdapterRegistry: Sendable {

@@ -1,3 +1,6 @@
+import SharedTypes
+import Timing
+
 /// When to stop asking an adapter that keeps failing: after `failures` consecutive failures it
 /// is skipped, answering `circuit_open` at once, for `coolDown`; then one request tries it
 /// again (half open), and closes the circuit by succeeding or opens it anew by failing.
@@ -9,44 +12,6 @@ public struct CircuitBreakerSettings: Sendable, Equatable {
     public init(failures: Int = 3, coolDown: Duration = .seconds(10)) {
         self.failures = failures
         self.coolDown = coolDown
-    }
-}
-
-/// A circuit breaker's state as `GET /v1/adapters` shows it.
-public struct CircuitStatus: Sendable, Codable, Equatable {
-    public enum State: String, Sendable, Codable {
-        case closed
-        case open
-        /// The cool-down is over; the next request is the trial.
-        case halfOpen = "half_open"
-    }
-
-    public var state: State
-    public var consecutiveFailures: Int
-    /// How long it stays open, while open.
-    public var retryInMilliseconds: Double?
-    /// How many times it opened since the daemon started.
-    public var opened: Int
-
-    public init(state: State, consecutiveFailures: Int, retryInMilliseconds: Double?, opened: Int) {
-        self.state = state
-        self.consecutiveFailures = consecutiveFailures
-        self.retryInMilliseconds = retryInMilliseconds
-        self.opened = opened
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case state, opened
-        case consecutiveFailures = "consecutive_failures"
-        case retryInMilliseconds = "retry_in_ms"
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(state, forKey: .state)
-        try container.encode(consecutiveFailures, forKey: .consecutiveFailures)
-        try container.encode(retryInMilliseconds, forKey: .retryInMilliseconds)
-        try container.encode(opened, forKey: .opened)
     }
 }
 

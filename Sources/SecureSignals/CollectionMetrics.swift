@@ -1,5 +1,6 @@
 import Metrics
 import Synchronization
+import Timing
 
 /// One adapter's collection latency, outcomes and circuit breaker, through the swift-metrics API (the daemon
 /// chooses the backend). Handles are made once per adapter and outcome, not per request.
@@ -39,16 +40,5 @@ final class CollectionMetrics: Sendable {
             return counter
         }
         counter.increment()
-    }
-}
-
-extension Duration {
-    /// Saturates at Int64's bounds (about 292 years) rather than trapping.
-    package var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return seconds < 0 ? .min : .max }
-        let (total, carry) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
-        return carry ? (seconds < 0 ? .min : .max) : total
     }
 }

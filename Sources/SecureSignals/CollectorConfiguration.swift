@@ -1,4 +1,5 @@
 import Foundation
+import SharedTypes
 import SignalCrypto
 
 /// One configured adapter: which type or program, for whom its signals are sealed, and its limits.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SharedTypes
 
 /// A live adapter, however it came to be: an instance of a registered type, or a program the
 /// daemon supervises. The collector asks it for a signal before every ad request.

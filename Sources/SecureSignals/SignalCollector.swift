@@ -1,10 +1,11 @@
 import Foundation
 import Logging
+import SharedTypes
 
 /// Initializes every configured adapter exactly once, then answers each request by asking
 /// the selected adapters concurrently, each under its own timeout and all under the
 /// request's deadline, and sealing every plaintext signal for each of its recipients.
-public actor SignalCollector {
+public actor SignalCollector: SignalProvider {
     /// One configured adapter: its host, and the configuration the host was last given.
     private struct Slot {
         var host: AdapterHost

@@ -2,7 +2,6 @@ import ArgumentParser
 import Client
 import Foundation
 import NIOHTTP1
-import SecureSignals
 
 /// Where the daemon listens, and whether to print JSON: shared by the commands that call it.
 struct ConnectionOptions: ParsableArguments {

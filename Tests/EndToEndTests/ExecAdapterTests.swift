@@ -1,6 +1,7 @@
 import Client
 import Foundation
 import SecureSignals
+import SharedTypes
 import Testing
 
 #if canImport(Glibc)

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Mediation
 import SecureSignals
+import SharedTypes
 import Testing
 
 @testable import Daemon

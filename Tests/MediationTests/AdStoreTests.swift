@@ -2,6 +2,8 @@ import Adapters
 import Foundation
 import Logging
 import SecureSignals
+import SharedTypes
+import TestSupport
 import Synchronization
 import Testing
 

@@ -2,6 +2,7 @@ import Adapters
 import Foundation
 import Logging
 import SecureSignals
+import SharedTypes
 import Testing
 
 /// The built-in adapters on real files.

@@ -1,4 +1,5 @@
 import Testing
+import Timing
 
 @testable import SecureSignals
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SecureSignals
+import SharedTypes
 import SignalCrypto
 import TestAdapters
 import Testing

@@ -1,6 +1,8 @@
 import Logging
 import SecureSignals
+import SharedTypes
 import Testing
+import Timing
 
 @testable import Adapters
 

@@ -1,8 +1,10 @@
 import Adapters
 import Foundation
 import Logging
+import SharedTypes
 import TestAdapters
 import Testing
+import Timing
 
 @testable import SecureSignals
 

@@ -1,5 +1,6 @@
 import Foundation
 import SecureSignals
+import SharedTypes
 import Synchronization
 
 /// Answers `{"request_id", "count"}` after `delay_ms` (default 0); `bytes` pads the signal to

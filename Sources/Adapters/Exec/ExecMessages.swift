@@ -1,5 +1,6 @@
 import Foundation
 import SecureSignals
+import SharedTypes
 
 /// The newline-delimited JSON the daemon and an adapter program exchange (docs/exec-adapters.md).
 enum ExecMessage {

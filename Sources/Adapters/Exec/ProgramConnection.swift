@@ -1,5 +1,6 @@
 import Foundation
 import SecureSignals
+import SharedTypes
 
 /// An error the program itself answered a request with.
 struct ProgramReportedError: Error {

@@ -1,7 +1,9 @@
 import Foundation
 import Logging
 import SecureSignals
+import SharedTypes
 import Subprocess
+import Timing
 
 #if canImport(System)
     import System

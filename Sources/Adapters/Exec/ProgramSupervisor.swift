@@ -1,6 +1,8 @@
 import Logging
 import SecureSignals
+import SharedTypes
 import Synchronization
+import Timing
 
 /// Keeps an adapter program running: starts it, initializes it, and when it exits starts it
 /// again after 2^min(6, n) seconds, n being its exits in a row (2, 4, ... 64 s; counted anew

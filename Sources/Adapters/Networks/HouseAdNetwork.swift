@@ -1,6 +1,7 @@
 import Foundation
 import Mediation
 import SecureSignals
+import SharedTypes
 import Synchronization
 
 /// The publisher's own ads, from a directory of JSON files: a real last line of a waterfall,

@@ -1,5 +1,6 @@
 import Mediation
 import SecureSignals
+import SharedTypes
 
 /// Options that several networks' line items share, read the same way everywhere.
 extension AdapterOptions {

@@ -1,6 +1,7 @@
 import Foundation
 import Mediation
 import SecureSignals
+import SharedTypes
 import Synchronization
 
 /// The seeds' test ad units, served exactly: `/6499/example/rewarded` fills a rewarded test

@@ -1,4 +1,5 @@
 import SecureSignals
+import SharedTypes
 
 /// An OpenRTB 2.x bid response as bidders send it: every field optional except what a bid
 /// cannot do without (its price), `adm` a string or, from some bidders, a JSON object.

@@ -1,6 +1,7 @@
 import Foundation
 import Mediation
 import SecureSignals
+import SharedTypes
 
 /// Reads a bidder's answer into the auction's outcome: no-fill with its reason, or the
 /// winning bid's markup and notices. Anything unreadable is a `network_error` naming what.

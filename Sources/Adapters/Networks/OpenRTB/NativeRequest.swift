@@ -1,4 +1,5 @@
 import SecureSignals
+import SharedTypes
 
 /// The Native 1.2 request the `openrtb` network asks bidders with: one asset per field of the
 /// daemon's native schema, each with a fixed id that the response's assets are read back by.

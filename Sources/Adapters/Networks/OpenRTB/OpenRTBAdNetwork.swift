@@ -2,6 +2,8 @@ import Foundation
 import Logging
 import Mediation
 import SecureSignals
+import SharedTypes
+import Timing
 
 /// A bidder that speaks OpenRTB 2.6: each load is a one-impression auction, native (with a
 /// Native 1.2 request) or rewarded video (VAST), carrying the device's privacy state and the

@@ -1,5 +1,6 @@
 import Mediation
 import SecureSignals
+import SharedTypes
 
 /// One `openrtb` line item's options: where its bidder is and what to ask it for.
 struct OpenRTBLineItem: Sendable {

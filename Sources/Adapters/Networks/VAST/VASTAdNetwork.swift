@@ -1,6 +1,7 @@
 import Foundation
 import Mediation
 import SecureSignals
+import SharedTypes
 
 /// An ad server that answers VAST: the line item's `parameter` is the ad tag URL (its
 /// `[TIMESTAMP]` and `[CACHEBUSTING]` macros filled per request). Serves rewarded video.

@@ -26,7 +26,7 @@ public struct SignalError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Whether this failure counts against the adapter's circuit breaker: the adapter was asked
     /// and did not answer. A refusal it chose (no consent, no permission) is an answer.
-    var isAdapterFault: Bool {
+    package var isAdapterFault: Bool {
         [.timeout, .collectionFailed, .sdkUnavailable].contains(code)
     }
 

@@ -2,13 +2,13 @@ import Synchronization
 
 /// A clock that moves only when a test advances it, so that expiry and retry schedules are
 /// tested exactly, without waiting.
-final class ManualClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
+public final class ManualClock: Clock, Sendable {
+    public struct Instant: InstantProtocol {
         var offset: Duration
 
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
     private struct Sleeper {
@@ -24,13 +24,15 @@ final class ManualClock: Clock, Sendable {
 
     private let state = Mutex(State())
 
-    var now: Instant { state.withLock { $0.now } }
-    var minimumResolution: Duration { .zero }
+    public init() {}
+
+    public var now: Instant { state.withLock { $0.now } }
+    public var minimumResolution: Duration { .zero }
 
     /// How many tasks sleep on this clock now.
-    var sleeping: Int { state.withLock { $0.sleepers.count } }
+    public var sleeping: Int { state.withLock { $0.sleepers.count } }
 
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = state.withLock { state -> Int in
             state.nextID += 1
             return state.nextID
@@ -51,7 +53,7 @@ final class ManualClock: Clock, Sendable {
     }
 
     /// Moves time on, waking every sleeper whose deadline has come.
-    func advance(by duration: Duration) {
+    public func advance(by duration: Duration) {
         let due = state.withLock { state -> [Sleeper] in
             state.now = state.now.advanced(by: duration)
             let now = state.now

@@ -1,0 +1,83 @@
+/// One sealed signal in a collection's answer.
+public struct SealedSignal: Sendable, Codable, Equatable {
+    public var adapter: String
+    public var adapterVersion: SemanticVersion
+    public var sdkVersion: SemanticVersion
+    /// The recipient it is sealed for; nil when the adapter sealed it itself.
+    public var recipient: String?
+    public var keyID: Int?
+    public var envelope: String
+    /// Whether the plaintext came from the adapter's cache (the envelope is always new).
+    public var cached: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case adapter, recipient, envelope, cached
+        case adapterVersion = "adapter_version"
+        case sdkVersion = "sdk_version"
+        case keyID = "key_id"
+    }
+
+    public init(
+        adapter: String, adapterVersion: SemanticVersion, sdkVersion: SemanticVersion, recipient: String?, keyID: Int?,
+        envelope: String, cached: Bool
+    ) {
+        self.adapter = adapter
+        self.adapterVersion = adapterVersion
+        self.sdkVersion = sdkVersion
+        self.recipient = recipient
+        self.keyID = keyID
+        self.envelope = envelope
+        self.cached = cached
+    }
+
+    /// Every field, `recipient` and `key_id` as null for a signal the adapter sealed itself.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(adapter, forKey: .adapter)
+        try container.encode(adapterVersion, forKey: .adapterVersion)
+        try container.encode(sdkVersion, forKey: .sdkVersion)
+        try container.encode(recipient, forKey: .recipient)
+        try container.encode(keyID, forKey: .keyID)
+        try container.encode(envelope, forKey: .envelope)
+        try container.encode(cached, forKey: .cached)
+    }
+}
+
+/// An adapter that could not answer a request, and why.
+public struct AdapterFailure: Sendable, Codable, Equatable {
+    public var adapter: String
+    public var code: SignalError.Code
+    public var message: String
+
+    public init(adapter: String, code: SignalError.Code, message: String) {
+        self.adapter = adapter
+        self.code = code
+        self.message = message
+    }
+}
+
+/// The answer to one request: what arrived in time, and an error for each adapter that did not.
+public struct CollectionResult: Sendable, Codable, Equatable {
+    public var requestID: String
+    public var signals: [SealedSignal]
+    public var errors: [AdapterFailure]
+
+    public init(requestID: String, signals: [SealedSignal], errors: [AdapterFailure]) {
+        self.requestID = requestID
+        self.signals = signals
+        self.errors = errors
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case signals, errors
+        case requestID = "request_id"
+    }
+}
+
+/// Where an ad network gets the secure signals it attaches to its requests: the daemon's
+/// signal collector, seen only through what it answers.
+public protocol SignalProvider: Sendable {
+    /// Signals for one request: `adapters` selects some (all when nil; each once), `timeout`
+    /// shortens the configured deadline. Answers within the deadline whatever the adapters do.
+    func collect(requestID: String, adapters: [String]?, timeout: Duration?) async -> CollectionResult
+}

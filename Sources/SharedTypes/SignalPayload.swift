@@ -1,0 +1,32 @@
+/// What a bidder finds inside an envelope after opening it.
+public struct SignalPayload: Sendable, Codable, Equatable {
+    public var v: Int
+    public var adapter: String
+    public var adapterVersion: SemanticVersion
+    public var sdkVersion: SemanticVersion
+    public var requestID: String
+    public var issuedAtMilliseconds: Int64
+    /// Base64 of the raw signal.
+    public var signal: String
+
+    public init(
+        v: Int, adapter: String, adapterVersion: SemanticVersion, sdkVersion: SemanticVersion, requestID: String,
+        issuedAtMilliseconds: Int64, signal: String
+    ) {
+        self.v = v
+        self.adapter = adapter
+        self.adapterVersion = adapterVersion
+        self.sdkVersion = sdkVersion
+        self.requestID = requestID
+        self.issuedAtMilliseconds = issuedAtMilliseconds
+        self.signal = signal
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case v, adapter, signal
+        case adapterVersion = "adapter_version"
+        case sdkVersion = "sdk_version"
+        case requestID = "request_id"
+        case issuedAtMilliseconds = "issued_at_ms"
+    }
+}
