@@ -1,4 +1,3 @@
-
 /// Times repeated work on the monotonic clock.
 public enum Stopwatch {
     /// Runs `baseline` and `subject` in alternating batches for about `seconds` in all,

@@ -1,6 +1,5 @@
 import SharedTypes
 
-
 /// The ad-network adapter types a daemon knows, by network name.
 public struct AdNetworkRegistry: Sendable {
     private var types: [String: any AdNetworkAdapter.Type] = [:]

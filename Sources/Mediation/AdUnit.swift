@@ -1,6 +1,5 @@
 import SharedTypes
 
-
 /// An ad unit: its format and the waterfall of line items that fill it.
 public struct AdUnit: Sendable, Equatable {
     public var id: String

@@ -1,7 +1,6 @@
 import SharedTypes
 import Timing
 
-
 /// Tries an ad unit's line items in order until one fills, each under its own timeout, and
 /// reports every attempt.
 struct Waterfall {

@@ -1,4 +1,3 @@
-
 /// The parsed model of ONE VAST document: its ads in document order and its root Error URLs.
 /// It says what the document holds; `VASTResolver` decides what is playable and follows wrappers.
 public struct VASTDocument: Sendable, Equatable {

@@ -3,8 +3,8 @@ import Foundation
 import Logging
 import SecureSignals
 import SharedTypes
-import TestSupport
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Mediation
