@@ -48,9 +48,9 @@ public enum DaemonRunner {
         let notifier = SystemdNotifier()
         unsetenv("NOTIFY_SOCKET")  // for this process alone, not its children
         let metrics = DaemonMetrics()
-        let collector = try SignalCollector(
-            configuration: configuration.collector, registry: registry, logger: logger)
         let adClock = AdjustableClock()
+        let collector = try SignalCollector(
+            configuration: configuration.collector, registry: registry, clock: adClock, logger: logger)
         let ads: AdStore<AdjustableClock>
         let fetcher = HTTPAdFetcher()
         let trackers = TrackerQueue(fetcher: fetcher, logger: logger)
@@ -171,7 +171,7 @@ public enum DaemonRunner {
 /// after start, whichever comes first (late adapters go on initializing); then STOPPING=1 at
 /// shutdown. A shutdown that comes first sends no READY=1.
 struct ReadinessService: Service {
-    let collector: SignalCollector
+    let collector: SignalCollector<AdjustableClock>
     let ads: AdStore<AdjustableClock>
     let listening: AsyncStream<Void>
     let notifier: SystemdNotifier
@@ -252,7 +252,7 @@ struct ReloadService: Service {
 /// SIGKILL after their grace period, and are reaped before the daemon exits. Trackers already
 /// queued get up to two seconds to be fired: an impression recorded is not lost to a restart.
 struct AdapterShutdownService: Service {
-    let collector: SignalCollector
+    let collector: SignalCollector<AdjustableClock>
     let trackers: TrackerQueue
 
     func run() async throws {

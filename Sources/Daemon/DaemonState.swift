@@ -9,13 +9,15 @@ import Timing
 /// What the routes share: the collector, the ad store, and the parts of the configuration a reload may
 /// change while connections stay open.
 final class DaemonState: Sendable {
-    let collector: SignalCollector
+    let collector: SignalCollector<AdjustableClock>
     let ads: AdStore<AdjustableClock>
     let logger: Logger
     let startedAt = ContinuousClock.now
     private let currentAccess: Mutex<AccessPolicy>
 
-    init(collector: SignalCollector, ads: AdStore<AdjustableClock>, access: AccessPolicy, logger: Logger) {
+    init(
+        collector: SignalCollector<AdjustableClock>, ads: AdStore<AdjustableClock>, access: AccessPolicy, logger: Logger
+    ) {
         self.collector = collector
         self.ads = ads
         self.currentAccess = Mutex(access)

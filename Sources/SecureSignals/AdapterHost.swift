@@ -4,8 +4,9 @@ import SharedTypes
 import Timing
 
 /// One configured adapter for its whole life: creates it exactly once, keeps its state, init
-/// latency, cache and circuit breaker, and asks it for signals under a timeout.
-actor AdapterHost {
+/// latency, cache and circuit breaker, and asks it for signals under a timeout. Time is
+/// `clock`'s: the cache's age, the breaker's cool-down, the timeouts.
+actor AdapterHost<C: Clock> where C.Duration == Duration {
     /// The answer of one adapter to one request.
     enum Outcome: Sendable {
         case signal(Signal, cached: Bool, versions: Versions)
@@ -19,13 +20,14 @@ actor AdapterHost {
 
     private struct Cached {
         var plaintext: [UInt8]
-        var fetchedAt: ContinuousClock.Instant
+        var fetchedAt: C.Instant
         /// The privacy state it was collected under: only a request with the same state may use it.
         var privacy: PrivacyState?
         var generation: Int
     }
 
     let name: String
+    private let clock: C
     private let factory: AdapterFactory
     private var configuration: AdapterConfiguration
     private let logger: Logger
@@ -37,7 +39,7 @@ actor AdapterHost {
     private var initLatency: Duration?
     private var cache: Cached?
     private var refreshing = false
-    private var breaker: CircuitBreaker
+    private var breaker: CircuitBreaker<C.Instant>
     private var isShutDown = false
     /// The adapter's creation, while it runs: a shutdown cancels it and stops what it made.
     private var creation: Task<any SignalSource, any Error>?
@@ -45,8 +47,9 @@ actor AdapterHost {
     /// collection that started before cannot cache its now stale answer.
     private var generation = 0
 
-    init(configuration: AdapterConfiguration, factory: AdapterFactory, logger: Logger) {
+    init(configuration: AdapterConfiguration, factory: AdapterFactory, clock: C, logger: Logger) {
         self.name = configuration.name
+        self.clock = clock
         self.factory = factory
         self.configuration = configuration
         self.logger = logger
@@ -57,7 +60,7 @@ actor AdapterHost {
     /// Creates the adapter. Returns when it is ready or failed, or at its init timeout; in
     /// the last case it goes on initializing and serves once ready.
     func initialize(context: AdapterContext) async {
-        let clock = ContinuousClock()
+        let clock = self.clock
         let start = clock.now
         let make = factory.make
         let creation = Task { try await make(context) }
@@ -65,18 +68,18 @@ actor AdapterHost {
         // An adapter that enforces its own init timeout (a program) gets a moment more here,
         // so that its own, more precise reason is the one kept.
         let limit = configuration.initTimeout + (factory.enforcesInitTimeout ? .seconds(2) : .zero)
-        let outcome = await withTimeout(limit) { try await creation.value }
+        let outcome = await withTimeout(limit, clock: clock) { try await creation.value }
         switch outcome {
         case .value(let adapter):
-            finishInitialization(.success(adapter), latency: clock.now - start)
+            finishInitialization(.success(adapter), latency: start.duration(to: clock.now))
         case .failure(let error):
-            finishInitialization(.failure(error), latency: clock.now - start)
+            finishInitialization(.failure(error), latency: start.duration(to: clock.now))
         case .timedOut:
             state = .timedOut
             logger.warning("adapter still initializing after its init timeout", metadata: ["adapter": "\(name)"])
             Task {
                 let result = await creation.result
-                self.finishInitialization(result, latency: clock.now - start)
+                self.finishInitialization(result, latency: start.duration(to: clock.now))
             }
         }
     }
@@ -108,7 +111,7 @@ actor AdapterHost {
                 name: name, kind: factory.kind.rawValue, state: state, description: description,
                 initLatencyMilliseconds: initLatency.map(milliseconds),
                 adapterVersion: adapter?.adapterVersion ?? factory.declaredVersion, sdkVersion: adapter?.sdkVersion,
-                circuit: breaker.status(at: .now), program: program)
+                circuit: breaker.status(at: clock.now), program: program)
         }
     }
 
@@ -175,14 +178,14 @@ actor AdapterHost {
 
     /// The adapter's signal for `request`, from the cache while it is fresh.
     func collect(_ request: SignalRequest, timeout: Duration) async -> Outcome {
-        let start = ContinuousClock.now
+        let start = clock.now
         let outcome = await collectUnmeasured(request, timeout: timeout)
         let label: String
         switch outcome {
         case .signal(_, let cached, _): label = cached ? "cached" : "ok"
         case .failure(let error): label = error.code.rawValue
         }
-        metrics.record(outcome: label, latency: ContinuousClock.now - start)
+        metrics.record(outcome: label, latency: start.duration(to: clock.now))
         return outcome
     }
 
@@ -197,11 +200,11 @@ actor AdapterHost {
         }
         guard let adapter else { return .failure(SignalError(.sdkUnavailable, "adapter '\(name)' is not ready")) }
         let versions = Versions(adapter: adapter.adapterVersion, sdk: adapter.sdkVersion)
-        let now = ContinuousClock.now
+        let now = clock.now
         if let cache, cache.generation == generation, cache.privacy == request.privacy,
-            now - cache.fetchedAt < configuration.cacheTTL
+            cache.fetchedAt.duration(to: now) < configuration.cacheTTL
         {
-            if now - cache.fetchedAt >= configuration.cacheTTL / 2, !breaker.isOpen {
+            if cache.fetchedAt.duration(to: now) >= configuration.cacheTTL / 2, !breaker.isOpen {
                 refreshInBackground(adapter, request)
             }
             return .signal(.plaintext(cache.plaintext), cached: true, versions: versions)
@@ -217,7 +220,7 @@ actor AdapterHost {
                     "skipped after \(breaker.consecutiveFailures) consecutive failures; \(retry)"))
         }
         let generation = self.generation
-        let outcome = await withTimeout(timeout) { try await adapter.collectSignals(for: request) }
+        let outcome = await withTimeout(timeout, clock: clock) { try await adapter.collectSignals(for: request) }
         let result: Outcome
         switch outcome {
         case .value(let signal):
@@ -239,7 +242,7 @@ actor AdapterHost {
         let failed: Bool
         if case .failure(let error) = outcome { failed = error.isAdapterFault } else { failed = false }
         let wasOpen = breaker.isOpen
-        if breaker.record(failed: failed, trial: trial, at: .now) {
+        if breaker.record(failed: failed, trial: trial, at: clock.now) {
             logger.warning(
                 "circuit opened: adapter skipped while it cools down",
                 metadata: [
@@ -254,7 +257,7 @@ actor AdapterHost {
     }
 
     private func remember(
-        _ signal: Signal, for request: SignalRequest, generation: Int, fetchedAt: ContinuousClock.Instant
+        _ signal: Signal, for request: SignalRequest, generation: Int, fetchedAt: C.Instant
     ) {
         // Only plaintexts are cached: they are sealed afresh for every request.
         guard configuration.cacheTTL > .zero, generation == self.generation, case .plaintext(let bytes) = signal else {
@@ -269,15 +272,16 @@ actor AdapterHost {
         refreshing = true
         let timeout = configuration.timeout
         let generation = self.generation
+        let clock = self.clock
         Task {
-            let start = ContinuousClock.now
-            let outcome = await withTimeout(timeout) { try await adapter.collectSignals(for: request) }
+            let start = clock.now
+            let outcome = await withTimeout(timeout, clock: clock) { try await adapter.collectSignals(for: request) }
             self.refreshFinished(outcome, for: request, generation: generation, fetchedAt: start)
         }
     }
 
     private func refreshFinished(
-        _ outcome: TimedOutcome<Signal>, for request: SignalRequest, generation: Int, fetchedAt: ContinuousClock.Instant
+        _ outcome: TimedOutcome<Signal>, for request: SignalRequest, generation: Int, fetchedAt: C.Instant
     ) {
         refreshing = false
         if case .value(let signal) = outcome {

@@ -15,8 +15,9 @@ public struct CircuitBreakerSettings: Sendable, Equatable {
     }
 }
 
-/// The breaker of one adapter. Not thread-safe: its host actor owns it.
-struct CircuitBreaker {
+/// The breaker of one adapter, on instants of its host's clock. Not thread-safe: its host
+/// actor owns it.
+struct CircuitBreaker<Instant: InstantProtocol> where Instant.Duration == Duration {
     enum Decision: Equatable {
         /// Ask the adapter.
         case ask
@@ -29,14 +30,14 @@ struct CircuitBreaker {
     var settings: CircuitBreakerSettings
     private(set) var consecutiveFailures = 0
     private(set) var opened = 0
-    private var openedAt: ContinuousClock.Instant?
+    private var openedAt: Instant?
     private var trialInFlight = false
 
     init(settings: CircuitBreakerSettings) {
         self.settings = settings
     }
 
-    mutating func decide(at now: ContinuousClock.Instant) -> Decision {
+    mutating func decide(at now: Instant) -> Decision {
         guard let openedAt else { return .ask }
         if settings.failures == 0 {
             // Turned off by a reload while open.
@@ -44,7 +45,7 @@ struct CircuitBreaker {
             trialInFlight = false
             return .ask
         }
-        let elapsed = now - openedAt
+        let elapsed = openedAt.duration(to: now)
         if elapsed < settings.coolDown { return .skip(settings.coolDown - elapsed) }
         if trialInFlight { return .skip(.zero) }
         trialInFlight = true
@@ -55,7 +56,7 @@ struct CircuitBreaker {
     /// returns whether it opened the circuit. While the circuit is open only the trial's answer
     /// counts: a request from before it opened decides nothing.
     @discardableResult
-    mutating func record(failed: Bool, trial: Bool, at now: ContinuousClock.Instant) -> Bool {
+    mutating func record(failed: Bool, trial: Bool, at now: Instant) -> Bool {
         if openedAt != nil {
             guard trial else { return false }
             trialInFlight = false
@@ -80,12 +81,12 @@ struct CircuitBreaker {
         return true
     }
 
-    func status(at now: ContinuousClock.Instant) -> CircuitStatus {
+    func status(at now: Instant) -> CircuitStatus {
         guard let openedAt else {
             return CircuitStatus(
                 state: .closed, consecutiveFailures: consecutiveFailures, retryInMilliseconds: nil, opened: opened)
         }
-        let remaining = settings.coolDown - (now - openedAt)
+        let remaining = settings.coolDown - openedAt.duration(to: now)
         if remaining > .zero {
             return CircuitStatus(
                 state: .open, consecutiveFailures: consecutiveFailures,

@@ -80,15 +80,18 @@ public struct AdapterContext: Sendable {
     public var logger: Logger
     /// How long the adapter may take to initialize before it counts as failed.
     public var initTimeout: Duration
+    /// The daemon's clock: an adapter that waits for time waits on it.
+    public var clock: any Clock<Duration>
 
     public init(
         name: String, options: AdapterOptions, stateDirectory: URL, logger: Logger,
-        initTimeout: Duration = .seconds(10)
+        initTimeout: Duration = .seconds(10), clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.name = name
         self.options = options
         self.stateDirectory = stateDirectory
         self.logger = logger
         self.initTimeout = initTimeout
+        self.clock = clock
     }
 }

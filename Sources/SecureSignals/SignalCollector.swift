@@ -4,14 +4,16 @@ import SharedTypes
 
 /// Initializes every configured adapter exactly once, then answers each request by asking
 /// the selected adapters concurrently, each under its own timeout and all under the
-/// request's deadline, and sealing every plaintext signal for each of its recipients.
-public actor SignalCollector: SignalProvider {
+/// request's deadline, and sealing every plaintext signal for each of its recipients. Time
+/// (timeouts, cache ages, circuit cool-downs) is `clock`'s.
+public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Duration {
     /// One configured adapter: its host, and the configuration the host was last given.
     private struct Slot {
-        var host: AdapterHost
+        var host: AdapterHost<C>
         var configuration: AdapterConfiguration
     }
 
+    private let clock: C
     private var configuration: CollectorConfiguration
     private let registry: AdapterRegistry
     private let logger: Logger
@@ -21,20 +23,22 @@ public actor SignalCollector: SignalProvider {
     private var retiring: [UUID: Task<Void, Never>] = [:]
 
     /// Fails with the first adapter whose type is not registered.
-    public init(configuration: CollectorConfiguration, registry: AdapterRegistry, logger: Logger) throws {
+    public init(configuration: CollectorConfiguration, registry: AdapterRegistry, clock: C, logger: Logger) throws {
+        self.clock = clock
         self.configuration = configuration
         self.registry = registry
         self.logger = logger
         for adapter in configuration.adapters {
             slots[adapter.name] = Slot(
-                host: try Self.makeHost(adapter, registry: registry, logger: logger), configuration: adapter)
+                host: try Self.makeHost(adapter, registry: registry, clock: clock, logger: logger),
+                configuration: adapter)
         }
     }
 
-    private static func makeHost(_ adapter: AdapterConfiguration, registry: AdapterRegistry, logger: Logger) throws
-        -> AdapterHost
-    {
-        AdapterHost(configuration: adapter, factory: try registry.factory(for: adapter), logger: logger)
+    private static func makeHost(
+        _ adapter: AdapterConfiguration, registry: AdapterRegistry, clock: C, logger: Logger
+    ) throws -> AdapterHost<C> {
+        AdapterHost(configuration: adapter, factory: try registry.factory(for: adapter), clock: clock, logger: logger)
     }
 
     /// The configured adapters' names, in configuration order.
@@ -56,7 +60,7 @@ public actor SignalCollector: SignalProvider {
         adapterLogger[metadataKey: "adapter"] = "\(adapter.name)"
         return AdapterContext(
             name: adapter.name, options: adapter.options, stateDirectory: configuration.stateDirectory,
-            logger: adapterLogger, initTimeout: adapter.initTimeout)
+            logger: adapterLogger, initTimeout: adapter.initTimeout, clock: clock)
     }
 
     /// Whether every adapter is ready or failed (none initializing).
@@ -105,7 +109,8 @@ public actor SignalCollector: SignalProvider {
                 continue
             }
             let slot = Slot(
-                host: try Self.makeHost(adapter, registry: registry, logger: logger), configuration: adapter)
+                host: try Self.makeHost(adapter, registry: registry, clock: clock, logger: logger),
+                configuration: adapter)
             newSlots[adapter.name] = slot
             created.append(slot)
         }
@@ -152,7 +157,7 @@ public actor SignalCollector: SignalProvider {
         var seen = Set<String>()
         let selected = (selection ?? names).filter { seen.insert($0).inserted }
         var errors: [AdapterFailure] = []
-        var jobs: [(host: AdapterHost, adapter: AdapterConfiguration, recipients: [Recipient])] = []
+        var jobs: [(host: AdapterHost<C>, adapter: AdapterConfiguration, recipients: [Recipient])] = []
         for name in selected {
             guard let slot = slots[name] else {
                 errors.append(
@@ -195,7 +200,7 @@ public actor SignalCollector: SignalProvider {
 
     /// Seals one adapter's outcome for each of its recipients; plaintext never leaves unsealed.
     private static func seal(
-        _ outcome: AdapterHost.Outcome, adapter: String, recipients: [Recipient],
+        _ outcome: AdapterHost<C>.Outcome, adapter: String, recipients: [Recipient],
         request: SignalRequest, issuedAt: Int64, maxSignalBytes: Int
     ) -> ([SealedSignal], AdapterFailure?) {
         func failure(_ error: SignalError) -> ([SealedSignal], AdapterFailure?) {
@@ -241,5 +246,12 @@ public actor SignalCollector: SignalProvider {
 
     private static func tooLarge(_ count: Int, _ cap: Int) -> SignalError {
         SignalError(.signalTooLarge, "signal of \(count) bytes is over the \(cap)-byte cap")
+    }
+}
+
+extension SignalCollector where C == ContinuousClock {
+    /// A collector on the monotonic clock.
+    public init(configuration: CollectorConfiguration, registry: AdapterRegistry, logger: Logger) throws {
+        try self.init(configuration: configuration, registry: registry, clock: ContinuousClock(), logger: logger)
     }
 }

@@ -7,25 +7,32 @@ package enum TimedOutcome<Value: Sendable>: Sendable {
     case timedOut
 }
 
-/// Runs `operation` and answers within `timeout` whatever it does: an operation that ignores
-/// cancellation or never returns costs this caller only the timeout, and is cancelled then.
-/// The answer is given exactly once, by whichever finishes first: the operation, the timer,
-/// or the cancellation of the caller (answered as `.timedOut`).
-package func withTimeout<Value: Sendable>(
-    _ timeout: Duration, operation: @escaping @Sendable () async throws -> Value
-) async -> TimedOutcome<Value> {
+/// Runs `operation` and answers within `timeout` on `clock` whatever it does: an operation that
+/// ignores cancellation or never returns costs this caller only the timeout, and is cancelled
+/// then. The answer is given exactly once, by whichever finishes first: the operation, the
+/// timer, or the cancellation of the caller (answered as `.timedOut`).
+package func withTimeout<Value: Sendable, C: Clock>(
+    _ timeout: Duration, clock: C, operation: @escaping @Sendable () async throws -> Value
+) async -> TimedOutcome<Value> where C.Duration == Duration {
     let race = Race<Value>()
     return await withTaskCancellationHandler {
-        await race.run(timeout: timeout, operation: operation)
+        await race.run(timeout: timeout, clock: clock, operation: operation)
     } onCancel: {
         race.finish(.timedOut)
     }
 }
 
+/// `withTimeout` on the monotonic clock.
+package func withTimeout<Value: Sendable>(
+    _ timeout: Duration, operation: @escaping @Sendable () async throws -> Value
+) async -> TimedOutcome<Value> {
+    await withTimeout(timeout, clock: ContinuousClock(), operation: operation)
+}
+
 extension Race {
-    fileprivate func run(
-        timeout: Duration, operation: @escaping @Sendable () async throws -> Value
-    ) async -> TimedOutcome<Value> {
+    fileprivate func run<C: Clock>(
+        timeout: Duration, clock: C, operation: @escaping @Sendable () async throws -> Value
+    ) async -> TimedOutcome<Value> where C.Duration == Duration {
         let race = self
         return await withCheckedContinuation { continuation in
             race.begin(continuation)
@@ -37,7 +44,7 @@ extension Race {
                 }
             }
             let timer = Task {
-                try? await Task.sleep(for: timeout)
+                try? await clock.sleep(for: timeout)
                 if race.finish(.timedOut) { work.cancel() }
             }
             race.onFinish {

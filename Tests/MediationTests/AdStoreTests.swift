@@ -231,13 +231,12 @@ struct AdStoreTests {
         for (attempt, delay) in [(1, 2), (2, 4), (3, 8)] {
             try await waitUntil { await store.pendingRetry(of: "u") == attempt && clock.sleeping == 1 }
             clock.advance(by: .seconds(delay) - .milliseconds(1))
-            try await Task.sleep(for: .milliseconds(20))
-            #expect(failures.count == attempt, "retry \(attempt) waits its full \(delay) s")
+            #expect(clock.sleeping == 1 && failures.count == attempt, "retry \(attempt) waits its full \(delay) s")
             clock.advance(by: .milliseconds(1))
             try await waitUntil { failures.count == attempt + 1 }
         }
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(await store.pendingRetry(of: "u") == nil, "three retries, then it stops")
+        // The store schedules a retry in the same step that reports the failure.
+        #expect(await store.pendingRetry(of: "u") == nil && clock.sleeping == 0, "three retries, then it stops")
         #expect(failures.count == 4)
     }
 
@@ -272,17 +271,6 @@ struct AdStoreTests {
         #expect(ad.native?.adChoices?.icon != nil)
     }
 }
-
-/// Polls `condition` until it holds, for up to 5 s.
-func waitUntil(_ condition: () async -> Bool) async throws {
-    for _ in 0..<500 {
-        if await condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    throw WaitFailure()
-}
-
-struct WaitFailure: Error {}
 
 extension AdStoreTests {
     @Test func adsLongPastTheirExpiryAreForgotten() async throws {
@@ -362,8 +350,7 @@ extension AdStoreTests {
         try await waitUntil { await store.pendingRetry(of: "u") == 2 && clock.sleeping == 1 }
         clock.advance(by: .seconds(4))
         try await waitUntil { failures.count == 4 }
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(await store.pendingRetry(of: "u") == nil, "max_retries 2: then it stops")
+        #expect(await store.pendingRetry(of: "u") == nil && clock.sleeping == 0, "max_retries 2: then it stops")
     }
 }
 

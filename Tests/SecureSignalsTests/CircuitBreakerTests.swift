@@ -5,6 +5,7 @@ import Timing
 
 /// The breaker's rules, on instants the test chooses.
 struct CircuitBreakerTests {
+    typealias CircuitBreaker = SecureSignals.CircuitBreaker<ContinuousClock.Instant>
     let start = ContinuousClock.now
 
     /// Records `outcomes` of requests that were not trials; returns which opened the circuit.

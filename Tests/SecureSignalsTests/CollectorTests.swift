@@ -4,6 +4,7 @@ import SecureSignals
 import SharedTypes
 import SignalCrypto
 import TestAdapters
+import TestSupport
 import Testing
 
 /// The collector with real adapters, real keys and real envelopes, in-process.
@@ -21,16 +22,24 @@ struct CollectorTests {
         state = FileManager.default.temporaryDirectory.appendingPathComponent("collector-\(UUID().uuidString)")
     }
 
-    func collector(_ adapters: [AdapterConfiguration], requestTimeout: Duration = .milliseconds(500)) async throws
-        -> SignalCollector
-    {
+    /// A collector of `adapters` on `clock`, initialized unless the test does that itself.
+    func collector<C: Clock>(
+        _ adapters: [AdapterConfiguration], requestTimeout: Duration = .milliseconds(500), clock: C,
+        initialize: Bool = true
+    ) async throws -> SignalCollector<C> where C.Duration == Duration {
         let collector = try SignalCollector(
             configuration: CollectorConfiguration(
                 adapters: adapters, recipients: ["bidder": recipient], requestTimeout: requestTimeout,
                 stateDirectory: state),
-            registry: AdapterRegistry(testAdapters), logger: Logger(label: "test"))
-        await collector.initializeAll()
+            registry: AdapterRegistry(testAdapters), clock: clock, logger: Logger(label: "test"))
+        if initialize { await collector.initializeAll() }
         return collector
+    }
+
+    func collector(_ adapters: [AdapterConfiguration], requestTimeout: Duration = .milliseconds(500)) async throws
+        -> SignalCollector<ContinuousClock>
+    {
+        try await collector(adapters, requestTimeout: requestTimeout, clock: ContinuousClock())
     }
 
     func payload(_ signal: SealedSignal) throws -> SignalPayload {
@@ -118,24 +127,27 @@ struct CollectorTests {
     }
 
     @Test func aCacheIsRefreshedInTheBackgroundBeforeItExpires() async throws {
-        // Wide windows, so a loaded CI machine cannot oversleep past the TTL: the second request
-        // lands 1.1 s into a 2 s TTL, and the refreshed entry is good until 3.1 s.
-        let collector = try await collector([
-            AdapterConfiguration(name: "test-echo", recipients: ["bidder"], cacheTTL: .seconds(2))
-        ])
+        let clock = ManualClock()
+        let collector = try await collector(
+            [AdapterConfiguration(name: "test-echo", recipients: ["bidder"], cacheTTL: .seconds(2))], clock: clock)
         let first = try #require(await collector.collect(requestID: "1").signals.first)
-        try await Task.sleep(for: .milliseconds(1100))  // past half the TTL: this request triggers a refresh
-        let second = try #require(await collector.collect(requestID: "2").signals.first)
+        clock.advance(by: .milliseconds(999))
+        let early = try #require(await collector.collect(requestID: "2").signals.first)
+        #expect(early.cached)
+        clock.advance(by: .milliseconds(1))  // half the TTL: the next request triggers a refresh
+        let second = try #require(await collector.collect(requestID: "3").signals.first)
         #expect(second.cached)
         #expect(try payload(second).signal == payload(first).signal, "the old plaintext until the refresh lands")
+        // The refresh runs in the background; no time passes while the test waits for it.
         var third = second
-        for attempt in 1...50 {  // the refresh runs in the background; wait for it to land
-            third = try #require(await collector.collect(requestID: "3.\(attempt)").signals.first)
-            if try payload(third).signal != payload(first).signal { break }
-            try await Task.sleep(for: .milliseconds(10))
+        try await waitUntil {
+            third = (await collector.collect(requestID: "4").signals.first) ?? third
+            return (try? payload(third).signal != payload(first).signal) ?? false
         }
-        #expect(third.cached)
-        #expect(try payload(third).signal != payload(first).signal, "the refreshed plaintext is served")
+        #expect(third.cached, "the refreshed plaintext is served from the cache")
+        clock.advance(by: .milliseconds(2000))
+        let expired = try #require(await collector.collect(requestID: "5").signals.first)
+        #expect(!expired.cached, "the refreshed entry is good for one TTL from its refresh")
     }
 
     @Test func signalsOverTheCapAreRefused() async throws {
@@ -165,32 +177,39 @@ struct CollectorTests {
     }
 
     @Test func aLateAdapterIsTimedOutThenServesOnceReady() async throws {
-        let collector = try await collector([
-            AdapterConfiguration(
-                name: "test-slow-init", recipients: ["bidder"], initTimeout: .milliseconds(50),
-                options: AdapterOptions(["delay_ms": .number(300)]))
-        ])
+        let clock = ManualClock()
+        let collector = try await collector(
+            [
+                AdapterConfiguration(
+                    name: "test-slow-init", recipients: ["bidder"], initTimeout: .milliseconds(50),
+                    options: AdapterOptions(["delay_ms": .number(300)]))
+            ], clock: clock, initialize: false)
+        let initializing = Task { await collector.initializeAll() }
+        try await waitUntil { clock.sleeping == 2 }  // the init timeout, and the adapter's own 300 ms
+        clock.advance(by: .milliseconds(50))
+        await initializing.value
         #expect(await collector.statuses().first?.state == .timedOut)
         #expect(await collector.collect(requestID: "early").errors.map(\.code) == [.sdkUnavailable])
-        try await Task.sleep(for: .milliseconds(450))
-        let status = try #require(await collector.statuses().first)
-        #expect(status.state == .ready)
-        #expect((status.initLatencyMilliseconds ?? 0) >= 300)
+        clock.advance(by: .milliseconds(250))
+        try await waitUntil { await collector.statuses().first?.state == .ready }
+        #expect(await collector.statuses().first?.initLatencyMilliseconds == 300)
         #expect(await collector.collect(requestID: "late").signals.count == 1)
     }
 
     @Test func adaptersAreInitializedOnceAndConcurrently() async throws {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let clock = ManualClock()
         let collector = try await collector(
             (0..<8).map {
                 AdapterConfiguration(
                     name: "slow-\($0)", type: "test-slow-init", recipients: ["bidder"],
                     options: AdapterOptions(["delay_ms": .number(600)]))
-            })
-        // Eight 600 ms inits side by side (one after another would take 4.8 s); the bound leaves
-        // a loaded machine room.
-        #expect(clock.now - start < .milliseconds(3000))
-        #expect(await collector.statuses().allSatisfy { $0.state == .ready })
+            }, clock: clock, initialize: false)
+        let initializing = Task { await collector.initializeAll() }
+        // All eight wait out their 600 ms at once, each beside its init timeout: one after
+        // another, only one would be waiting.
+        try await waitUntil { clock.sleeping == 16 }
+        clock.advance(by: .milliseconds(600))
+        await initializing.value
+        #expect(await collector.statuses().map(\.state) == Array(repeating: .ready, count: 8))
     }
 }

@@ -12,14 +12,16 @@ public struct EchoAdapter: SignalAdapter {
     private let delay: Duration
     private let size: Int?
     private let calls = Counter()
+    private let clock: any Clock<Duration>
 
     public init(context: AdapterContext) async throws {
         delay = .milliseconds(try context.options.int("delay_ms") ?? 0)
         size = try context.options.int("bytes")
+        clock = context.clock
     }
 
     public func collectSignals(for request: SignalRequest) async throws -> Signal {
-        if delay > .zero { try await Task.sleep(for: delay) }
+        if delay > .zero { try await clock.sleep(for: delay) }
         let count = calls.next()
         if let size { return .plaintext([UInt8](repeating: UInt8(ascii: "x"), count: size)) }
         return .plaintext(Array("{\"request_id\":\"\(request.requestID)\",\"count\":\(count)}".utf8))
@@ -52,14 +54,14 @@ public struct FailingInitAdapter: SignalAdapter {
     public func collectSignals(for request: SignalRequest) async throws -> Signal { .plaintext([]) }
 }
 
-/// Takes `delay_ms` to initialize, then answers like `test-echo`.
+/// Takes `delay_ms` on the daemon's clock to initialize, then answers `slow-init`.
 public struct SlowInitAdapter: SignalAdapter {
     public static let name = "test-slow-init"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
     public let sdkVersion = SemanticVersion(1, 0, 0)
 
     public init(context: AdapterContext) async throws {
-        try await Task.sleep(for: .milliseconds(try context.options.int("delay_ms") ?? 1000))
+        try await context.clock.sleep(for: .milliseconds(try context.options.int("delay_ms") ?? 1000))
     }
 
     public func collectSignals(for request: SignalRequest) async throws -> Signal {

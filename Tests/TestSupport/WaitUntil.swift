@@ -1,0 +1,15 @@
+/// Polls `condition` until it holds, for up to `timeout` of real time: for tests that wait for
+/// something to happen (a background task to land), never for time to pass.
+public func waitUntil(timeout: Duration = .seconds(5), _ condition: () async -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !(await condition()) {
+        guard ContinuousClock.now < deadline else { throw WaitFailure(timeout: timeout) }
+        try await Task.sleep(for: .milliseconds(1))
+    }
+}
+
+/// What `waitUntil` throws when the condition never held.
+public struct WaitFailure: Error, CustomStringConvertible {
+    public var timeout: Duration
+    public var description: String { "the condition did not hold within \(timeout)" }
+}
