@@ -159,6 +159,7 @@ let package = Package(
             name: "SecureSignalsTests",
             dependencies: [
                 "SecureSignals", "Adapters", "SignalCrypto", "TestAdapters", "TestSupport", "Timing", "SharedTypes",
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         .testTarget(
@@ -173,11 +174,23 @@ let package = Package(
             name: "VASTTests",
             dependencies: ["VAST"]
         ),
+        // The socket API's routes, in-process: the daemon built from a configuration and asked
+        // through HummingbirdTesting, with no socket and no binary.
+        .testTarget(
+            name: "RouteTests",
+            dependencies: [
+                "Daemon", "Adapters", "TestAdapters", "TestSupport", "SecureSignals", "SharedTypes", "SignalCrypto",
+                "Client", "Mediation", "Timing",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "secure-signals", "secure-signalsd", "secure-signalsd-testbed", "SignalCrypto", "SecureSignals",
-                "SharedTypes", "Timing",
+                "SharedTypes", "Timing", "TestSupport",
                 "Client", "Daemon", "Adapters", "Mediation", "VAST",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -26,11 +26,9 @@ extension DaemonClient {
             adID.map { URLQueryItem(name: "ad_id", value: $0) },
         ].compactMap { $0 }
         let path = "/v1/events" + (query.queryItems?.isEmpty == false ? "?" + (query.percentEncodedQuery ?? "") : "")
-        guard let url = URL(httpURLWithSocketPath: socketPath, uri: path) else {
-            throw ClientError("'\(socketPath)' cannot be used as a socket path")
-        }
-        guard FileManager.default.fileExists(atPath: socketPath) else { throw ClientError.unavailable(socketPath) }
-        let response = try await httpClient.execute(HTTPClientRequest(url: url.absoluteString), timeout: .hours(24))
+        guard let socket = socketTransport else { throw ClientError("the event stream needs the daemon's socket") }
+        let url = try socket.url(path)
+        let response = try await socket.client.execute(HTTPClientRequest(url: url.absoluteString), timeout: .hours(24))
         guard response.status == .ok else {
             throw ClientError("the daemon answered \(response.status.code) to \(path)")
         }

@@ -7,14 +7,24 @@ import SharedTypes
 
 /// The socket API from the client's side: what the CLI and the benchmarks speak.
 public struct DaemonClient: Sendable {
-    public let socketPath: String
-    private let client: HTTPClient
-    var httpClient: HTTPClient { client }
+    /// The daemon's socket; nil for a client of another transport.
+    public let socketPath: String?
+    private let transport: any DaemonTransport
 
+    /// A client of the daemon listening on `socketPath`.
     public init(socketPath: String, client: HTTPClient = DaemonClient.local) {
         self.socketPath = socketPath
-        self.client = client
+        self.transport = UnixSocketTransport(socketPath: socketPath, client: client)
     }
+
+    /// A client whose requests reach the daemon through `transport` (the tests' in-process routes).
+    public init(transport: any DaemonTransport) {
+        self.socketPath = nil
+        self.transport = transport
+    }
+
+    /// The socket's transport, for what only a socket carries (the event stream).
+    var socketTransport: UnixSocketTransport? { transport as? UnixSocketTransport }
 
     /// The process-wide client for the daemon's socket. A live daemon accepts at once, so
     /// connecting gives up after a second, not AsyncHTTPClient's default ten; never shut down.
@@ -47,7 +57,13 @@ public struct DaemonClient: Sendable {
         public var status: UInt
         public var body: Data
         /// Header fields by lower-case name.
-        public var headers: [String: String] = [:]
+        public var headers: [String: String]
+
+        public init(status: UInt, body: Data, headers: [String: String] = [:]) {
+            self.status = status
+            self.body = body
+            self.headers = headers
+        }
 
         /// This reply when its status is 2xx; else the daemon's error as a `ClientError`.
         public func successful() throws -> Reply {
@@ -77,32 +93,8 @@ public struct DaemonClient: Sendable {
         _ method: HTTPMethod, _ path: String, json: Data? = nil, contentType: String? = "application/json",
         timeout: TimeAmount = .seconds(10)
     ) async throws -> Reply {
-        guard let url = URL(httpURLWithSocketPath: socketPath, uri: path) else {
-            throw ClientError("'\(socketPath)' cannot be used as a socket path")
-        }
-        guard FileManager.default.fileExists(atPath: socketPath) else {
-            throw ClientError.unavailable(socketPath)
-        }
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = method
-        if let json {
-            if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
-            request.body = .bytes(ByteBuffer(bytes: json))
-        }
-        do {
-            let response = try await client.execute(request, timeout: timeout)
-            let body = try await response.body.collect(upTo: 16 << 20)
-            var headers: [String: String] = [:]
-            for header in response.headers { headers[header.name.lowercased()] = header.value }
-            return Reply(status: response.status.code, body: Data(body.readableBytesView), headers: headers)
-        } catch let error as HTTPClientError where error == .connectTimeout {
-            throw ClientError.unavailable(socketPath)
-        } catch let error as IOError where error.errnoCode == ECONNREFUSED || error.errnoCode == ENOENT {
-            // A socket file nobody listens on: a daemon that died without removing it.
-            throw ClientError.unavailable(socketPath)
-        } catch {
-            throw ClientError("the daemon on \(socketPath) did not answer: \(error)")
-        }
+        try await transport.send(
+            method, path, body: json, contentType: json == nil ? nil : contentType, timeout: timeout)
     }
 
     /// A successful JSON answer decoded, or the API's error as a `ClientError`.

@@ -1,13 +1,17 @@
 import Hummingbird
 import Metrics
 import Prometheus
+import Synchronization
 
-/// The Prometheus registry behind `/metrics`, bootstrapped as the process's swift-metrics
-/// backend so that the collector's per-adapter metrics land in it too.
+/// One daemon's Prometheus registry (behind `/metrics`) and the factory every part of it counts
+/// through. It is handed down rather than installed process-wide, so that daemons built side
+/// by side in one process (the in-process tests) each count their own; the runner also makes it
+/// the process's backend, for libraries that count through swift-metrics on their own.
 final class DaemonMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
+    let factory: PrometheusMetricsFactory
+    private let requests = Mutex<[String: Metrics.Counter]>([:])
 
-    /// Bootstraps swift-metrics; a process may do that once, so the daemon makes one of these.
     init() {
         registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -17,14 +21,26 @@ final class DaemonMetrics: Sendable {
             .milliseconds(20), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
             .seconds(1), .seconds(5),
         ]
+        self.factory = factory
+    }
+
+    /// Makes this daemon's factory the process's swift-metrics backend; a process may do that once.
+    func bootstrapProcessBackend() {
         MetricsSystem.bootstrap(factory)
     }
 
     func countRequest(route: String, method: HTTPRequest.Method, status: Int) {
-        Counter(
-            label: "secure_signals_http_requests_total",
-            dimensions: [("route", route), ("method", method.rawValue), ("status", "\(status)")]
-        ).increment()
+        let key = "\(route) \(method.rawValue) \(status)"
+        let counter = requests.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = Metrics.Counter(
+                label: "secure_signals_http_requests_total",
+                dimensions: [("route", route), ("method", method.rawValue), ("status", "\(status)")],
+                factory: factory)
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
     }
 
     /// The Prometheus text exposition format.

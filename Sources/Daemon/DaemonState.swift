@@ -6,8 +6,8 @@ import SharedTypes
 import Synchronization
 import Timing
 
-/// What the routes share: the collector, the ad store, and the parts of the configuration a reload may
-/// change while connections stay open.
+/// What the routes share: the collector, the ad store, and the parts of the configuration a
+/// reload may change while connections stay open.
 final class DaemonState: Sendable {
     let collector: SignalCollector<AdjustableClock>
     let ads: AdStore<AdjustableClock>

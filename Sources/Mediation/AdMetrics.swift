@@ -5,15 +5,21 @@ import Timing
 /// Ad events and load latency, through the swift-metrics API (the daemon picks the backend).
 /// Handles are made once per ad unit and event, not per ad.
 final class AdMetrics: Sendable {
+    private let factory: any MetricsFactory
     private let events = Mutex<[String: Counter]>([:])
     private let loads = Mutex<[String: Timer]>([:])
+
+    init(factory: any MetricsFactory) {
+        self.factory = factory
+    }
 
     func count(_ event: AdEvent.Name, unit: String) {
         let key = unit + "\u{0}" + event.rawValue
         let counter = events.withLock { counters in
             if let counter = counters[key] { return counter }
             let counter = Counter(
-                label: "secure_signals_ad_events_total", dimensions: [("ad_unit", unit), ("event", event.rawValue)])
+                label: "secure_signals_ad_events_total", dimensions: [("ad_unit", unit), ("event", event.rawValue)],
+                factory: factory)
             counters[key] = counter
             return counter
         }
@@ -23,7 +29,8 @@ final class AdMetrics: Sendable {
     func loaded(unit: String, after latency: Duration) {
         let timer = loads.withLock { timers in
             if let timer = timers[unit] { return timer }
-            let timer = Timer(label: "secure_signals_ad_load_seconds", dimensions: [("ad_unit", unit)])
+            let timer = Timer(
+                label: "secure_signals_ad_load_seconds", dimensions: [("ad_unit", unit)], factory: factory)
             timers[unit] = timer
             return timer
         }

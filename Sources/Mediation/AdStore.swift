@@ -2,6 +2,7 @@ import DequeModule
 import Foundation
 import HeapModule
 import Logging
+import Metrics
 import SharedTypes
 
 /// The daemon's ads: loads through each unit's waterfall (a load of a unit already loading
@@ -19,7 +20,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     private let services: AdNetworkServices
     private let logger: Logger
     public nonisolated let events: EventHub
-    private let metrics = AdMetrics()
+    private let metrics: AdMetrics
 
     private var ads: [String: LoadedAd] = [:]
     /// When each ad leaves the store, soonest first (entries of ads already gone are skipped).
@@ -32,11 +33,15 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     private var retries: [String: Task<Void, Never>] = [:]
     private var privacy: PrivacyState?
 
+    /// `metrics`: where the ad events and load latencies are counted (the process's backend
+    /// unless a caller gives one).
     public init(
         units: [AdUnit], networks: [AdNetworkConfiguration], registry: AdNetworkRegistry,
-        services: AdNetworkServices, clock: C, logger: Logger, events: EventHub = EventHub()
+        services: AdNetworkServices, clock: C, logger: Logger, events: EventHub = EventHub(),
+        metrics: any MetricsFactory = MetricsSystem.factory
     ) throws(AdLoadError) {
         self.clock = clock
+        self.metrics = AdMetrics(factory: metrics)
         self.origin = clock.now
         self.services = services
         self.logger = logger

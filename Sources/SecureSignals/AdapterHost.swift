@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import SharedTypes
 import Timing
 
@@ -47,13 +48,16 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
     /// collection that started before cannot cache its now stale answer.
     private var generation = 0
 
-    init(configuration: AdapterConfiguration, factory: AdapterFactory, clock: C, logger: Logger) {
+    init(
+        configuration: AdapterConfiguration, factory: AdapterFactory, clock: C, logger: Logger,
+        metrics: any MetricsFactory = MetricsSystem.factory
+    ) {
         self.name = configuration.name
         self.clock = clock
         self.factory = factory
         self.configuration = configuration
         self.logger = logger
-        self.metrics = CollectionMetrics(adapter: configuration.name)
+        self.metrics = CollectionMetrics(adapter: configuration.name, factory: metrics)
         self.breaker = CircuitBreaker(settings: configuration.circuitBreaker)
     }
 

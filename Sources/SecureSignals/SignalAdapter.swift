@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import SharedTypes
 
 /// A live adapter, however it came to be: an instance of a registered type, or a program the
@@ -82,10 +83,13 @@ public struct AdapterContext: Sendable {
     public var initTimeout: Duration
     /// The daemon's clock: an adapter that waits for time waits on it.
     public var clock: any Clock<Duration>
+    /// Where the adapter's own metrics go.
+    public var metrics: any MetricsFactory
 
     public init(
         name: String, options: AdapterOptions, stateDirectory: URL, logger: Logger,
-        initTimeout: Duration = .seconds(10), clock: any Clock<Duration> = ContinuousClock()
+        initTimeout: Duration = .seconds(10), clock: any Clock<Duration> = ContinuousClock(),
+        metrics: any MetricsFactory = MetricsSystem.factory
     ) {
         self.name = name
         self.options = options
@@ -93,5 +97,6 @@ public struct AdapterContext: Sendable {
         self.logger = logger
         self.initTimeout = initTimeout
         self.clock = clock
+        self.metrics = metrics
     }
 }

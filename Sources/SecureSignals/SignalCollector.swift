@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import SharedTypes
 
 /// Initializes every configured adapter exactly once, then answers each request by asking
@@ -14,6 +15,7 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
     }
 
     private let clock: C
+    private let metrics: any MetricsFactory
     private var configuration: CollectorConfiguration
     private let registry: AdapterRegistry
     private let logger: Logger
@@ -23,22 +25,30 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
     private var retiring: [UUID: Task<Void, Never>] = [:]
 
     /// Fails with the first adapter whose type is not registered.
-    public init(configuration: CollectorConfiguration, registry: AdapterRegistry, clock: C, logger: Logger) throws {
+    /// `metrics`: where the adapters' metrics go (the process's backend unless a caller gives one).
+    public init(
+        configuration: CollectorConfiguration, registry: AdapterRegistry, clock: C, logger: Logger,
+        metrics: any MetricsFactory = MetricsSystem.factory
+    ) throws {
         self.clock = clock
+        self.metrics = metrics
         self.configuration = configuration
         self.registry = registry
         self.logger = logger
         for adapter in configuration.adapters {
             slots[adapter.name] = Slot(
-                host: try Self.makeHost(adapter, registry: registry, clock: clock, logger: logger),
+                host: try Self.makeHost(adapter, registry: registry, clock: clock, logger: logger, metrics: metrics),
                 configuration: adapter)
         }
     }
 
     private static func makeHost(
-        _ adapter: AdapterConfiguration, registry: AdapterRegistry, clock: C, logger: Logger
+        _ adapter: AdapterConfiguration, registry: AdapterRegistry, clock: C, logger: Logger,
+        metrics: any MetricsFactory
     ) throws -> AdapterHost<C> {
-        AdapterHost(configuration: adapter, factory: try registry.factory(for: adapter), clock: clock, logger: logger)
+        AdapterHost(
+            configuration: adapter, factory: try registry.factory(for: adapter), clock: clock, logger: logger,
+            metrics: metrics)
     }
 
     /// The configured adapters' names, in configuration order.
@@ -60,7 +70,7 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         adapterLogger[metadataKey: "adapter"] = "\(adapter.name)"
         return AdapterContext(
             name: adapter.name, options: adapter.options, stateDirectory: configuration.stateDirectory,
-            logger: adapterLogger, initTimeout: adapter.initTimeout, clock: clock)
+            logger: adapterLogger, initTimeout: adapter.initTimeout, clock: clock, metrics: metrics)
     }
 
     /// Whether every adapter is ready or failed (none initializing).
@@ -109,7 +119,7 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
                 continue
             }
             let slot = Slot(
-                host: try Self.makeHost(adapter, registry: registry, clock: clock, logger: logger),
+                host: try Self.makeHost(adapter, registry: registry, clock: clock, logger: logger, metrics: metrics),
                 configuration: adapter)
             newSlots[adapter.name] = slot
             created.append(slot)

@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import SecureSignals
 import SharedTypes
 import Testing
@@ -9,7 +10,7 @@ import Timing
 /// The daemon's side of one program run, without a program: what is queued for a program that
 /// does not read, and how replies are matched.
 struct ProgramConnectionTests {
-    let counters = ProgramCounters(adapter: "unit", logger: Logger(label: "test"))
+    let counters = ProgramCounters(adapter: "unit", logger: Logger(label: "test"), metrics: NOOPMetricsHandler.instance)
 
     @Test func aProgramThatDoesNotReadGetsNoMoreThanItsQueue() async throws {
         let connection = ProgramConnection(counters: counters)

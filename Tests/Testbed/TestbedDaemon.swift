@@ -15,7 +15,7 @@ struct TestbedDaemon: AsyncParsableCommand {
     func run() async throws {
         var registry = BuiltinAdapters.registry
         for type in testAdapters { registry.register(type) }
-        let status = try await DaemonRunner.run(options, registry: registry, clockControl: true)
+        let status = try await DaemonRunner.run(options, registry: registry, testbed: true)
         if status != 0 { throw ExitCode(status) }
     }
 }

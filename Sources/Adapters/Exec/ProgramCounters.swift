@@ -35,7 +35,7 @@ final class ProgramCounters: Sendable {
     /// Longest stderr line logged; the rest is cut.
     static let stderrLineLimit = 1024
 
-    init(adapter: String, logger: Logger) {
+    init(adapter: String, logger: Logger, metrics factory: any MetricsFactory) {
         self.adapter = adapter
         self.logger = logger
         let dimensions = [("adapter", adapter)]
@@ -45,16 +45,20 @@ final class ProgramCounters: Sendable {
                     $0,
                     Counter(
                         label: "secure_signals_program_dropped_lines_total",
-                        dimensions: dimensions + [("reason", $0.rawValue)])
+                        dimensions: dimensions + [("reason", $0.rawValue)], factory: factory)
                 )
             })
-        unmatched = Counter(label: "secure_signals_program_unmatched_replies_total", dimensions: dimensions)
+        unmatched = Counter(
+            label: "secure_signals_program_unmatched_replies_total", dimensions: dimensions, factory: factory)
         stderrLogged = Counter(
-            label: "secure_signals_program_stderr_lines_total", dimensions: dimensions + [("outcome", "logged")])
+            label: "secure_signals_program_stderr_lines_total", dimensions: dimensions + [("outcome", "logged")],
+            factory: factory)
         stderrSuppressed = Counter(
-            label: "secure_signals_program_stderr_lines_total", dimensions: dimensions + [("outcome", "suppressed")])
-        restartsCounter = Counter(label: "secure_signals_program_restarts_total", dimensions: dimensions)
-        up = Gauge(label: "secure_signals_program_up", dimensions: dimensions)
+            label: "secure_signals_program_stderr_lines_total", dimensions: dimensions + [("outcome", "suppressed")],
+            factory: factory)
+        restartsCounter = Counter(
+            label: "secure_signals_program_restarts_total", dimensions: dimensions, factory: factory)
+        up = Gauge(label: "secure_signals_program_up", dimensions: dimensions, factory: factory)
         up.record(0)
     }
 

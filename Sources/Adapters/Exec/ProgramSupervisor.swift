@@ -43,7 +43,7 @@ actor ProgramSupervisor {
 
     init(spec: ProgramSpec, context: AdapterContext) {
         self.logger = context.logger
-        self.counters = ProgramCounters(adapter: context.name, logger: context.logger)
+        self.counters = ProgramCounters(adapter: context.name, logger: context.logger, metrics: context.metrics)
         self.run = ProgramRun(
             spec: spec, name: context.name, options: context.options, initTimeout: context.initTimeout,
             counters: counters)

@@ -71,6 +71,7 @@ struct AnyCodingKey: CodingKey {
     var stringValue: String
     var intValue: Int?
     init(stringValue: String) { self.stringValue = stringValue }
+    init(_ stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) {
         self.stringValue = "\(intValue)"
         self.intValue = intValue

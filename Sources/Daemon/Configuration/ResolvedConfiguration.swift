@@ -29,6 +29,24 @@ public struct ResolvedConfiguration: Sendable {
     public var collector: CollectorConfiguration
     public var mediation: MediationConfiguration
 
+    /// The configuration file (or the embedded default when `file` is nil), with the socket path
+    /// overridden when `socket` is given (`--socket`).
+    public static func load(file: String?, socket: String?, registry: AdapterRegistry) throws -> ResolvedConfiguration {
+        var configuration =
+            try file.map { try ResolvedConfiguration.load(file: $0, registry: registry) }
+            ?? ResolvedConfiguration.embeddedDefault(registry: registry)
+        if let socket {
+            configuration.socketPath =
+                socket.hasPrefix("/") ? socket : FileManager.default.currentDirectoryPath + "/" + socket
+            guard configuration.socketPath.utf8.count < 108 else {
+                throw ConfigurationError(
+                    file: "--socket", path: "",
+                    reason: "\(configuration.socketPath.utf8.count) bytes long; a Unix socket path must be under 108")
+            }
+        }
+        return configuration
+    }
+
     /// Reads and checks a configuration file against the adapter types of `registry`.
     public static func load(file: String, registry: AdapterRegistry) throws -> ResolvedConfiguration {
         let url = URL(fileURLWithPath: file).standardizedFileURL
@@ -38,13 +56,21 @@ public struct ResolvedConfiguration: Sendable {
         } catch {
             throw ConfigurationError(file: file, path: "", reason: "cannot read: \(error.localizedDescription)")
         }
+        return try load(json: data, file: file, directory: url.deletingLastPathComponent(), registry: registry)
+    }
+
+    /// Reads and checks a configuration's JSON text, named `file` in errors; relative paths
+    /// resolve against `directory`.
+    static func load(json data: Data, file: String, directory: URL, registry: AdapterRegistry) throws
+        -> ResolvedConfiguration
+    {
         let settings: DaemonConfiguration
         do {
             settings = try StrictJSON.decode(DaemonConfiguration.self, from: data)
         } catch let failure as StrictJSON.Failure {
             throw ConfigurationError(file: file, path: failure.path, reason: failure.reason)
         }
-        return try resolve(settings, file: file, directory: url.deletingLastPathComponent(), registry: registry)
+        return try resolve(settings, file: file, directory: directory, registry: registry)
     }
 
     static func resolve(

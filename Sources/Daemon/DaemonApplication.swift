@@ -1,0 +1,92 @@
+import Adapters
+import Hummingbird
+import Logging
+import Mediation
+import SecureSignals
+import Timing
+
+/// The daemon made from one configuration: the signal collector and the ad store on one clock,
+/// the tracker queue, and the socket API's responder. Making it reads the files the
+/// configuration names and nothing else (no socket, no systemd, no signals): `DaemonRunner`
+/// serves it, and the route tests run it in-process.
+struct DaemonApplication: Sendable {
+    let state: DaemonState
+    /// The clock of every schedule and cache in the daemon; only the testbed moves it.
+    let clock: AdjustableClock
+    let trackers: TrackerQueue
+    let metrics: DaemonMetrics
+    /// The router wrapped in `APIMiddleware`: what a server hands every request.
+    let responder: CallbackResponder<DaemonRequestContext>
+
+    /// `testbed` adds `POST /testbed/clock`, for the testbed daemon's tests only.
+    init(
+        configuration: ResolvedConfiguration, registry: AdapterRegistry, logger: Logger,
+        metrics: DaemonMetrics = DaemonMetrics(), testbed: Bool = false
+    ) throws {
+        let clock = AdjustableClock()
+        let fetcher = HTTPAdFetcher()
+        let trackers = TrackerQueue(fetcher: fetcher, logger: logger, metrics: metrics.factory)
+        let collector = try SignalCollector(
+            configuration: configuration.collector, registry: registry, clock: clock, logger: logger,
+            metrics: metrics.factory)
+        let ads = try AdStore(
+            units: configuration.mediation.units, networks: configuration.mediation.networks,
+            registry: BuiltinAdNetworks.registry,
+            services: AdNetworkServices(fetcher: fetcher, trackers: trackers, signals: collector),
+            clock: clock, logger: logger, metrics: metrics.factory)
+        self.state = DaemonState(collector: collector, ads: ads, access: configuration.access, logger: logger)
+        self.clock = clock
+        self.trackers = trackers
+        self.metrics = metrics
+        self.responder = Self.responder(state: state, metrics: metrics, testbedClock: testbed ? clock : nil)
+    }
+
+    /// Every route registered once, on one router; the index of what it holds is read from it.
+    static func responder(state: DaemonState, metrics: DaemonMetrics, testbedClock: AdjustableClock?)
+        -> CallbackResponder<DaemonRequestContext>
+    {
+        let router = Router(context: DaemonRequestContext.self)
+        router.add(middleware: AccessMiddleware(state: state))
+        SignalRoutes(state: state).addRoutes(to: router)
+        AdRoutes(ads: state.ads).addRoutes(to: router)
+        MetricsRoutes(metrics: metrics).addRoutes(to: router)
+        if let testbedClock { TestbedRoutes(clock: testbedClock, logger: state.logger).addRoutes(to: router) }
+        let api = APIMiddleware(routes: RouteIndex(router), metrics: metrics)
+        let routes = router.buildResponder()
+        return CallbackResponder { request, context in
+            try await api.handle(request, context: context) { try await routes.respond(to: $0, context: $1) }
+        }
+    }
+
+    /// Initializes every signal adapter and ad network, all at once; returns when each is
+    /// ready, failed or past its init timeout.
+    func initialize() async {
+        async let signals: Void = state.collector.initializeAll()
+        async let networks: Void = state.ads.initializeNetworks()
+        _ = await (signals, networks)
+    }
+
+    /// Whether every adapter and network has finished initializing (ready or failed).
+    var isSettled: Bool {
+        get async {
+            let signals = await state.collector.isSettled
+            let networks = await state.ads.networksSettled
+            return signals && networks
+        }
+    }
+
+    /// Stops every adapter (their programs get their grace period and are reaped), while the
+    /// trackers already queued get up to two seconds to be fired.
+    func shutdown() async {
+        async let drained: Void = { _ = await withTimeout(.seconds(2)) { await trackers.drain() } }()
+        await state.collector.shutdown()
+        await drained
+    }
+
+    /// Takes a reloaded configuration: adapters, networks, ad units and the access policy.
+    func reload(_ configuration: ResolvedConfiguration) async throws {
+        try await state.collector.reload(configuration.collector)
+        try await state.ads.reload(units: configuration.mediation.units, networks: configuration.mediation.networks)
+        state.access = configuration.access
+    }
+}

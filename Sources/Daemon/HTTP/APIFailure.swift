@@ -1,0 +1,39 @@
+import Hummingbird
+
+/// A failure the socket API answers with: a stable code, a message for people, and the HTTP
+/// status it is answered with. Every error a route may throw conforms (the domain errors in
+/// `ErrorAnswers.swift`, the daemon's own as `APIError`); `APIMiddleware` turns each into
+/// `{"error": {"code", "message"}}` and whatever `encodeDetails` adds beside it.
+protocol APIFailure: Error {
+    /// The code clients switch on, such as `unknown_ad`; stable across versions.
+    var errorCode: String { get }
+    var message: String { get }
+    var status: HTTPResponse.Status { get }
+    /// Members the answer carries beside `error` (a failed load's `response_info`).
+    func encodeDetails(to container: inout KeyedEncodingContainer<AnyCodingKey>) throws
+}
+
+extension APIFailure {
+    func encodeDetails(to container: inout KeyedEncodingContainer<AnyCodingKey>) throws {}
+
+    /// The answer: the status, and the error as JSON.
+    func response() throws -> Response {
+        try JSONResponse.make(ErrorAnswer(failure: self), status: status)
+    }
+}
+
+/// The body of every error answer.
+private struct ErrorAnswer: Encodable {
+    struct Detail: Encodable {
+        var code: String
+        var message: String
+    }
+
+    let failure: any APIFailure
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(Detail(code: failure.errorCode, message: failure.message), forKey: AnyCodingKey("error"))
+        try failure.encodeDetails(to: &container)
+    }
+}

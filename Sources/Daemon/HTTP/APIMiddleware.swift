@@ -1,0 +1,66 @@
+import Hummingbird
+import Logging
+
+/// Wraps the whole router: answers every error as the API's JSON error (`APIFailure`), a request
+/// the router has no route for as 405 with `Allow` when its path takes other methods and as
+/// 404 otherwise, and counts every request by route pattern, method and status.
+struct APIMiddleware: RouterMiddleware {
+    let routes: RouteIndex
+    let metrics: DaemonMetrics
+
+    /// The endpoint name the router gives a request it has no route for; it answers one with an
+    /// empty 404 of its own, which this middleware replaces.
+    static let unrouted = "NotFound"
+
+    func handle(
+        _ request: Request, context: DaemonRequestContext,
+        next: (Request, DaemonRequestContext) async throws -> Response
+    ) async throws -> Response {
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            response = try answer(for: error, context: context)
+        }
+        if context.endpointPath == Self.unrouted, response.status == .notFound {
+            response = try unrouted(request)
+        }
+        metrics.countRequest(route: routeLabel(request, context), method: request.method, status: response.status.code)
+        return response
+    }
+
+    /// The matched route's pattern; for a path the router matched with no method, the pattern
+    /// it matches; else "unknown".
+    private func routeLabel(_ request: Request, _ context: DaemonRequestContext) -> String {
+        if let matched = context.endpointPath, matched != Self.unrouted { return matched }
+        return routes.route(matching: request.uri.path)?.pattern ?? "unknown"
+    }
+
+    /// 405 for a path that takes other methods, 404 for one the router does not have.
+    private func unrouted(_ request: Request) throws -> Response {
+        guard let route = routes.route(matching: request.uri.path) else {
+            return try APIError(.notFound, "not_found", "no route \(request.method) \(request.uri.path)").response()
+        }
+        let allowed = route.methods.map(\.rawValue).joined(separator: ", ")
+        var response = try APIError(
+            .methodNotAllowed, "method_not_allowed", "\(route.pattern) takes \(allowed), not \(request.method)"
+        ).response()
+        response.headers[.allow] = allowed
+        return response
+    }
+
+    private func answer(for error: any Error, context: DaemonRequestContext) throws -> Response {
+        switch error {
+        case let failure as any APIFailure:
+            return try failure.response()
+        case let error as HTTPError where error.status == .contentTooLarge:
+            return try APIError(.contentTooLarge, "body_too_large", "the request body is too large").response()
+        case let error as HTTPError:
+            return try APIError(error.status, "http_error", error.body ?? error.status.reasonPhrase).response()
+        default:
+            context.logger.error("request failed", metadata: ["error": "\(error)"])
+            return try APIError(.internalServerError, "internal_error", "the daemon failed to answer; see its log")
+                .response()
+        }
+    }
+}

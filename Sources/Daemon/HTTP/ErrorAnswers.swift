@@ -1,0 +1,76 @@
+import Hummingbird
+import Mediation
+import SecureSignals
+
+// Each domain error as the socket API answers it: its code and its status. The one place
+// where a failure of the cores becomes HTTP.
+
+extension AdLoadError: APIFailure {
+    var errorCode: String { code.rawValue }
+
+    var status: HTTPResponse.Status {
+        switch code {
+        case .invalidRequest: .badRequest
+        case .noFill: .notFound
+        case .timeout: .gatewayTimeout
+        case .networkError: .badGateway
+        case .internalError: .internalServerError
+        }
+    }
+}
+
+/// A failed load answers its error, and the waterfall's attempts when it made any.
+extension AdLoadFailure: APIFailure {
+    var errorCode: String { error.errorCode }
+    var message: String { error.message }
+    var status: HTTPResponse.Status { error.status }
+
+    func encodeDetails(to container: inout KeyedEncodingContainer<AnyCodingKey>) throws {
+        try container.encodeIfPresent(info, forKey: AnyCodingKey("response_info"))
+    }
+}
+
+extension AdLifecycleError: APIFailure {
+    var errorCode: String { code.rawValue }
+
+    var status: HTTPResponse.Status {
+        switch code {
+        case .unknownAd: .notFound
+        case .adExpired: .gone
+        case .adAlreadyUsed, .notShown, .wrongFormat: .conflict
+        }
+    }
+}
+
+extension ResetFailure: APIFailure {
+    var errorCode: String {
+        switch self {
+        case .unknownAdapter: "unknown_adapter"
+        case .unsupported: "reset_unsupported"
+        case .notReady: "adapter_not_ready"
+        case .failed: "reset_failed"
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .unknownAdapter(let message), .unsupported(let message), .notReady(let message), .failed(let message):
+            message
+        }
+    }
+
+    var status: HTTPResponse.Status {
+        switch self {
+        case .unknownAdapter: .notFound
+        case .unsupported, .notReady: .conflict
+        case .failed: .internalServerError
+        }
+    }
+}
+
+/// A request body that does not decode: the message names the field.
+extension StrictJSON.Failure: APIFailure {
+    var errorCode: String { "bad_request" }
+    var message: String { description }
+    var status: HTTPResponse.Status { .badRequest }
+}

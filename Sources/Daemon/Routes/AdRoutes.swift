@@ -1,0 +1,66 @@
+import Hummingbird
+import Mediation
+import NIOCore
+import Timing
+
+/// The mediation half of the socket API: loads, each ad's lifecycle, and the event stream.
+struct AdRoutes {
+    let ads: AdStore<AdjustableClock>
+
+    func addRoutes(to router: Router<DaemonRequestContext>) {
+        router.post("/v1/ads", use: load)
+        router.get("/v1/ads/:id", use: ad)
+        router.post("/v1/ads/:id/impression", use: impression)
+        router.post("/v1/ads/:id/click", use: click)
+        router.post("/v1/ads/:id/show", use: show)
+        router.post("/v1/ads/:id/progress", use: progress)
+        router.post("/v1/ads/:id/dismiss", use: dismiss)
+        router.post("/v1/ads/:id/error", use: playbackError)
+        router.get("/v1/events", use: events)
+    }
+
+    @Sendable func load(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        let body = try await JSONRequest.decode(AdLoadBody.self, from: request)
+        return try JSONResponse.make(try await ads.load(body.request).get())
+    }
+
+    @Sendable func ad(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        try JSONResponse.make(try await ads.ad(try context.parameters.require("id")))
+    }
+
+    @Sendable func impression(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        try JSONResponse.make(try await ads.impression(try context.parameters.require("id")))
+    }
+
+    @Sendable func click(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        let body = try await JSONRequest.decode(ClickBody.self, from: request, emptyMeans: ClickBody())
+        return try JSONResponse.make(try await ads.click(try context.parameters.require("id"), asset: body.asset))
+    }
+
+    @Sendable func show(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        try JSONResponse.make(try await ads.show(try context.parameters.require("id")))
+    }
+
+    @Sendable func progress(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        let body = try await JSONRequest.decode(ProgressBody.self, from: request)
+        return try JSONResponse.make(try await ads.progress(try context.parameters.require("id"), body.event))
+    }
+
+    @Sendable func dismiss(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        try JSONResponse.make(try await ads.dismiss(try context.parameters.require("id")))
+    }
+
+    @Sendable func playbackError(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        let body = try await JSONRequest.decode(PlaybackErrorBody.self, from: request)
+        return try JSONResponse.make(try await ads.playbackError(try context.parameters.require("id"), code: body.code))
+    }
+
+    @Sendable func events(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        let filter = EventHub.Filter(
+            adUnit: request.uri.queryParameters.get("ad_unit"), adID: request.uri.queryParameters.get("ad_id"))
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+            body: ResponseBody(asyncSequence: EventStream.body(ads.events.subscribe(filter))))
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Hummingbird
+import SharedTypes
+
+/// The signal half of the socket API: health, adapters, signals, the privacy state, resets.
+struct SignalRoutes {
+    let state: DaemonState
+
+    func addRoutes(to router: Router<DaemonRequestContext>) {
+        router.get("/v1/health", use: health)
+        router.get("/v1/adapters", use: adapters)
+        router.post("/v1/signals", use: signals)
+        router.get("/v1/privacy", use: privacy)
+        router.put("/v1/privacy", use: setPrivacy)
+        router.post("/v1/adapters/:name/reset", use: reset)
+    }
+
+    @Sendable func health(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        let statuses = await state.statuses()
+        var counts: [String: Int] = [:]
+        for status in statuses { counts[status.state.rawValue, default: 0] += 1 }
+        let uptime = ContinuousClock.now - state.startedAt
+        return try JSONResponse.make(
+            Health(
+                status: "ok", adapters: counts, uptimeSeconds: Double(uptime.components.seconds),
+                version: DaemonVersion.current))
+    }
+
+    @Sendable func adapters(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        try JSONResponse.make(["adapters": await state.statuses()])
+    }
+
+    @Sendable func signals(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        let body = try await JSONRequest.decode(SignalsRequest.self, from: request)
+        let result = await state.collector.collect(
+            requestID: body.requestID, adapters: body.adapters,
+            timeout: body.timeoutMilliseconds.map { .milliseconds($0) })
+        return try JSONResponse.make(result)
+    }
+
+    @Sendable func privacy(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        try JSONResponse.make(PrivacyAnswer(privacy: await state.collector.privacyState))
+    }
+
+    @Sendable func setPrivacy(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        let privacy = try await JSONRequest.decode(StrictPrivacyState.self, from: request).state
+        await state.collector.setPrivacy(privacy)
+        await state.ads.setPrivacy(privacy)
+        state.logger.info("privacy state set", metadata: ["limit_ad_tracking": "\(privacy.limitAdTracking)"])
+        return try JSONResponse.make(PrivacyAnswer(privacy: privacy))
+    }
+
+    @Sendable func reset(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        let name = try context.parameters.require("name")
+        try await state.collector.reset(adapter: name)
+        state.logger.info("adapter reset", metadata: ["adapter": "\(name)"])
+        return try JSONResponse.make(["adapter": name, "reset": "done"])
+    }
+}

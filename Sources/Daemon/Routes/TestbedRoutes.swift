@@ -1,0 +1,34 @@
+import Hummingbird
+import Logging
+import Timing
+
+/// Routes only the testbed daemon has: the product binary never registers them.
+struct TestbedRoutes {
+    let clock: AdjustableClock
+    let logger: Logger
+
+    func addRoutes(to router: Router<DaemonRequestContext>) {
+        router.post("/testbed/clock", use: advanceClock)
+    }
+
+    /// `POST /testbed/clock` `{"advance_ms": N}`: moves the daemon's clock forward, so that
+    /// tests of expiry, retry schedules and caches run through the socket without waiting.
+    @Sendable func advanceClock(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        let body = try await JSONRequest.decode(ClockBody.self, from: request)
+        clock.advance(by: .milliseconds(body.advanceMilliseconds))
+        logger.notice("testbed clock moved", metadata: ["advance_ms": "\(body.advanceMilliseconds)"])
+        return try JSONResponse.make(["advanced_ms": body.advanceMilliseconds])
+    }
+
+    struct ClockBody: Decodable {
+        var advanceMilliseconds: Int
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case advanceMilliseconds = "advance_ms" }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            advanceMilliseconds = try decoder.container(keyedBy: CodingKeys.self).positive(
+                .advanceMilliseconds, default: 0, max: 86_400_000)
+        }
+    }
+}

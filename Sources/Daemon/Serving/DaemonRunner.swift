@@ -1,0 +1,87 @@
+import Adapters
+import Foundation
+import Hummingbird
+import Logging
+import SecureSignals
+import ServiceLifecycle
+
+/// Serves the daemon: logging, the configuration, the application built from it, and then what
+/// only a running process does (the socket, systemd's notifications, signals), until SIGTERM or
+/// SIGINT drains it.
+public enum DaemonRunner {
+    /// Exit status for a bad configuration (sysexits' EX_CONFIG).
+    public static let configurationErrorStatus: Int32 = 78
+
+    /// `testbed` installs `POST /testbed/clock` (`{"advance_ms": N}`), which moves the daemon's
+    /// clock forward: for the testbed daemon's tests of expiry, retries and caches only.
+    public static func run(_ options: DaemonOptions, registry: AdapterRegistry, testbed: Bool = false)
+        async throws -> Int32
+    {
+        let level = Logger.Level(rawValue: options.logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "secure-signalsd")
+
+        let configuration: ResolvedConfiguration
+        let application: DaemonApplication
+        do {
+            configuration = try ResolvedConfiguration.load(
+                file: options.config, socket: options.socket, registry: registry)
+            if options.checkConfig {
+                print(configuration.summary)
+                return 0
+            }
+            let metrics = DaemonMetrics()
+            metrics.bootstrapProcessBackend()
+            application = try DaemonApplication(
+                configuration: configuration, registry: registry, logger: logger, metrics: metrics, testbed: testbed)
+        } catch {
+            FileHandle.standardError.write(Data("secure-signalsd: \(error)\n".utf8))
+            return configurationErrorStatus
+        }
+        try await serve(application, configuration: configuration, options: options, registry: registry, logger: logger)
+        logger.notice("stopped")
+        return 0
+    }
+
+    /// Runs the socket API and the services around it until a graceful shutdown ends them.
+    static func serve(
+        _ application: DaemonApplication, configuration: ResolvedConfiguration, options: DaemonOptions,
+        registry: AdapterRegistry, logger: Logger
+    ) async throws {
+        let notifier = SystemdNotifier()
+        unsetenv("NOTIFY_SOCKET")  // for this process alone, not its children
+        let listening = AsyncStream<Void>.makeStream()
+        let server = try SocketServer.make(
+            for: application, configuration: configuration, logger: logger,
+            onListening: { listening.continuation.yield() })
+        let reloader = ReloadService(
+            file: options.config, socket: options.socket, registry: registry, application: application,
+            notifier: notifier, logger: logger)
+        let readiness = ReadinessService(
+            application: application, listening: listening.stream, notifier: notifier, logger: logger)
+        // Services stop in reverse order: the adapters (and their programs) last, once the
+        // socket API has drained.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(
+                service: ShutdownService(application: application), successTerminationBehavior: .ignore,
+                serviceName: "adapters"),
+            .init(service: server, serviceName: "socket API"),
+            .init(service: readiness, successTerminationBehavior: .ignore, serviceName: "readiness"),
+            .init(service: reloader, successTerminationBehavior: .ignore, serviceName: "reload on SIGHUP"),
+        ]
+        if let interval = notifier.watchdogInterval {
+            services.append(
+                .init(
+                    service: WatchdogService(notifier: notifier, interval: interval),
+                    successTerminationBehavior: .ignore, serviceName: "watchdog"))
+        }
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(15)
+        try await ServiceGroup(configuration: groupConfiguration).run()
+    }
+}

@@ -1,0 +1,36 @@
+import Logging
+import SecureSignals
+import ServiceLifecycle
+import UnixSignals
+
+/// Reloads configuration and keys on SIGHUP, without dropping connections.
+struct ReloadService: Service {
+    let file: String?
+    let socket: String?
+    let registry: AdapterRegistry
+    let application: DaemonApplication
+    let notifier: SystemdNotifier
+    let logger: Logger
+
+    func run() async throws {
+        let signals = await UnixSignalsSequence(trapping: .sighup)
+        await cancelWhenGracefulShutdown {
+            for await _ in signals {
+                await reload()
+            }
+        }
+    }
+
+    func reload() async {
+        notifier.notify("RELOADING=1\nSTATUS=reloading configuration and keys")
+        do {
+            let configuration = try ResolvedConfiguration.load(file: file, socket: socket, registry: registry)
+            try await application.reload(configuration)
+            logger.notice("reloaded configuration and keys", metadata: ["source": "\(configuration.source)"])
+            notifier.notify("READY=1\nSTATUS=serving; configuration reloaded")
+        } catch {
+            logger.error("reload failed; keeping the running configuration", metadata: ["error": "\(error)"])
+            notifier.notify("READY=1\nSTATUS=serving; reload failed: \(error)")
+        }
+    }
+}

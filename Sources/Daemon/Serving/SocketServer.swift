@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import ServiceLifecycle
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The socket API's server: on the listening socket systemd handed over, or on the configured
+/// path, made with its mode and group.
+enum SocketServer {
+    static func make(
+        for application: DaemonApplication, configuration: ResolvedConfiguration, logger: Logger,
+        onListening: @escaping @Sendable () -> Void
+    ) throws -> any Service {
+        if let descriptor = SocketActivation.takeListeningDescriptor() {
+            logger.notice("serving the socket systemd handed over", metadata: ["fd": "\(descriptor)"])
+            return ActivatedSocketServer(
+                descriptor: descriptor, responder: application.responder, logger: logger, onListening: onListening)
+        }
+        try prepareSocketPath(configuration.socketPath)
+        let path = configuration.socketPath
+        let mode = configuration.socketMode
+        let group = configuration.socketGroup
+        return Application(
+            responder: application.responder,
+            server: .http1WithPeerCredentials(configuration: HTTP1Channel.Configuration(idleTimeout: .seconds(120))),
+            configuration: ApplicationConfiguration(address: .unixDomainSocket(path: path), serverName: nil),
+            onServerRunning: { _ in
+                if chmod(path, mode) != 0 {
+                    logger.error("cannot set the socket's mode", metadata: ["errno": "\(errno)"])
+                }
+                if let group, chown(path, uid_t.max, group) != 0 {
+                    logger.error(
+                        "cannot set the socket's group; is the daemon a member of it?",
+                        metadata: ["group": "\(group)", "errno": "\(errno)"])
+                }
+                logger.notice("listening", metadata: ["socket": "\(path)"])
+                onListening()
+            },
+            logger: logger)
+    }
+
+    /// Makes the socket's directory, and refuses to take over a socket a live daemon listens on.
+    static func prepareSocketPath(_ path: String) throws {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o750])
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        if UnixSocketAddress.isListening(path) {
+            throw ConfigurationError(file: path, path: "", reason: "another daemon listens on this socket")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Adapters
+import Client
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import NIOHTTP1
+import SecureSignals
+import TestAdapters
+import TestSupport
+
+@testable import Daemon
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The daemon built in-process from a configuration, with the test adapters registered, and
+/// asked through HummingbirdTesting's router client: the routes as the socket serves them,
+/// with no socket, no binary and no systemd. Requests come from `peer` (this process's own
+/// credentials unless a test says otherwise).
+final class InProcessDaemon: Sendable {
+    let application: DaemonApplication
+    let peer: PeerCredentials?
+    private let stateDirectory: URL
+
+    /// `config` as the configuration file would hold it; the state directory is a new
+    /// temporary one unless it names one. `testbed` adds `POST /testbed/clock`.
+    init(
+        config: [String: Any], testbed: Bool = false,
+        peer: PeerCredentials? = PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid())
+    ) async throws {
+        stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("routes-\(UUID().uuidString)")
+        var config = config
+        config["state_directory"] = config["state_directory"] ?? stateDirectory.path
+        var registry = BuiltinAdapters.registry
+        for type in testAdapters { registry.register(type) }
+        let configuration = try ResolvedConfiguration.load(
+            json: try JSONSerialization.data(withJSONObject: config), file: "(test)",
+            directory: GoldenTranscripts.repositoryRoot, registry: registry)
+        application = try DaemonApplication(
+            configuration: configuration, registry: registry, logger: Logger(label: "route-test"), testbed: testbed)
+        self.peer = peer
+        await application.initialize()
+    }
+
+    deinit { try? FileManager.default.removeItem(at: stateDirectory) }
+
+    /// Runs `body` with a client of the daemon's routes; stops the adapters after it.
+    func run<Value: Sendable>(_ body: @Sendable (DaemonClient) async throws -> Value) async throws -> Value {
+        let app = Application(responder: application.responder)
+        do {
+            let value = try await PeerCredentialScope.$current.withValue(peer) {
+                try await app.test(.router) { client in
+                    try await body(DaemonClient(transport: RouterTransport(client: client)))
+                }
+            }
+            await application.shutdown()
+            return value
+        } catch {
+            await application.shutdown()
+            throw error
+        }
+    }
+}
+
+/// The client's requests handed to the routes by HummingbirdTesting, with no socket between.
+struct RouterTransport: DaemonTransport {
+    let client: any TestClientProtocol
+
+    func send(_ method: HTTPMethod, _ path: String, body: Data?, contentType: String?, timeout: TimeAmount)
+        async throws -> DaemonClient.Reply
+    {
+        var headers = HTTPFields()
+        if let contentType { headers[.contentType] = contentType }
+        let response = try await client.execute(
+            uri: path, method: HTTPRequest.Method(method.rawValue) ?? .get, headers: headers,
+            body: body.map { ByteBuffer(bytes: $0) })
+        var fields: [String: String] = [:]
+        for field in response.headers { fields[field.name.canonicalName] = field.value }
+        return DaemonClient.Reply(
+            status: UInt(response.status.code), body: Data(response.body.readableBytesView), headers: fields)
+    }
+}
