@@ -17,6 +17,8 @@ struct DaemonApplication: Sendable {
     let metrics: DaemonMetrics
     /// The router wrapped in `APIMiddleware`: what a server hands every request.
     let responder: CallbackResponder<DaemonRequestContext>
+    /// Every route the router holds.
+    let routes: RouteIndex
 
     /// `testbed` adds `POST /testbed/clock`, for the testbed daemon's tests only.
     init(
@@ -38,12 +40,12 @@ struct DaemonApplication: Sendable {
         self.clock = clock
         self.trackers = trackers
         self.metrics = metrics
-        self.responder = Self.responder(state: state, metrics: metrics, testbedClock: testbed ? clock : nil)
+        (responder, routes) = Self.responder(state: state, metrics: metrics, testbedClock: testbed ? clock : nil)
     }
 
     /// Every route registered once, on one router; the index of what it holds is read from it.
     static func responder(state: DaemonState, metrics: DaemonMetrics, testbedClock: AdjustableClock?)
-        -> CallbackResponder<DaemonRequestContext>
+        -> (CallbackResponder<DaemonRequestContext>, RouteIndex)
     {
         let router = Router(context: DaemonRequestContext.self)
         router.add(middleware: AccessMiddleware(state: state))
@@ -51,11 +53,13 @@ struct DaemonApplication: Sendable {
         AdRoutes(ads: state.ads).addRoutes(to: router)
         MetricsRoutes(metrics: metrics).addRoutes(to: router)
         if let testbedClock { TestbedRoutes(clock: testbedClock, logger: state.logger).addRoutes(to: router) }
-        let api = APIMiddleware(routes: RouteIndex(router), metrics: metrics)
-        let routes = router.buildResponder()
-        return CallbackResponder { request, context in
-            try await api.handle(request, context: context) { try await routes.respond(to: $0, context: $1) }
+        let routes = RouteIndex(router)
+        let api = APIMiddleware(routes: routes, metrics: metrics)
+        let responder = router.buildResponder()
+        let wrapped = CallbackResponder<DaemonRequestContext> { request, context in
+            try await api.handle(request, context: context) { try await responder.respond(to: $0, context: $1) }
         }
+        return (wrapped, routes)
     }
 
     /// Initializes every signal adapter and ad network, all at once; returns when each is
