@@ -137,9 +137,16 @@ let package = Package(
             dependencies: ["SecureSignals", "SharedTypes"],
             path: "Tests/TestAdapters"
         ),
-        // What the unit tests share: a clock that moves only when a test moves it.
+        // What the tests share: a clock that moves only when a test moves it, waits for events,
+        // temporary directories, the demo recipient, a fake ad server, the golden transcripts.
         .target(
             name: "TestSupport",
+            dependencies: [
+                "SignalCrypto",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             path: "Tests/TestSupport"
         ),
         // The daemon with the test adapters registered too, for the end-to-end tests.

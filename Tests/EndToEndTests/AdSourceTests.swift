@@ -1,5 +1,6 @@
 import Client
 import Foundation
+import TestSupport
 import Testing
 
 /// OpenRTB and VAST waterfalls through the daemon binary, against real local bidders and ad

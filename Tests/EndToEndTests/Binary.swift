@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the package's built executables as a user would, with files for the standard
 /// streams so that no pipe can fill up.
@@ -68,21 +69,3 @@ enum Binary {
         }
     }
 }
-
-/// A directory removed when the value is released.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("secure-signals-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
-
-/// The repository's root, found from this source file.
-let repositoryRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,6 +1,7 @@
 import Client
 import Foundation
 import SignalCrypto
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import Client
 import Foundation
 import SecureSignals
 import SharedTypes
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -439,17 +440,6 @@ func expectCleanStop(_ daemon: RunningDaemon, pidFile: String) async throws {
     daemon.send(SIGTERM)
     #expect(await daemon.waitForExit() == 0, "\(daemon.log)")
     for pid in pids { #expect(kill(pid, 0) == -1 && errno == ESRCH, "program \(pid) outlived the daemon") }
-}
-
-/// Polls `probe` until it returns a value, for up to `timeout`.
-func eventually<T>(timeout: Duration = .seconds(15), _ probe: () async throws -> T?) async throws -> T {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if let value = try await probe() { return value }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    throw DaemonFailure("not so after \(timeout)")
 }
 
 /// The pids a faulty_adapter.py wrote, one per line.

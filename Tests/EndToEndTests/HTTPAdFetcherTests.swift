@@ -1,5 +1,6 @@
 import Foundation
 import Mediation
+import TestSupport
 import Testing
 
 @testable import Daemon

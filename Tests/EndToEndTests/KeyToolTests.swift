@@ -1,5 +1,6 @@
 import Foundation
 import SignalCrypto
+import TestSupport
 import Testing
 
 /// The `secure-signals` key tool, run as a binary on real files.

@@ -1,5 +1,6 @@
 import Client
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Client
 import Foundation
 import SignalCrypto
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -106,11 +107,6 @@ final class RunningDaemon: @unchecked Sendable {
     }
 }
 
-struct DaemonFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// Whether a Unix stream socket at `path` accepts connections.
 func isListening(_ path: String) -> Bool {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -126,43 +122,6 @@ func isListening(_ path: String) -> Bool {
             connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
         }
     } == 0
-}
-
-/// The demo recipient, as a bidder holds it: the private key (copied to a 0600 file, since
-/// git keeps no modes) and an opener for its envelopes.
-struct DemoRecipient {
-    static let keyConfigPath = repositoryRoot.appendingPathComponent("keys/demo/demo.keyconfig").path
-
-    let opener: EnvelopeOpener
-
-    init(in directory: TemporaryDirectory) throws {
-        let key = directory.path("demo.key.pem")
-        if !FileManager.default.fileExists(atPath: key) {
-            try FileManager.default.copyItem(
-                atPath: repositoryRoot.appendingPathComponent("keys/demo/demo.key.pem").path, toPath: key)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key)
-        }
-        let privateKey = try KeyFiles.readPrivateKey(at: key)
-        let config = try KeyFiles.readKeyConfigs(at: Self.keyConfigPath)[0]
-        opener = try EnvelopeOpener(privateKey: privateKey, keyConfig: config)
-    }
-
-    /// The payload JSON inside an envelope.
-    func open(_ envelope: String) throws -> [String: Any] {
-        let opened = try opener.open(envelope)
-        return try JSONSerialization.jsonObject(with: Data(opened.payload.bytes)) as? [String: Any] ?? [:]
-    }
-}
-
-/// A configuration sealing for the demo recipient, with these adapters.
-func demoConfig(adapters: [[String: Any]], deadlines: [String: Any] = [:], extra: [String: Any] = [:]) -> [String: Any]
-{
-    var config: [String: Any] = [
-        "recipients": ["demo": ["key_configs": [DemoRecipient.keyConfigPath]]],
-        "adapters": adapters,
-    ]
-    if !deadlines.isEmpty { config["deadlines"] = deadlines }
-    return config.merging(extra) { $1 }
 }
 
 /// A datagram socket standing in for systemd's `$NOTIFY_SOCKET`.

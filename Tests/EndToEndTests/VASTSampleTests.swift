@@ -4,6 +4,7 @@ import Logging
 import Mediation
 import SecureSignals
 import SharedTypes
+import TestSupport
 import Testing
 
 @testable import Daemon

@@ -38,7 +38,7 @@ final class InProcessDaemon: Sendable {
         for type in testAdapters { registry.register(type) }
         let configuration = try ResolvedConfiguration.load(
             json: try JSONSerialization.data(withJSONObject: config), file: "(test)",
-            directory: GoldenTranscripts.repositoryRoot, registry: registry)
+            directory: repositoryRoot, registry: registry)
         application = try DaemonApplication(
             configuration: configuration, registry: registry, logger: Logger(label: "route-test"), testbed: testbed)
         self.peer = peer

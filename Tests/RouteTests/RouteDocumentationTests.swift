@@ -13,7 +13,7 @@ struct RouteDocumentationTests {
                 route.methods.map { "\($0.rawValue) \(route.pattern)" }
             })
         let reference = try String(
-            contentsOf: GoldenTranscripts.repositoryRoot.appendingPathComponent("docs/api.md"), encoding: .utf8)
+            contentsOf: repositoryRoot.appendingPathComponent("docs/api.md"), encoding: .utf8)
         let row = try Regex(#"^\| `([A-Z]+)` \| `(/[^`]*)` \|"#).anchorsMatchLineEndings()
         let documented = Set(
             reference.matches(of: row).map { "\($0.output[1].substring ?? "") \($0.output[2].substring ?? "")" })

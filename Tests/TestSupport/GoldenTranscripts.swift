@@ -17,8 +17,6 @@ public enum GoldenTranscripts {
         }
     }
 
-    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     public static let directory = repositoryRoot.appendingPathComponent("Tests/Fixtures/golden")
     public static var recording: Bool { ProcessInfo.processInfo.environment["GOLDEN_RECORD"] == "1" }
 

@@ -9,23 +9,34 @@ import Synchronization
 /// A real HTTP server on loopback standing in for bidders and VAST ad servers: each path
 /// answers what the test set (a file of `../shared/samples`, a broken variant, a status, a
 /// delay), and every request it gets is kept for the test to read back.
-final class FakeAdServer: Sendable {
-    struct Answer: Sendable {
-        var status: Int = 200
-        var body: [UInt8] = []
-        var contentType = "application/json"
-        var headers: [String: String] = [:]
-        var delay: Duration?
+public final class FakeAdServer: Sendable {
+    public struct Answer: Sendable {
+        public var status: Int
+        public var body: [UInt8]
+        public var contentType: String
+        public var headers: [String: String]
+        public var delay: Duration?
+
+        public init(
+            status: Int = 200, body: [UInt8] = [], contentType: String = "application/json",
+            headers: [String: String] = [:], delay: Duration? = nil
+        ) {
+            self.status = status
+            self.body = body
+            self.contentType = contentType
+            self.headers = headers
+            self.delay = delay
+        }
     }
 
-    struct Received: Sendable {
-        var method: String
-        var path: String
-        var query: String
-        var headers: [String: String]
-        var body: [UInt8]
+    public struct Received: Sendable {
+        public var method: String
+        public var path: String
+        public var query: String
+        public var headers: [String: String]
+        public var body: [UInt8]
 
-        var json: [String: Any]? {
+        public var json: [String: Any]? {
             (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
         }
     }
@@ -36,20 +47,19 @@ final class FakeAdServer: Sendable {
         let received = Mutex<[Received]>([])
     }
 
-    let port: Int
+    public let port: Int
     private let state = State()
     private let group: ServiceGroup
 
     /// The sample files written by others: `Tests/Fixtures/samples`, a verbatim copy of the
     /// project's `../shared/samples` with their MANIFESTs (sources and licences).
-    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/samples")
+    public static let samples = repositoryRoot.appendingPathComponent("Tests/Fixtures/samples")
 
-    static func sample(_ path: String) throws -> [UInt8] {
+    public static func sample(_ path: String) throws -> [UInt8] {
         Array(try Data(contentsOf: samples.appendingPathComponent(path)))
     }
 
-    init() async throws {
+    public init() async throws {
         let state = self.state
         let router = Router()
         let respond: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
@@ -104,22 +114,22 @@ final class FakeAdServer: Sendable {
         Task { await group.triggerGracefulShutdown() }
     }
 
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
     /// `path` answers `answer` from now on; `*` answers every path not given its own.
-    func answer(_ path: String, _ answer: Answer) {
+    public func answer(_ path: String, _ answer: Answer) {
         state.answers.withLock { $0[path] = answer }
     }
 
     /// `path` answers the bytes of a file of `../shared/samples`.
-    func serveSample(_ path: String, at route: String, contentType: String = "application/json") throws {
+    public func serveSample(_ path: String, at route: String, contentType: String = "application/json") throws {
         answer(route, Answer(body: try Self.sample(path), contentType: contentType))
     }
 
     /// The requests for `path` so far, oldest first.
-    func requests(_ path: String) -> [Received] {
+    public func requests(_ path: String) -> [Received] {
         state.received.withLock { $0.filter { $0.path == path } }
     }
 
-    var allRequests: [Received] { state.received.withLock { $0 } }
+    public var allRequests: [Received] { state.received.withLock { $0 } }
 }
