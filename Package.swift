@@ -142,7 +142,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "SignalCrypto",
+                "SignalCrypto", "Client",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

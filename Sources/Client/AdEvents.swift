@@ -7,6 +7,11 @@ public struct ServerSentAdEvent: Sendable {
     public var name: String
     public var data: String
 
+    public init(name: String, data: String) {
+        self.name = name
+        self.data = data
+    }
+
     /// The JSON object, as Foundation values.
     public var fields: [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:]

@@ -135,7 +135,7 @@ struct ExecAdapterTests {
         let started = try readPIDs(pids)
         #expect(started.count == 2)
         #expect(kill(started[0], 0) == -1 && errno == ESRCH, "the crashed program is reaped, not a zombie")
-        let metrics = try await metricsText(daemon)
+        let metrics = try await metricsText(daemon.client)
         #expect(metrics.contains(#"secure_signals_program_restarts_total{adapter="crashy"} 1"#))
         #expect(metrics.contains(#"secure_signals_program_up{adapter="crashy"} 1"#))
         #expect(try await daemon.client.health().status == "ok")
@@ -165,7 +165,7 @@ struct ExecAdapterTests {
         let status = try #require(try await daemon.client.adapters().first { $0.name == "hangs" })
         #expect(status.circuit.state == .open && status.circuit.opened == 1)
         #expect(status.state == .ready, "a hanging program is not a failed adapter")
-        let metrics = try await metricsText(daemon)
+        let metrics = try await metricsText(daemon.client)
         #expect(metrics.contains(#"secure_signals_adapter_circuit_open{adapter="hangs"} 1"#))
         #expect(metrics.contains(#"secure_signals_adapter_circuit_open{adapter="test-echo"} 0"#))
         #expect(
@@ -201,7 +201,7 @@ struct ExecAdapterTests {
         // reply, and one reply to an id nobody asked for.
         #expect(garbage.droppedLines == 10 && garbage.unmatchedReplies == 2)
         #expect(garbage.restarts == 0 && garbage.state == .running)
-        let metrics = try await metricsText(daemon)
+        let metrics = try await metricsText(daemon.client)
         for (reason, count) in [("not_json", 4), ("too_long", 2), ("not_a_reply", 4)] {
             #expect(
                 metrics.contains(
@@ -308,7 +308,7 @@ struct ExecAdapterTests {
         let logged = daemon.log.split(separator: "\n").filter { $0.contains("noise ") }.count
         #expect(logged > 0 && logged < 200, "\(logged) stderr lines logged of 20000")
         #expect(daemon.log.contains("over its log rate; leaving lines out"))
-        let metrics = try await metricsText(daemon)
+        let metrics = try await metricsText(daemon.client)
         #expect(metrics.contains(#"secure_signals_program_stderr_lines_total{adapter="noisy",outcome="suppressed"}"#))
         try await expectCleanStop(daemon, pidFile: directory.path("pids"))
     }
@@ -445,8 +445,4 @@ func expectCleanStop(_ daemon: RunningDaemon, pidFile: String) async throws {
 /// The pids a faulty_adapter.py wrote, one per line.
 func readPIDs(_ file: String) throws -> [Int32] {
     try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").compactMap { Int32($0) }
-}
-
-func metricsText(_ daemon: RunningDaemon) async throws -> String {
-    String(decoding: try await daemon.client.request(.GET, "/metrics").body, as: UTF8.self)
 }

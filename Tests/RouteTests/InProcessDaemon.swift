@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Mediation
 import NIOCore
 import NIOHTTP1
 import SecureSignals
@@ -23,33 +24,47 @@ import TestSupport
 final class InProcessDaemon: Sendable {
     let application: DaemonApplication
     let peer: PeerCredentials?
-    private let stateDirectory: URL
+    /// The daemon's own directory (its state is in `state`), gone with it.
+    let directory: TemporaryDirectory
 
-    /// `config` as the configuration file would hold it; the state directory is a new
+    /// `config` as the configuration file would hold it; the state directory is in a new
     /// temporary one unless it names one. `testbed` adds `POST /testbed/clock`.
     init(
-        config: [String: Any], testbed: Bool = false,
+        config: [String: Any], testbed: Bool = true,
         peer: PeerCredentials? = PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid())
     ) async throws {
-        stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("routes-\(UUID().uuidString)")
+        directory = try TemporaryDirectory()
         var config = config
-        config["state_directory"] = config["state_directory"] ?? stateDirectory.path
+        config["state_directory"] = config["state_directory"] ?? directory.path("state")
         var registry = BuiltinAdapters.registry
         for type in testAdapters { registry.register(type) }
         let configuration = try ResolvedConfiguration.load(
             json: try JSONSerialization.data(withJSONObject: config), file: "(test)",
             directory: repositoryRoot, registry: registry)
         application = try DaemonApplication(
-            configuration: configuration, registry: registry, logger: Logger(label: "route-test"), testbed: testbed)
+            configuration: configuration, registry: registry,
+            logger: Logger(label: "route-test", factory: { _ in SwiftLogNoOpLogHandler() }), testbed: testbed)
         self.peer = peer
         await application.initialize()
     }
 
-    deinit { try? FileManager.default.removeItem(at: stateDirectory) }
+    /// The ads' events from now on, as the event stream's client reads them.
+    func events(adUnit: String? = nil) -> AsyncThrowingStream<ServerSentAdEvent, any Error> {
+        let hub = application.state.ads.events.subscribe(EventHub.Filter(adUnit: adUnit))
+        let (events, output) = AsyncThrowingStream<ServerSentAdEvent, any Error>.makeStream()
+        let pump = Task {
+            for await event in hub { output.yield(ServerSentAdEvent(name: event.name.rawValue, data: event.json())) }
+            output.finish()
+        }
+        output.onTermination = { _ in pump.cancel() }
+        return events
+    }
 
     /// Runs `body` with a client of the daemon's routes; stops the adapters after it.
     func run<Value: Sendable>(_ body: @Sendable (DaemonClient) async throws -> Value) async throws -> Value {
-        let app = Application(responder: application.responder)
+        let app = Application(
+            responder: application.responder,
+            logger: Logger(label: "route-test", factory: { _ in SwiftLogNoOpLogHandler() }))
         do {
             let value = try await PeerCredentialScope.$current.withValue(peer) {
                 try await app.test(.router) { client in

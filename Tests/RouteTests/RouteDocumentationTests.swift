@@ -7,7 +7,7 @@ import Testing
 /// The routes the router holds are the routes docs/api.md documents.
 struct RouteDocumentationTests {
     @Test func theRouterAndTheAPIReferenceNameTheSameRoutes() async throws {
-        let daemon = try await InProcessDaemon(config: [:])
+        let daemon = try await InProcessDaemon(config: [:], testbed: false)
         let registered = Set(
             daemon.application.routes.routes.flatMap { route in
                 route.methods.map { "\($0.rawValue) \(route.pattern)" }

@@ -1,0 +1,202 @@
+import Client
+import Foundation
+import SignalCrypto
+import TestSupport
+import Testing
+
+/// The signal half of the socket API, in-process: signals and their envelopes, failures per
+/// adapter, the cache, privacy and resets, every 4xx, metrics.
+struct SignalRouteTests {
+    static var echo: [String: Any] { ["name": "test-echo", "recipients": ["demo"], "timeout_ms": 1000] }
+
+    @Test func envelopesOpenWithTheDemoKeyAndCarryTheRequestAndTheAdapter() async throws {
+        let daemon = try await InProcessDaemon(config: demoConfig(adapters: [Self.echo]))
+        try await daemon.run { client in
+            let demo = try DemoRecipient(in: daemon.directory)
+            let result = try await client.collect(requestID: "ad-request-7")
+            #expect(result.requestID == "ad-request-7")
+            #expect(result.errors.isEmpty)
+            let signal = try #require(result.signals.first)
+            #expect(signal.adapter == "test-echo" && signal.recipient == "demo" && signal.keyID == 1)
+            #expect(signal.adapterVersion.description == "2.3.4" && signal.sdkVersion.description == "9.8.7")
+            let payload = try demo.open(signal.envelope)
+            #expect(payload["request_id"] as? String == "ad-request-7")
+            #expect(payload["adapter"] as? String == "test-echo")
+            #expect(payload["adapter_version"] as? String == "2.3.4" && payload["sdk_version"] as? String == "9.8.7")
+            let raw = try #require(Data(base64Encoded: payload["signal"] as? String ?? ""))
+            #expect(String(decoding: raw, as: UTF8.self).contains("ad-request-7"))
+        }
+    }
+
+    @Test func aHangingAdapterCostsOnlyItsOwnTimeout() async throws {
+        let daemon = try await InProcessDaemon(
+            config: demoConfig(
+                adapters: [["name": "test-hang", "recipients": ["demo"], "timeout_ms": 100], Self.echo],
+                deadlines: ["request_timeout_ms": 3000]))
+        try await daemon.run { client in
+            let clock = ContinuousClock()
+            for round in 0..<3 {
+                let start = clock.now
+                let result = try await client.collect(requestID: "r\(round)")
+                let elapsed = clock.now - start
+                #expect(result.signals.map(\.adapter) == ["test-echo"])
+                #expect(result.errors.map(\.adapter) == ["test-hang"])
+                #expect(result.errors.map(\.code.rawValue) == ["timeout"])
+                // The hang costs its 100 ms timeout, not the 3 s deadline.
+                #expect(elapsed < .milliseconds(1500), "round \(round) took \(elapsed)")
+            }
+            #expect(try await client.health().status == "ok")
+        }
+    }
+
+    @Test func anInitFailureIsReportedWithItsDescriptionOnEveryRequest() async throws {
+        let daemon = try await InProcessDaemon(
+            config: demoConfig(adapters: [
+                ["name": "test-fail-init", "recipients": ["demo"], "options": ["message": "vendor SDK 3.1 missing"]],
+                Self.echo,
+            ]))
+        try await daemon.run { client in
+            let adapters = try await client.adapters()
+            let failed = try #require(adapters.first { $0.name == "test-fail-init" })
+            #expect(failed.state.rawValue == "failed")
+            #expect(failed.description == "sdk_unavailable: vendor SDK 3.1 missing")
+            #expect(adapters.first { $0.name == "test-echo" }?.state.rawValue == "ready")
+            for request in ["one", "two"] {
+                let result = try await client.collect(requestID: request)
+                #expect(result.errors.count == 1)
+                #expect(result.errors.first?.code.rawValue == "sdk_unavailable")
+                #expect(result.errors.first?.message == "vendor SDK 3.1 missing")
+                #expect(result.signals.count == 1)
+            }
+            let health = try await client.health()
+            #expect(health.adapters == ["failed": 1, "ready": 1])
+        }
+    }
+
+    @Test func cachedSignalsComeBackInFreshEnvelopes() async throws {
+        var cached = Self.echo
+        cached["cache_ttl_ms"] = 60_000
+        let daemon = try await InProcessDaemon(config: demoConfig(adapters: [cached]))
+        try await daemon.run { client in
+            let demo = try DemoRecipient(in: daemon.directory)
+            let first = try #require(try await client.collect(requestID: "first").signals.first)
+            let second = try #require(try await client.collect(requestID: "second").signals.first)
+            #expect(!first.cached && second.cached)
+            #expect(first.envelope != second.envelope)
+            let (a, b) = (try demo.open(first.envelope), try demo.open(second.envelope))
+            #expect(a["signal"] as? String == b["signal"] as? String)
+            #expect(b["request_id"] as? String == "second")
+        }
+    }
+
+    @Test func privacyGatesTheFirstPartyIDAndResetRotatesIt() async throws {
+        let daemon = try await InProcessDaemon(
+            config: demoConfig(adapters: [["name": "first-party-id", "recipients": ["demo"], "cache_ttl_ms": 60_000]]))
+        try await daemon.run { client in
+            let demo = try DemoRecipient(in: daemon.directory)
+            #expect(try await client.collect(requestID: "r").errors.map(\.code.rawValue) == ["consent_missing"])
+            let consent = try JSONSerialization.data(withJSONObject: [
+                "limit_ad_tracking": false, "tcf_consent": "CPabc",
+            ])
+            #expect(try await client.request(.PUT, "/v1/privacy", json: consent).status == 200)
+            let first = try #require(try await client.collect(requestID: "r").signals.first)
+            let reset = try await client.request(.POST, "/v1/adapters/first-party-id/reset")
+            #expect(reset.status == 200)
+            let second = try #require(try await client.collect(requestID: "r").signals.first)
+            #expect(!second.cached, "a reset drops the cached id")
+            #expect(
+                try demo.open(first.envelope)["signal"] as? String != demo.open(second.envelope)["signal"] as? String)
+            let limited = try JSONSerialization.data(withJSONObject: ["limit_ad_tracking": true])
+            #expect(try await client.request(.PUT, "/v1/privacy", json: limited).status == 200)
+            #expect(try await client.collect(requestID: "r").errors.map(\.code.rawValue) == ["consent_missing"])
+            let unknown = try await client.request(.POST, "/v1/adapters/nope/reset")
+            #expect(unknown.status == 404 && unknown.apiError?.code == "unknown_adapter")
+        }
+    }
+
+    @Test func every4xxAnswersItsJSONError() async throws {
+        let daemon = try await InProcessDaemon(config: demoConfig(adapters: [Self.echo]))
+        try await daemon.run { client in
+            let cases: [(String, DaemonClient.Reply, UInt, String, String?)] = [
+                (
+                    "malformed JSON", try await client.request(.POST, "/v1/signals", json: Data("{nope".utf8)), 400,
+                    "bad_request", "not valid JSON"
+                ),
+                (
+                    "unknown field",
+                    try await client.request(.POST, "/v1/signals", json: Data(#"{"request_id":"r","colour":1}"#.utf8)),
+                    400,
+                    "bad_request", "colour: unknown key"
+                ),
+                (
+                    "bad value",
+                    try await client.request(
+                        .POST, "/v1/signals", json: Data(#"{"request_id":"r","timeout_ms":0}"#.utf8)),
+                    400, "bad_request", "timeout_ms"
+                ),
+                (
+                    "wrong type", try await client.request(.POST, "/v1/signals", json: Data(#"{"request_id":7}"#.utf8)),
+                    400, "bad_request", "request_id"
+                ),
+                (
+                    "missing field", try await client.request(.POST, "/v1/signals", json: Data("{}".utf8)), 400,
+                    "bad_request", "request_id: is required"
+                ),
+                (
+                    "bad privacy",
+                    try await client.request(.PUT, "/v1/privacy", json: Data(#"{"limit_ad_tracking":"yes"}"#.utf8)),
+                    400,
+                    "bad_request", "limit_ad_tracking"
+                ),
+                ("unknown route", try await client.request(.GET, "/v2/everything"), 404, "not_found", nil),
+                ("wrong method", try await client.request(.DELETE, "/v1/signals"), 405, "method_not_allowed", "POST"),
+                (
+                    "too large",
+                    try await client.request(.POST, "/v1/signals", json: Data(repeating: 0x20, count: 70_000)),
+                    413, "body_too_large", nil
+                ),
+                (
+                    "not JSON",
+                    try await client.request(
+                        .POST, "/v1/signals", json: Data("request_id=r".utf8), contentType: "text/plain"), 415,
+                    "unsupported_media_type", nil
+                ),
+                (
+                    "no content type",
+                    try await client.request(
+                        .POST, "/v1/signals", json: Data(#"{"request_id":"r"}"#.utf8), contentType: nil), 415,
+                    "unsupported_media_type", nil
+                ),
+            ]
+            for (what, reply, status, code, mentions) in cases {
+                #expect(reply.status == status, "\(what)")
+                let error = reply.apiError
+                #expect(error?.code == code, "\(what): \(String(decoding: reply.body, as: UTF8.self))")
+                if let mentions {
+                    #expect(error?.message.contains(mentions) == true, "\(what): \(error?.message ?? "")")
+                }
+            }
+            #expect(try await client.health().status == "ok")
+        }
+    }
+
+    @Test func metricsCountAdaptersAndRoutes() async throws {
+        let daemon = try await InProcessDaemon(
+            config: demoConfig(adapters: [Self.echo, ["name": "test-throw", "recipients": ["demo"]]]))
+        try await daemon.run { client in
+            _ = try await client.collect(requestID: "m")
+            _ = try await client.request(.GET, "/nowhere")
+            let reply = try await client.request(.GET, "/metrics")
+            let text = String(decoding: reply.body, as: UTF8.self)
+            #expect(reply.status == 200)
+            #expect(text.contains(#"secure_signals_adapter_collection_seconds_bucket{adapter="test-echo""#))
+            #expect(text.contains(#"secure_signals_adapter_collections_total{adapter="test-echo",outcome="ok"} 1"#))
+            #expect(
+                text.contains(
+                    #"secure_signals_adapter_collections_total{adapter="test-throw",outcome="collection_failed"} 1"#))
+            #expect(
+                text.contains(#"secure_signals_http_requests_total{route="/v1/signals",method="POST",status="200"} 1"#))
+            #expect(text.contains(#"route="unknown",method="GET",status="404""#))
+        }
+    }
+}
