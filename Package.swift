@@ -159,6 +159,10 @@ let package = Package(
             path: "Tests/Testbed"
         ),
         .testTarget(
+            name: "SharedTypesTests",
+            dependencies: ["SharedTypes"]
+        ),
+        .testTarget(
             name: "SignalCryptoTests",
             dependencies: ["SignalCrypto", "CLibCrypto"]
         ),

@@ -30,11 +30,6 @@ public struct DeviceContextAdapter: SignalAdapter {
         public var brand: String?
         public var model: String?
 
-        enum CodingKeys: String, CodingKey {
-            case os, kernel, architecture, locale, brand, model
-            case osVersion = "os_version"
-            case timeZone = "time_zone"
-        }
     }
 
     public init(context: AdapterContext) async throws {
@@ -43,9 +38,7 @@ public struct DeviceContextAdapter: SignalAdapter {
             osReleasePath: try context.options.string("os_release_path") ?? "/etc/os-release")
         let kernel = self.context.kernel
         self.sdkVersion = SemanticVersion(parsing: kernel) ?? SemanticVersion(0, 0, 0)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        self.encoded = Array(try encoder.encode(self.context))
+        self.encoded = Array(try WireFormat.encoder().encode(self.context))
     }
 
     /// Reads the device's context; the OpenRTB network fills its bid requests' `device` from it.

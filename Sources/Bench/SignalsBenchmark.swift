@@ -70,7 +70,7 @@ public struct SignalsBenchmark {
             v: 1, adapter: "bench-0", adapterVersion: SemanticVersion(1, 0, 0), sdkVersion: SemanticVersion(1, 0, 0),
             requestID: "bench-00000000-0000-0000-0000-000000000000", issuedAtMilliseconds: 1_795_000_000_000,
             signal: Data(repeating: 0x41, count: 64).base64EncodedString())
-        let encoded = Array(try JSONEncoder().encode(payload))
+        let encoded = Array(try WireFormat.encoder().encode(payload))
         let clock = ContinuousClock()
         var samples: [Duration] = []
         for _ in 0..<300 {

@@ -84,7 +84,8 @@ public struct DaemonClient: Sendable {
                 }
                 var error: Detail
             }
-            return (try? JSONDecoder().decode(Envelope.self, from: body)).map { ($0.error.code, $0.error.message) }
+            let envelope = try? WireFormat.decoder().decode(Envelope.self, from: body)
+            return envelope.map { ($0.error.code, $0.error.message) }
         }
     }
 
@@ -103,7 +104,7 @@ public struct DaemonClient: Sendable {
     ) async throws -> Answer {
         let reply = try await request(method, path, json: json).successful()
         do {
-            return try JSONDecoder().decode(type, from: reply.body)
+            return try WireFormat.decoder().decode(type, from: reply.body)
         } catch {
             throw ClientError("the daemon's answer to \(path) is not what this client expects: \(error)")
         }
@@ -126,19 +127,6 @@ public struct DaemonClient: Sendable {
         if let timeoutMilliseconds { body["timeout_ms"] = timeoutMilliseconds }
         return try await call(
             .POST, "/v1/signals", json: try JSONSerialization.data(withJSONObject: body), as: CollectionResult.self)
-    }
-}
-
-/// `GET /v1/health`.
-public struct HealthReport: Codable, Sendable {
-    public var status: String
-    public var adapters: [String: Int]
-    public var uptimeSeconds: Double
-    public var version: String
-
-    enum CodingKeys: String, CodingKey {
-        case status, adapters, version
-        case uptimeSeconds = "uptime_s"
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTypes
 
 /// Something that happened to an ad, streamed to clients (`GET /v1/events`) and counted.
 public struct AdEvent: Sendable, Equatable {
@@ -36,9 +37,7 @@ public struct AdEvent: Sendable, Equatable {
         object["ad_unit"] = .string(adUnit)
         object["ad_id"] = adID.map(EventField.string) ?? .null
         object["event"] = .string(name.rawValue)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(object)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return (try? WireFormat.encoder().encode(object)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }
 

@@ -205,10 +205,6 @@ public struct AdValue: Sendable, Codable, Equatable {
         self.init(valueMicros: Int64((cpm * 1000).rounded()), currency: currency, precision: precision)
     }
 
-    enum CodingKeys: String, CodingKey {
-        case currency, precision
-        case valueMicros = "value_micros"
-    }
 }
 
 /// The events a client reports while a rewarded video plays.

@@ -12,10 +12,6 @@ public struct CustomNativeAd: Sendable, Codable, Equatable {
         self.media = media
     }
 
-    enum CodingKeys: String, CodingKey {
-        case formatID = "format_id"
-        case assets, media
-    }
 }
 
 /// A custom native ad's main media.
@@ -32,11 +28,6 @@ public struct CustomNativeMedia: Sendable, Codable, Equatable {
         self.image = image
     }
 
-    enum CodingKeys: String, CodingKey {
-        case image
-        case hasVideoContent = "has_video_content"
-        case videoURL = "video_url"
-    }
 }
 
 /// One asset of a custom native ad.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A loaded ad as clients see it (`POST /v1/ads`, `GET /v1/ads/{id}`).
+/// A loaded ad as clients see it (`POST /v1/ads`, `GET /v1/ads/{id}`), with only the content
+/// its format has: `native`, `custom_native`, or `reward` and `video`.
 public struct MediatedAd: Sendable, Encodable, Equatable {
     public var adID: String
     public var adUnit: String
@@ -14,28 +15,6 @@ public struct MediatedAd: Sendable, Encodable, Equatable {
     /// The video of a rewarded video ad.
     public var video: VideoCreative?
 
-    enum CodingKeys: String, CodingKey {
-        case format, native, reward, video
-        case adID = "ad_id"
-        case adUnit = "ad_unit"
-        case responseInfo = "response_info"
-        case expiresAt = "expires_at"
-        case customNative = "custom_native"
-    }
-
-    /// Only the content its format has: `native`, `custom_native`, or `reward` and `video`.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(adID, forKey: .adID)
-        try container.encode(adUnit, forKey: .adUnit)
-        try container.encode(format, forKey: .format)
-        try container.encode(responseInfo, forKey: .responseInfo)
-        try container.encode(expiresAt, forKey: .expiresAt)
-        try container.encodeIfPresent(native, forKey: .native)
-        try container.encodeIfPresent(customNative, forKey: .customNative)
-        try container.encodeIfPresent(reward, forKey: .reward)
-        try container.encodeIfPresent(video, forKey: .video)
-    }
 }
 
 /// What a lifecycle call did: whether it counted, and where a click leads.

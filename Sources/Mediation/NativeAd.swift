@@ -37,16 +37,6 @@ public struct NativeAd: Sendable, Codable, Equatable {
         self.extraAssets = extraAssets
     }
 
-    enum CodingKeys: String, CodingKey {
-        case headline, body, advertiser, store, price, icon, images
-        case callToAction = "call_to_action"
-        case starRating = "star_rating"
-        case mediaAspectRatio = "media_aspect_ratio"
-        case hasVideoContent = "has_video_content"
-        case adChoices = "ad_choices"
-        case extraAssets = "extra_assets"
-    }
-
     /// Only the headline is required; a house ad's file leaves out what it does not have.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -82,8 +72,6 @@ public struct NativeImage: Sendable, Codable, Equatable {
         self.height = height
         self.data = data
     }
-
-    enum CodingKeys: String, CodingKey { case url, scale, width, height, data }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)

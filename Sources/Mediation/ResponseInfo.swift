@@ -19,7 +19,7 @@ public struct ResponseInfo: Sendable, Codable, Equatable {
 
         enum CodingKeys: String, CodingKey {
             case network, parameter, outcome, message
-            case latencyMilliseconds = "latency_ms"
+            case latencyMilliseconds = "latencyMs"
         }
     }
 
@@ -27,5 +27,4 @@ public struct ResponseInfo: Sendable, Codable, Equatable {
     /// The network that filled, if one did.
     public var network: String?
 
-    enum CodingKeys: String, CodingKey { case attempts, network }
 }

@@ -19,8 +19,4 @@ public struct ServerSideVerification: Sendable, Codable, Equatable {
         self.userID = userID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case customData = "custom_data"
-        case userID = "user_id"
-    }
 }

@@ -30,12 +30,8 @@ public struct VideoCreative: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case width, height, bitrate
-        case mediaURL = "media_url"
-        case mimeType = "mime_type"
-        case durationMilliseconds = "duration_ms"
-        case skipOffsetMilliseconds = "skip_offset_ms"
-        case clickThrough = "click_through"
-        case adChoices = "ad_choices"
+        case mediaURL, mimeType, width, height, bitrate, clickThrough, adChoices
+        case durationMilliseconds = "durationMs"
+        case skipOffsetMilliseconds = "skipOffsetMs"
     }
 }

@@ -239,7 +239,7 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
                 v: 1, adapter: adapter, adapterVersion: versions.adapter, sdkVersion: versions.sdk,
                 requestID: request.requestID, issuedAtMilliseconds: issuedAt, signal: Data(bytes).base64EncodedString())
             do {
-                let encoded = Array(try JSONEncoder().encode(payload))
+                let encoded = Array(try WireFormat.encoder().encode(payload))
                 let sealed = try recipients.map { recipient in
                     SealedSignal(
                         adapter: adapter, adapterVersion: versions.adapter, sdkVersion: versions.sdk,

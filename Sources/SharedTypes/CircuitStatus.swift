@@ -10,7 +10,7 @@ public struct CircuitStatus: Sendable, Codable, Equatable {
     public var state: State
     public var consecutiveFailures: Int
     /// How long it stays open, while open.
-    public var retryInMilliseconds: Double?
+    @Nullable public var retryInMilliseconds: Double?
     /// How many times it opened since the daemon started.
     public var opened: Int
 
@@ -22,16 +22,7 @@ public struct CircuitStatus: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case state, opened
-        case consecutiveFailures = "consecutive_failures"
-        case retryInMilliseconds = "retry_in_ms"
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(state, forKey: .state)
-        try container.encode(consecutiveFailures, forKey: .consecutiveFailures)
-        try container.encode(retryInMilliseconds, forKey: .retryInMilliseconds)
-        try container.encode(opened, forKey: .opened)
+        case state, consecutiveFailures, opened
+        case retryInMilliseconds = "retryInMs"
     }
 }

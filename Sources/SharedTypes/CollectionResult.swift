@@ -1,21 +1,15 @@
-/// One sealed signal in a collection's answer.
+/// One sealed signal in a collection's answer; `recipient` and `key_id` are null for a signal
+/// the adapter sealed itself.
 public struct SealedSignal: Sendable, Codable, Equatable {
     public var adapter: String
     public var adapterVersion: SemanticVersion
     public var sdkVersion: SemanticVersion
     /// The recipient it is sealed for; nil when the adapter sealed it itself.
-    public var recipient: String?
-    public var keyID: Int?
+    @Nullable public var recipient: String?
+    @Nullable public var keyID: Int?
     public var envelope: String
     /// Whether the plaintext came from the adapter's cache (the envelope is always new).
     public var cached: Bool
-
-    enum CodingKeys: String, CodingKey {
-        case adapter, recipient, envelope, cached
-        case adapterVersion = "adapter_version"
-        case sdkVersion = "sdk_version"
-        case keyID = "key_id"
-    }
 
     public init(
         adapter: String, adapterVersion: SemanticVersion, sdkVersion: SemanticVersion, recipient: String?, keyID: Int?,
@@ -30,17 +24,6 @@ public struct SealedSignal: Sendable, Codable, Equatable {
         self.cached = cached
     }
 
-    /// Every field, `recipient` and `key_id` as null for a signal the adapter sealed itself.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(adapter, forKey: .adapter)
-        try container.encode(adapterVersion, forKey: .adapterVersion)
-        try container.encode(sdkVersion, forKey: .sdkVersion)
-        try container.encode(recipient, forKey: .recipient)
-        try container.encode(keyID, forKey: .keyID)
-        try container.encode(envelope, forKey: .envelope)
-        try container.encode(cached, forKey: .cached)
-    }
 }
 
 /// An adapter that could not answer a request, and why.
@@ -68,10 +51,6 @@ public struct CollectionResult: Sendable, Codable, Equatable {
         self.errors = errors
     }
 
-    enum CodingKeys: String, CodingKey {
-        case signals, errors
-        case requestID = "request_id"
-    }
 }
 
 /// Where an ad network gets the secure signals it attaches to its requests: the daemon's

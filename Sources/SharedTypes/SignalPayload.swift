@@ -23,10 +23,7 @@ public struct SignalPayload: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case v, adapter, signal
-        case adapterVersion = "adapter_version"
-        case sdkVersion = "sdk_version"
-        case requestID = "request_id"
-        case issuedAtMilliseconds = "issued_at_ms"
+        case v, adapter, adapterVersion, sdkVersion, requestID, signal
+        case issuedAtMilliseconds = "issuedAtMs"
     }
 }

@@ -1,5 +1,6 @@
 import Client
 import Foundation
+import SharedTypes
 import SignalCrypto
 import TestSupport
 import Testing

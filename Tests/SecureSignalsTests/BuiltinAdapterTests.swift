@@ -34,7 +34,9 @@ struct BuiltinAdapterTests {
             Issue.record("expected a plaintext")
             return
         }
-        let device = try JSONDecoder().decode(DeviceContextAdapter.DeviceContext.self, from: Data(bytes))
+        let keys = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]).keys
+        #expect(Set(keys) == ["os", "os_version", "kernel", "architecture", "locale", "time_zone", "brand", "model"])
+        let device = try WireFormat.decoder().decode(DeviceContextAdapter.DeviceContext.self, from: Data(bytes))
         #expect(device.os == "Signage OS" && device.osVersion == "4.2")
         #expect(device.brand == "Acme" && device.model == "TV-9")
         #expect(!device.kernel.isEmpty && !device.architecture.isEmpty && !device.timeZone.isEmpty)

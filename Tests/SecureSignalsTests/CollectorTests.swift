@@ -44,7 +44,7 @@ struct CollectorTests {
 
     func payload(_ signal: SealedSignal) throws -> SignalPayload {
         let opened = try opener.open(signal.envelope)
-        return try JSONDecoder().decode(SignalPayload.self, from: Data(opened.payload.bytes))
+        return try WireFormat.decoder().decode(SignalPayload.self, from: Data(opened.payload.bytes))
     }
 
     @Test func envelopesCarryTheRequestAndTheAdapter() async throws {

@@ -80,7 +80,7 @@ struct RegressionTests {
             adapter: "a", adapterVersion: SemanticVersion(1, 0, 0), sdkVersion: SemanticVersion(1, 0, 0),
             recipient: nil,
             keyID: nil, envelope: "e", cached: false)
-        let text = String(decoding: try JSONEncoder().encode(signal), as: UTF8.self)
+        let text = String(decoding: try WireFormat.encoder().encode(signal), as: UTF8.self)
         #expect(text.contains("\"recipient\":null") && text.contains("\"key_id\":null"))
     }
 }

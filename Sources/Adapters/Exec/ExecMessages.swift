@@ -2,7 +2,8 @@ import Foundation
 import SecureSignals
 import SharedTypes
 
-/// The newline-delimited JSON the daemon and an adapter program exchange (docs/exec-adapters.md).
+/// The newline-delimited JSON the daemon and an adapter program exchange (docs/exec-adapters.md),
+/// in the wire format (`WireFormat`).
 enum ExecMessage {
     /// Daemon → program.
     struct Request<Params: Encodable & Sendable>: Encodable, Sendable {
@@ -18,19 +19,8 @@ enum ExecMessage {
 
     struct CollectParams: Encodable, Sendable {
         var requestID: String
-        var privacy: PrivacyState?
-
-        enum CodingKeys: String, CodingKey {
-            case requestID = "request_id"
-            case privacy
-        }
-
-        /// `privacy` as null when none is set, so that programs always find the key.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(requestID, forKey: .requestID)
-            try container.encode(privacy, forKey: .privacy)
-        }
+        /// Null when none is set, so that programs always find the key.
+        @Nullable var privacy: PrivacyState?
     }
 
     /// Program → daemon: exactly one of `result` and `error`. One shape for both methods'
@@ -48,12 +38,6 @@ enum ExecMessage {
         /// Of `collect`: base64 of a plaintext, or a string the program sealed itself.
         var signal: String?
         var sealed: String?
-
-        enum CodingKeys: String, CodingKey {
-            case adapterVersion = "adapter_version"
-            case sdkVersion = "sdk_version"
-            case signal, sealed
-        }
     }
 
     struct ErrorBody: Decodable, Sendable {

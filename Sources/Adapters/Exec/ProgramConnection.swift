@@ -22,8 +22,8 @@ actor ProgramConnection {
     nonisolated let outgoing: AsyncStream<[UInt8]>
     private let outgoingContinuation: AsyncStream<[UInt8]>.Continuation
     private let counters: ProgramCounters
-    private let encoder = JSONEncoder()
-    private let decoder = JSONDecoder()
+    private let encoder = WireFormat.encoder()
+    private let decoder = WireFormat.decoder()
     private var pending: [Int: Completion] = [:]
     private var nextID = 1
     private var queuedBytes = 0
@@ -31,8 +31,7 @@ actor ProgramConnection {
 
     init(counters: ProgramCounters) {
         self.counters = counters
-        // Keys in a fixed order ("id", "method", "params"), as the protocol page shows them.
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // The wire format sorts keys: "id", "method", "params", as the protocol page shows them.
         (outgoing, outgoingContinuation) = AsyncStream.makeStream()
     }
 

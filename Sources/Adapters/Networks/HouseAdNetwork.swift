@@ -54,7 +54,7 @@ public final class HouseAdNetwork: AdNetworkAdapter {
         for file in candidates {
             guard let data = FileManager.default.contents(atPath: file.path) else { continue }
             do {
-                let ad = try JSONDecoder().decode(HouseAd.self, from: data)
+                let ad = try WireFormat.decoder().decode(HouseAd.self, from: data)
                 if ad.format == format { ads.append(ad) }
             } catch {
                 if request.parameter != "*" {
@@ -103,11 +103,4 @@ struct HouseAd: Decodable {
     var impressionTrackers: [String]?
     var clickTrackers: [String]?
 
-    enum CodingKeys: String, CodingKey {
-        case format, native, reward
-        case clickURL = "click_url"
-        case deepLinks = "deep_links"
-        case impressionTrackers = "impression_trackers"
-        case clickTrackers = "click_trackers"
-    }
 }

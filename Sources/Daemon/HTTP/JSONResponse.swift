@@ -1,13 +1,12 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import SharedTypes
 
-/// JSON answers, encoded with sorted keys so that they read the same every time.
+/// JSON answers, in the wire format (`WireFormat`): snake_case keys, sorted, the same every time.
 enum JSONResponse {
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(value)
+        var data = try WireFormat.encoder().encode(value)
         data.append(UInt8(ascii: "\n"))
         return Response(
             status: status, headers: [.contentType: "application/json"],

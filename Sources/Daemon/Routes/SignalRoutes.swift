@@ -21,7 +21,7 @@ struct SignalRoutes {
         for status in statuses { counts[status.state.rawValue, default: 0] += 1 }
         let uptime = ContinuousClock.now - state.startedAt
         return try JSONResponse.make(
-            Health(
+            HealthReport(
                 status: "ok", adapters: counts, uptimeSeconds: Double(uptime.components.seconds),
                 version: DaemonVersion.current))
     }

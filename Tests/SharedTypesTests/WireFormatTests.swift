@@ -1,0 +1,75 @@
+import Foundation
+import SharedTypes
+import Testing
+
+/// The one wire shape: names spelled both ways, explicit nulls, and answers that read back as
+/// they were written.
+struct WireFormatTests {
+    static let names: [(swift: String, wire: String)] = [
+        ("adID", "ad_id"), ("requestID", "request_id"), ("keyID", "key_id"), ("formatIDs", "format_ids"),
+        ("videoURL", "video_url"), ("allowedUIDs", "allowed_uids"), ("initLatencyMs", "init_latency_ms"),
+        ("uptimeS", "uptime_s"), ("hasVideoContent", "has_video_content"), ("v", "v"), ("ortb2Imp", "ortb2_imp"),
+    ]
+
+    @Test(arguments: names)
+    func namesAreSpelledTheSameBothWays(name: (swift: String, wire: String)) {
+        #expect(WireFormat.snakeCase(name.swift) == name.wire)
+        #expect(WireFormat.camelCase(name.wire) == name.swift)
+    }
+
+    @Test func snakeCaseStaysAsItIs() {
+        for key in ["limit_ad_tracking", "gpp_sid", "custom_data", "Headline", "MainImage"] {
+            #expect(WireFormat.snakeCase(key) == key.lowercased() || key.first?.isUppercase == true)
+        }
+        #expect(WireFormat.snakeCase("limit_ad_tracking") == "limit_ad_tracking")
+        #expect(WireFormat.camelCase("Headline") == "Headline", "a key with no underscore is kept")
+    }
+
+    @Test func absentValuesAreExplicitNullsAndReadBackAbsent() throws {
+        let status = AdapterStatus(
+            name: "a", kind: "builtin", state: .initializing, description: "initializing", initLatencyMilliseconds: nil,
+            adapterVersion: nil, sdkVersion: nil,
+            circuit: CircuitStatus(state: .closed, consecutiveFailures: 0, retryInMilliseconds: nil, opened: 0),
+            program: nil)
+        let text = String(decoding: try WireFormat.encoder().encode(status), as: UTF8.self)
+        #expect(
+            text
+                == #"{"adapter_version":null,"circuit":{"consecutive_failures":0,"opened":0,"retry_in_ms":null,"state":"closed"},"description":"initializing","init_latency_ms":null,"kind":"builtin","name":"a","program":null,"sdk_version":null,"state":"initializing"}"#
+        )
+        #expect(try WireFormat.decoder().decode(AdapterStatus.self, from: Data(text.utf8)) == status)
+        let missing =
+            #"{"name":"a","kind":"builtin","state":"ready","description":"ready","circuit":{"state":"closed","consecutive_failures":0,"opened":0}}"#
+        let read = try WireFormat.decoder().decode(AdapterStatus.self, from: Data(missing.utf8))
+        #expect(read.initLatencyMilliseconds == nil && read.program == nil && read.circuit.retryInMilliseconds == nil)
+    }
+
+    @Test func answersReadBackAsTheyWereWritten() throws {
+        let program = ProgramStatus(
+            state: .restarting, pid: nil, restarts: 2, lastExit: "exited with status 3", restartInMilliseconds: 1800,
+            droppedLines: 1, unmatchedReplies: 2, suppressedStderrLines: 3)
+        let status = AdapterStatus(
+            name: "p", kind: "exec", state: .ready, description: "ready", initLatencyMilliseconds: 168.5,
+            adapterVersion: SemanticVersion(1, 2, 3), sdkVersion: SemanticVersion(3, 11, 7),
+            circuit: CircuitStatus(state: .open, consecutiveFailures: 3, retryInMilliseconds: 8200, opened: 1),
+            program: program)
+        #expect(try roundTrip(status) == status)
+        let result = CollectionResult(
+            requestID: "r",
+            signals: [
+                SealedSignal(
+                    adapter: "a", adapterVersion: SemanticVersion(1, 0, 0), sdkVersion: SemanticVersion(2, 0, 0),
+                    recipient: "demo", keyID: 1, envelope: "AQ", cached: true)
+            ],
+            errors: [AdapterFailure(adapter: "b", code: .timeout, message: "late")])
+        #expect(try roundTrip(result) == result)
+        let health = HealthReport(
+            status: "ok", adapters: ["ready": 2, "timed_out": 1], uptimeSeconds: 42, version: "1")
+        #expect(try roundTrip(health) == health)
+        let text = String(decoding: try WireFormat.encoder().encode(health), as: UTF8.self)
+        #expect(text == #"{"adapters":{"ready":2,"timed_out":1},"status":"ok","uptime_s":42,"version":"1"}"#)
+    }
+
+    func roundTrip<T: Codable>(_ value: T) throws -> T {
+        try WireFormat.decoder().decode(T.self, from: WireFormat.encoder().encode(value))
+    }
+}
