@@ -1,0 +1,79 @@
+import Foundation
+import SecureSignals
+import SharedTypes
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension ConfigurationResolver {
+    /// `adapters`: each a registered type or a program to run, named once, sealing for
+    /// recipients that exist.
+    func adapters(recipients: [String: Recipient]) throws -> [AdapterConfiguration] {
+        var adapters: [AdapterConfiguration] = []
+        var names = Set<String>()
+        for (index, adapter) in settings.adapters.enumerated() {
+            let at = "adapters[\(index)]"
+            guard !adapter.name.isEmpty,
+                adapter.name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+            else {
+                throw fail("\(at).name", "must be letters, digits, '-' or '_', not \"\(adapter.name)\"")
+            }
+            guard names.insert(adapter.name).inserted else {
+                throw fail("\(at).name", "\"\(adapter.name)\" is used twice")
+            }
+            var program: ProgramSpec?
+            if let exec = adapter.exec {
+                program = try self.program(exec, adapter, at: at)
+            } else {
+                let type = adapter.type ?? adapter.name
+                guard registry.type(named: type) != nil else {
+                    throw fail(
+                        adapter.type == nil ? "\(at).name" : "\(at).type",
+                        "no adapter type named \"\(type)\" (known: \(registry.names.joined(separator: ", ")); or give \"exec\")"
+                    )
+                }
+            }
+            for (position, recipient) in adapter.recipients.enumerated() where recipients[recipient] == nil {
+                throw fail("\(at).recipients[\(position)]", "no recipient named \"\(recipient)\" in \"recipients\"")
+            }
+            adapters.append(
+                AdapterConfiguration(
+                    name: adapter.name, type: adapter.type, program: program, recipients: adapter.recipients,
+                    timeout: .milliseconds(
+                        adapter.timeoutMilliseconds ?? settings.deadlines.adapterTimeoutMilliseconds),
+                    initTimeout: .milliseconds(
+                        adapter.initTimeoutMilliseconds ?? settings.deadlines.initTimeoutMilliseconds),
+                    cacheTTL: .milliseconds(adapter.cacheTTLMilliseconds), options: resolvingPaths(adapter.options),
+                    circuitBreaker: adapter.circuitBreaker ?? settings.circuitBreaker))
+        }
+        return adapters
+    }
+
+    /// An `exec` entry's program: resolved like every path, and executable now.
+    func program(_ exec: String, _ adapter: DaemonConfiguration.AdapterSettings, at: String) throws
+        -> ProgramSpec
+    {
+        guard registry.programLauncher != nil else { throw fail("\(at).exec", "this daemon cannot run programs") }
+        let path = absolute(exec)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw fail("\(at).exec", "\(path) does not exist")
+        }
+        guard !isDirectory.boolValue, Glibc.access(path, X_OK) == 0 else {
+            throw fail("\(at).exec", "\(path) is not an executable file")
+        }
+        return ProgramSpec(
+            executable: path, arguments: adapter.args, environment: adapter.env,
+            stopGrace: .milliseconds(adapter.stopGraceMilliseconds ?? 3000))
+    }
+
+    /// Options named `path` or ending in `_path` are paths: relative ones resolve like the file's own.
+    func resolvingPaths(_ options: AdapterOptions) -> AdapterOptions {
+        var resolved = options
+        for (key, value) in options.values where key == "path" || key.hasSuffix("_path") {
+            if case .string(let path) = value { resolved.values[key] = .string(absolute(path)) }
+        }
+        return resolved
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import SecureSignals
+
+extension ResolvedConfiguration {
+    /// What `--check-config` prints.
+    public var summary: String {
+        var lines = [
+            "configuration \(source): OK",
+            "socket        \(socketPath) (mode \(String(socketMode, radix: 8)), group \(socketGroup.map { "\($0)" } ?? "-"))",
+            "state         \(collector.stateDirectory.path)",
+            "deadline      \(collector.requestTimeout) per request, signals up to \(collector.maxSignalBytes) bytes",
+        ]
+        for (name, recipient) in collector.recipients.sorted(by: { $0.key < $1.key }) {
+            let header = recipient.sealer.header
+            lines.append("recipient     \(name): key id \(header.keyID), \(header.suite.aead.name)")
+        }
+        for adapter in collector.adapters {
+            let type =
+                adapter.program.map { " (exec \($0.executable))" }
+                ?? (adapter.type == adapter.name ? "" : " (\(adapter.type))")
+            lines.append(
+                "adapter       \(adapter.name)\(type) -> \(adapter.recipients.joined(separator: ", ")); timeout \(adapter.timeout), cache \(adapter.cacheTTL)"
+            )
+        }
+        for unit in mediation.units {
+            lines.append(
+                "ad unit       \(unit.id) (\(unit.format.rawValue)): \(unit.waterfall.map(\.network).joined(separator: " > "))"
+            )
+        }
+        return lines.joined(separator: "\n")
+    }
+}
