@@ -18,3 +18,14 @@ public struct AdLoadError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(code.rawValue): \(message)" }
 }
+
+/// A failed load: why, and the attempts the waterfall made (nil when none was made).
+public struct AdLoadFailure: Error, Sendable {
+    public var error: AdLoadError
+    public var info: ResponseInfo?
+
+    public init(_ error: AdLoadError, info: ResponseInfo?) {
+        self.error = error
+        self.info = info
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import SharedTypes
+
+/// Each ad's lifecycle: impressions and clicks counted once, a rewarded ad shown once with its
+/// events in order (the reward always before the dismiss), and the trackers each step owes.
+extension AdStore {
+    public func ad(_ id: String) throws(AdLifecycleError) -> MediatedAd {
+        try live(id).snapshot(now: now)
+    }
+
+    /// The ad, if it exists and has not expired.
+    private func live(_ id: String) throws(AdLifecycleError) -> LoadedAd {
+        guard let ad = ads[id] else { throw AdLifecycleError(.unknownAd, "no ad '\(id)'") }
+        guard ad.expiresAt > now else {
+            throw AdLifecycleError(.adExpired, "ad '\(id)' expired; load another")
+        }
+        return ad
+    }
+
+    public func impression(_ id: String) async throws(AdLifecycleError) -> LifecycleOutcome {
+        var ad = try live(id)
+        guard !ad.impressionRecorded else { return .duplicate }
+        ad.impressionRecorded = true
+        ads.update(ad)
+        recordImpression(ad)
+        return .recorded
+    }
+
+    private func recordImpression(_ ad: LoadedAd) {
+        publish(.impression, ad)
+        if let value = ad.fill.ad.value {
+            publish(
+                .paid, ad,
+                [
+                    "value_micros": .integer(value.valueMicros), "currency": .string(value.currency),
+                    "precision": .string(value.precision),
+                ])
+        }
+        if !ad.fill.tracksItself { fire(ad.fill.ad.impressionTrackers, of: ad, kind: .impression) }
+    }
+
+    public func click(_ id: String, asset: String?) throws(AdLifecycleError) -> LifecycleOutcome {
+        var ad = try live(id)
+        let action = ad.clickAction(asset: asset)
+        guard !ad.clickRecorded else {
+            return LifecycleOutcome(recorded: false, reason: "duplicate", action: action)
+        }
+        ad.clickRecorded = true
+        ads.update(ad)
+        var fields: [String: EventField] = ["action": .string(action.type.rawValue)]
+        if let asset { fields["asset"] = .string(asset) }
+        publish(.click, ad, fields)
+        if !ad.fill.tracksItself { fire(ad.fill.ad.clickTrackers, of: ad, kind: .click) }
+        return LifecycleOutcome(recorded: true, reason: nil, action: action)
+    }
+
+    public func show(_ id: String) throws(AdLifecycleError) -> LifecycleOutcome {
+        var ad: LoadedAd
+        do {
+            ad = try rewarded(id)
+        } catch {
+            // An ad the client tried to present and could not: say so on the stream too.
+            if error.code == .adExpired, let expired = ads[id] {
+                publish(.failedToPresent, expired, ["code": .string(error.code.rawValue)])
+            }
+            throw error
+        }
+        guard ad.presentation.show() else {
+            throw AdLifecycleError(.adAlreadyUsed, "ad '\(id)' was already shown; load another")
+        }
+        publish(.willPresent, ad)
+        if !ad.impressionRecorded {
+            ad.impressionRecorded = true
+            recordImpression(ad)
+        }
+        ads.update(ad)
+        return .recorded
+    }
+
+    public func progress(_ id: String, _ progress: VideoProgress) async throws(AdLifecycleError) -> LifecycleOutcome {
+        let ad = try shownRewarded(id)
+        // The client's event counts now, before the network is asked: a dismiss that comes
+        // meanwhile must find a completed video completed.
+        let outcome = apply([.progress(progress)], to: id)
+        if outcome.recorded, var current = ads[id], !current.fill.tracksItself {
+            let (urls, marks) = current.progressTrackers(for: progress)
+            current.trackedProgress.formUnion(marks)
+            ads.update(current)
+            fire(urls, of: current, kind: .progress)
+        }
+        let reported = await ad.fill.ad.presentation?.events(after: progress) ?? []
+        if !reported.isEmpty { _ = apply(reported.map(Self.input), to: id) }
+        return outcome
+    }
+
+    /// The client could not play a shown rewarded ad (VAST error `code`, e.g. 405): its error
+    /// trackers fire once with the code, and `failed_to_present` is published; a repeat does
+    /// nothing. The ad stays shown: dismiss it as usual.
+    public func playbackError(_ id: String, code: Int) throws(AdLifecycleError) -> LifecycleOutcome {
+        var ad = try shownRewarded(id)
+        guard !ad.playbackFailed else { return .duplicate }
+        ad.playbackFailed = true
+        ads.update(ad)
+        publish(.failedToPresent, ad, ["code": .string("playback_error"), "vast_error": .integer(Int64(code))])
+        if !ad.fill.tracksItself, !ad.fill.ad.errorTrackers.isEmpty {
+            services.trackers.enqueue(ad.fill.ad.errorTrackers.map { ad.fill.ad.trackerMacros($0, code) }, kind: .error)
+        }
+        return .recorded
+    }
+
+    public func dismiss(_ id: String) throws(AdLifecycleError) -> LifecycleOutcome {
+        let ad = try shownRewarded(id)
+        guard !ad.presentation.dismissed else { return .duplicate }
+        let outcome = apply([.dismiss], to: id)
+        if outcome.recorded, !ad.fill.tracksItself { fire(ad.fill.ad.dismissTrackers, of: ad, kind: .progress) }
+        return outcome
+    }
+
+    /// After a dismiss (the client's or the network's): the next ad, when the unit preloads.
+    private func preloadAfterDismiss(_ ad: LoadedAd) {
+        guard ad.unit.preload, inFlight[ad.unit.id] == nil, !hasReadyAd(ad.unit.id) else { return }
+        _ = startLoad(ad.unit, AdLoadRequest(adUnit: ad.unit.id, format: ad.format, ssv: ad.ssv))
+    }
+
+    private static func input(_ event: NetworkPresentationEvent) -> RewardedPresentation.Input {
+        switch event {
+        case .rewardEarned: return .networkReward
+        case .dismissed: return .dismiss
+        }
+    }
+
+    private func apply(_ inputs: [RewardedPresentation.Input], to id: String) -> LifecycleOutcome {
+        guard var ad = ads[id] else { return .duplicate }
+        let (names, repeated) = ad.presentation.apply(inputs)
+        ads.update(ad)
+        for name in names {
+            var fields: [String: EventField] = [:]
+            if name == .rewardEarned {
+                if case .rewarded(let reward) = ad.fill.ad.content {
+                    fields["reward"] = .object(["type": .string(reward.type), "amount": .number(reward.amount)])
+                }
+                if let ssv = ad.ssv, ssv.customData != nil || ssv.userID != nil {
+                    var object: [String: EventField] = [:]
+                    if let data = ssv.customData { object["custom_data"] = .string(data) }
+                    if let user = ssv.userID { object["user_id"] = .string(user) }
+                    fields["ssv"] = .object(object)
+                }
+            }
+            publish(name, ad, fields)
+        }
+        if names.contains(.dismissed) { preloadAfterDismiss(ad) }
+        return repeated ? .duplicate : .recorded
+    }
+
+    private func rewarded(_ id: String) throws(AdLifecycleError) -> LoadedAd {
+        let ad = try live(id)
+        guard ad.format == .rewarded else {
+            throw AdLifecycleError(.wrongFormat, "ad '\(id)' is a \(ad.format.rawValue) ad, not a rewarded one")
+        }
+        return ad
+    }
+
+    private func shownRewarded(_ id: String) throws(AdLifecycleError) -> LoadedAd {
+        guard let ad = ads[id] else { throw AdLifecycleError(.unknownAd, "no ad '\(id)'") }
+        guard ad.format == .rewarded else {
+            throw AdLifecycleError(.wrongFormat, "ad '\(id)' is a \(ad.format.rawValue) ad, not a rewarded one")
+        }
+        guard ad.presentation.shown else { throw AdLifecycleError(.notShown, "ad '\(id)' has not been shown") }
+        return ad
+    }
+
+    /// Queues an ad's trackers, their macros filled now.
+}

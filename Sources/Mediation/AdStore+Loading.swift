@@ -1,0 +1,119 @@
+import Foundation
+import SharedTypes
+
+/// Loads: through the unit's waterfall, joined while in flight, a ready ad handed out again
+/// until used unless forced, and failed loads retried in the background with backoff.
+extension AdStore {
+    public func load(_ request: AdLoadRequest) async -> LoadResult {
+        guard let unit = units[request.adUnit] else {
+            return .failure(AdLoadFailure(AdLoadError(.invalidRequest, "no ad unit '\(request.adUnit)'"), info: nil))
+        }
+        guard unit.format == request.format else {
+            return .failure(
+                AdLoadFailure(
+                    AdLoadError(
+                        .invalidRequest,
+                        "ad unit '\(unit.id)' serves \(unit.format.rawValue) ads, not \(request.format.rawValue)"),
+                    info: nil))
+        }
+        if !request.force, hasReadyAd(unit.id), let id = readyAd[unit.id], let ad = ads[id] {
+            return .success(ad.snapshot(now: now))
+        }
+        if let loading = inFlight[unit.id] { return await loading.value }
+        return await startLoad(unit, request).value
+    }
+
+    func startLoad(_ unit: AdUnit, _ request: AdLoadRequest) -> Task<LoadResult, Never> {
+        let waterfall = Waterfall(unit: unit, networks: networks)
+        let privacy = self.privacy
+        let metrics = self.metrics
+        let task = Task {
+            let start = ContinuousClock.now
+            let result = await waterfall.load(request, privacy: privacy)
+            metrics.loaded(unit: unit.id, after: .now - start)
+            return await self.finishLoad(unit, request, result)
+        }
+        inFlight[unit.id] = task
+        return task
+    }
+
+    private func finishLoad(
+        _ unit: AdUnit, _ request: AdLoadRequest, _ result: Result<Waterfall.Fill, Waterfall.Failure>
+    )
+        async -> LoadResult
+    {
+        // The load stays in flight (later loads join it) until its ad is stored, images and all.
+        defer { inFlight[unit.id] = nil }
+        switch result {
+        case .success(var fill):
+            // Only the main image, unless the client asked for them all, whatever the network sent.
+            if case .native(var native) = fill.ad.content, !request.preferences.multipleImages, native.images.count > 1
+            {
+                native.images = [native.images[0]]
+                fill.ad.content = .native(native)
+            }
+            if !request.preferences.disableImageLoading {
+                fill.ad.content = await AdImageLoader(fetcher: services.fetcher, logger: logger).load(fill.ad.content)
+            }
+            let ad = LoadedAd(
+                id: UUID().uuidString.lowercased(), unit: unit, fill: fill, ssv: request.ssv,
+                preferences: request.preferences, loadedAt: now)
+            ads.sweep(now: now)
+            ads.keep(ad)
+            readyAd[unit.id] = ad.id
+            retryAttempts[unit.id] = 0
+            retries.removeValue(forKey: unit.id)?.cancel()
+            publish(.loaded, ad, ["network": .string(fill.network)])
+            return .success(ad.snapshot(now: now))
+        case .failure(let failure):
+            metrics.count(.failedToLoad, unit: unit.id)
+            events.publish(
+                AdEvent(
+                    name: .failedToLoad, adID: nil, adUnit: unit.id,
+                    fields: ["code": .string(failure.error.code.rawValue), "message": .string(failure.error.message)]))
+            scheduleRetry(unit, request)
+            return .failure(AdLoadFailure(failure.error, info: failure.info))
+        }
+    }
+
+    /// After a failed load: try again in 2^min(6, attempt) s, up to the unit's `max_retries`.
+    private func scheduleRetry(_ unit: AdUnit, _ request: AdLoadRequest) {
+        guard retries[unit.id] == nil else { return }  // one is already waiting
+        let attempt = (retryAttempts[unit.id] ?? 0) + 1
+        guard attempt <= unit.maxRetries else {
+            retryAttempts[unit.id] = 0
+            return
+        }
+        retryAttempts[unit.id] = attempt
+        let delay = Duration.seconds(1 << min(6, attempt))
+        logger.info(
+            "ad load failed; retrying",
+            metadata: ["ad_unit": "\(unit.id)", "attempt": "\(attempt)", "in_s": "\(delay)"])
+        let clock = self.clock
+        retries[unit.id] = Task {
+            do {
+                try await clock.sleep(for: delay)
+            } catch {
+                return
+            }
+            await self.retry(unit, request)
+        }
+    }
+
+    private func retry(_ unit: AdUnit, _ request: AdLoadRequest) async {
+        retries[unit.id] = nil
+        guard inFlight[unit.id] == nil, !hasReadyAd(unit.id) else { return }
+        _ = await startLoad(unit, request).value
+    }
+
+    /// Whether `unit` has an ad a load would hand out now.
+    func hasReadyAd(_ unit: String) -> Bool {
+        guard let id = readyAd[unit], let ad = ads[id] else { return false }
+        return !ad.isUsed && ad.expiresAt > now
+    }
+
+    /// The background retry of `unit`, if one is waiting: its attempt number.
+    public func pendingRetry(of unit: String) -> Int? {
+        retries[unit] == nil ? nil : retryAttempts[unit]
+    }
+}
