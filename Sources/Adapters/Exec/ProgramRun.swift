@@ -36,6 +36,9 @@ struct ProgramRun: Sendable {
     let initTimeout: Duration
     let counters: ProgramCounters
 
+    /// The program's execution, as `run` hands it to its body.
+    typealias ProgramExecution = Execution<CustomWriteInput, SequenceOutput, SequenceOutput>
+
     func run(
         stop: Trigger,
         started: @escaping @Sendable (Int32, ProgramConnection) async -> Void,
@@ -45,12 +48,10 @@ struct ProgramRun: Sendable {
         platform.processGroupID = 0
         // Only if the task running this is cancelled; a stop goes through `stop` instead.
         platform.teardownSequence = [.gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: spec.stopGrace)]
-        let grace = spec.stopGrace
         var environment: [Environment.Key: String?] = [:]
         for (key, value) in spec.environment {
             if let key = Environment.Key(rawValue: key) { environment[key] = value }
         }
-        let counters = self.counters
         do {
             let result = try await Subprocess.run(
                 .path(FilePath(spec.executable)), arguments: Arguments(spec.arguments),
@@ -58,74 +59,102 @@ struct ProgramRun: Sendable {
                 input: .inputWriter, output: .sequence, error: .sequence
             ) { execution in
                 let connection = ProgramConnection(counters: counters)
-                let exited = Trigger()
-                /// This run should end: its initialization failed.
-                let end = Trigger()
                 await started(execution.processIdentifier.value, connection)
-                await withTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        // The stop: SIGTERM to the group, the grace period, then SIGKILL.
-                        await Trigger.first(of: stop, end, exited)
-                        guard !exited.hasFired else { return }
-                        await connection.close(because: SignalError(.sdkUnavailable, "the adapter program is stopping"))
-                        try? execution.send(signal: .terminate, toProcessGroup: true)
-                        if case .timedOut = await withTimeout(grace, operation: { await Trigger.first(of: exited) }) {
-                            try? execution.send(signal: .kill, toProcessGroup: true)
-                        }
-                    }
-                    group.addTask {
-                        let writer = execution.standardInputWriter
-                        for await line in connection.outgoing {
-                            do {
-                                _ = try await writer.write(line)
-                            } catch {
-                                break  // the program closed its stdin or exited
-                            }
-                            await connection.wrote(line.count)
-                        }
-                        try? await writer.finish()
-                    }
-                    // The readers run in tasks of their own, which nothing cancels: they read to
-                    // the real end of the program's output, so that its last words reach the log
-                    // and its exit is seen.
-                    group.addTask {
-                        await Task {
-                            await Self.forEachLine(of: execution.standardOutput, limit: Self.lineLimit) { piece in
-                                switch piece {
-                                case .line(let line): await connection.receive(line)
-                                case .tooLong(let count): counters.dropLine(.tooLong, bytes: count)
-                                }
-                            }
-                            await connection.close(
-                                because: SignalError(.sdkUnavailable, "the adapter program exited"))
-                            exited.fire()
-                            // Its stdout is closed, so it is gone or useless: take whatever it
-                            // left running in its group along. The group cannot be reused yet,
-                            // since the program is not reaped before this body returns.
-                            try? execution.send(signal: .kill, toProcessGroup: true)
-                        }.value
-                    }
-                    group.addTask {
-                        await Task {
-                            await Self.forEachLine(of: execution.standardError, limit: Self.lineLimit) { piece in
-                                switch piece {
-                                case .line(let line): counters.stderr(line)
-                                case .tooLong(let count): counters.stderr(Array("(a line of \(count) bytes)".utf8))
-                                }
-                            }
-                        }.value
-                    }
-                    group.addTask {
-                        let outcome = await self.initialize(connection)
-                        await initialized(outcome)
-                        if case .failure = outcome { end.fire() }
-                    }
-                }
+                await serve(execution, connection: connection, stop: stop, initialized: initialized)
             }
             return .exited(Self.describe(result.terminationStatus))
         } catch {
             return .couldNotStart("cannot start \(spec.executable): \(error)")
         }
+    }
+
+    /// Everything a running program needs at once: its stop, its stdin, its stdout and stderr
+    /// read to their end, and its initialization. Returns when all are done.
+    private func serve(
+        _ execution: ProgramExecution, connection: ProgramConnection, stop: Trigger,
+        initialized: @escaping @Sendable (Result<Versions, SignalError>) async -> Void
+    ) async {
+        let exited = Trigger()
+        /// This run should end: its initialization failed.
+        let end = Trigger()
+        let counters = self.counters
+        let grace = spec.stopGrace
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await Self.stop(execution, connection: connection, on: stop, or: end, unless: exited, grace: grace)
+            }
+            group.addTask { await Self.write(connection.outgoing, to: execution.standardInputWriter, connection) }
+            // The readers run in tasks of their own, which nothing cancels: they read to the real
+            // end of the program's output, so that its last words reach the log and its exit is seen.
+            group.addTask {
+                await Task {
+                    await Self.readReplies(execution, connection: connection, counters: counters, exited: exited)
+                }
+                .value
+            }
+            group.addTask {
+                await Task {
+                    await Self.forEachLine(of: execution.standardError, limit: Self.lineLimit) { piece in
+                        switch piece {
+                        case .line(let line): counters.stderr(line)
+                        case .tooLong(let count): counters.stderr(Array("(a line of \(count) bytes)".utf8))
+                        }
+                    }
+                }.value
+            }
+            group.addTask {
+                let outcome = await self.initialize(connection)
+                await initialized(outcome)
+                if case .failure = outcome { end.fire() }
+            }
+        }
+    }
+
+    /// At a stop (or the end of a failed initialization): SIGTERM to the group, the grace
+    /// period, then SIGKILL; nothing when the program already exited.
+    private static func stop(
+        _ execution: ProgramExecution, connection: ProgramConnection, on stop: Trigger, or end: Trigger,
+        unless exited: Trigger, grace: Duration
+    ) async {
+        await Trigger.first(of: stop, end, exited)
+        guard !exited.hasFired else { return }
+        await connection.close(because: SignalError(.sdkUnavailable, "the adapter program is stopping"))
+        try? execution.send(signal: .terminate, toProcessGroup: true)
+        if case .timedOut = await withTimeout(grace, operation: { await Trigger.first(of: exited) }) {
+            try? execution.send(signal: .kill, toProcessGroup: true)
+        }
+    }
+
+    /// Writes the connection's request lines to the program's stdin until either side ends.
+    private static func write(
+        _ lines: AsyncStream<[UInt8]>, to writer: StandardInputWriter, _ connection: ProgramConnection
+    ) async {
+        for await line in lines {
+            do {
+                _ = try await writer.write(line)
+            } catch {
+                break  // the program closed its stdin or exited
+            }
+            await connection.wrote(line.count)
+        }
+        try? await writer.finish()
+    }
+
+    /// Reads the program's replies to the end of its stdout, then takes whatever it left
+    /// running in its group along: its stdout is closed, so it is gone or useless. (The group
+    /// cannot be reused yet: the program is not reaped before `run`'s body returns.)
+    private static func readReplies(
+        _ execution: ProgramExecution, connection: ProgramConnection, counters: ProgramCounters, exited: Trigger
+    ) async {
+        await forEachLine(of: execution.standardOutput, limit: lineLimit) { piece in
+            switch piece {
+            case .line(let line): await connection.receive(line)
+            case .tooLong(let count): counters.dropLine(.tooLong, bytes: count)
+            }
+        }
+        await connection.close(because: SignalError(.sdkUnavailable, "the adapter program exited"))
+        exited.fire()
+        try? execution.send(signal: .kill, toProcessGroup: true)
     }
 
     /// Sends `initialize` (id 0) and reads the program's versions from its answer.
