@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "secure-signalsd", targets: ["secure-signalsd"]),
         .executable(name: "secure-signals", targets: ["secure-signals"]),
+        .executable(name: "secure-signals-bench", targets: ["secure-signals-bench"]),
         .library(name: "SignalCrypto", targets: ["SignalCrypto"]),
     ],
     dependencies: [
@@ -123,12 +124,21 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The CLI: a client of the socket API and a key tool. It links no server.
         .executableTarget(
             name: "secure-signals",
             dependencies: [
-                "SignalCrypto", "SharedTypes", "Bench", "Client",
+                "SignalCrypto", "SharedTypes", "Client",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        // `secure-signals bench`: the benchmarks, which start local bidders and daemons.
+        .executableTarget(
+            name: "secure-signals-bench",
+            dependencies: [
+                "Bench", "SharedTypes",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Adapters that hang, fail or are slow: for the tests, not the product.
@@ -200,7 +210,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "secure-signals", "secure-signalsd", "secure-signalsd-testbed", "SignalCrypto", "SecureSignals",
+                "secure-signals", "secure-signals-bench", "secure-signalsd", "secure-signalsd-testbed", "SignalCrypto",
+                "SecureSignals",
                 "SharedTypes", "Timing", "TestSupport",
                 "Client", "Daemon", "Adapters", "Mediation", "VAST",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,276 +1,37 @@
 import ArgumentParser
-import Bench
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `secure-signals bench ...` runs `secure-signals-bench ...`, the program beside this one: the
+/// benchmarks need servers (local bidders, daemons) that the client itself does not link.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure the daemon's costs (build with -c release).",
-        subcommands: [HPKE.self, Signals.self, Exec.self, Ads.self, OpenRTB.self]
+        abstract: "Measure the daemon's costs: hpke, signals, exec, ads, openrtb (build with -c release).",
+        discussion: """
+            Runs secure-signals-bench, built beside this program \
+            (swift build -c release --product secure-signals-bench), with the same arguments. \
+            `secure-signals bench --help` lists the benchmarks; \
+            `secure-signals bench signals --help` explains one.
+            """
     )
 
-    struct HPKE: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "hpke",
-            abstract: "Envelope seals/s and opens/s per AEAD, against the bare X25519 floor.",
-            discussion: """
-                The floor is the X25519 work of one seal: one key generation plus one derive, \
-                measured in the same process in alternating rounds. The ratio is seal cost / floor \
-                (the median over rounds); the target is at most 1.25 for 64-byte AES-128-GCM.
-                """
-        )
+    @Argument(parsing: .captureForPassthrough, help: "The benchmark and its options.")
+    var arguments: [String] = []
 
-        @Option(help: "Seconds per measurement.")
-        var seconds: Double = 0.3
-
-        @Option(help: "Rounds; medians are reported.")
-        var rounds: Int = 5
-
-        func validate() throws {
-            guard seconds > 0, seconds <= 60 else { throw ValidationError("--seconds must be in (0, 60]") }
-            guard rounds >= 1, rounds <= 100 else { throw ValidationError("--rounds must be in [1, 100]") }
+    func run() throws {
+        let program = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("secure-signals-bench").path
+        guard FileManager.default.isExecutableFile(atPath: program) else {
+            throw CommandFailure(
+                "\(program) is not there; build it: swift build -c release --product secure-signals-bench")
         }
-
-        func run() throws {
-            let report = try HPKEBenchmark(secondsPerMeasurement: seconds, rounds: rounds).run()
-            print(String(format: "X25519 floor (keygen + derive): %.1f µs", report.floorNanoseconds / 1000))
-            print("aead               payload  seals/s   opens/s   seal µs  open µs  seal/floor")
-            for row in report.rows {
-                print(
-                    row.aead.name.padding(toLength: 18, withPad: " ", startingAt: 0)
-                        + String(
-                            format: " %7d  %8.0f  %8.0f  %7.1f  %7.1f  %6.3f",
-                            row.payloadBytes, 1e9 / row.sealNanoseconds,
-                            1e9 / row.openNanoseconds, row.sealNanoseconds / 1000, row.openNanoseconds / 1000,
-                            row.sealRatio))
-            }
-        }
+        let argv = [program] + (arguments.isEmpty ? ["--help"] : arguments)
+        var pointers = argv.map { strdup($0) } + [nil]
+        execv(program, &pointers)
+        throw CommandFailure("cannot run \(program): \(String(cString: strerror(errno)))")
     }
-
-    struct Signals: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "signals",
-            abstract: "Queries/s and latency of POST /v1/signals with 8 adapters, against the crypto floor.",
-            discussion: """
-                Starts secure-signalsd (the binary beside this one, or --daemon) on a temporary socket \
-                with 8 file adapters whose 64-byte plaintexts stay cached, drives it with C concurrent \
-                keep-alive connections (C = 1 and 8), and measures in the same run the crypto floor: \
-                the same 8 seals done in-process, one after another. Targets on a 2-core machine: \
-                at C = 1, p99 <= 2 x floor; at C = 8, queries/s >= 0.7 x (2 / floor). \
-                Build with -c release.
-                """
-        )
-
-        @Option(help: "The secure-signalsd binary to start (default: the one beside this program).")
-        var daemon: String?
-
-        @Option(help: "Seconds per concurrency level.")
-        var seconds: Double = 5
-
-        @Option(name: .customLong("connections"), help: "Concurrency levels to measure.")
-        var levels: [Int] = [1, 8]
-
-        func validate() throws {
-            guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in (0, 600]") }
-            guard !levels.isEmpty, levels.allSatisfy({ (1...256).contains($0) }) else {
-                throw ValidationError("--connections must be between 1 and 256")
-            }
-        }
-
-        func run() async throws {
-            let server = try BenchDaemon(daemonBinary: try daemonBinary(daemon))
-            try await server.waitUntilServing()
-            let report = try await SignalsBenchmark(
-                socketPath: server.socketPath, secondsPerLevel: seconds, levels: levels
-            )
-            .run(floorSealer: server.sealer)
-            print("crypto floor: \(report.adapters) seals in-process, one after another, measured around each level")
-            print(
-                "connections  requests  queries/s   p50 ms   p99 ms  p99.9 ms  client CPU  floor ms  p99/floor  qps/(2/floor)"
-            )
-            for row in report.rows {
-                let floor = Bench.seconds(row.floor)
-                print(
-                    String(
-                        format: "%11d  %8d  %9.0f  %7.3f  %7.3f  %8.3f  %9.0f%%  %8.3f  %9.2f  %13.2f", row.connections,
-                        row.requests, row.queriesPerSecond, Bench.seconds(row.p50) * 1000,
-                        Bench.seconds(row.p99) * 1000,
-                        Bench.seconds(row.p999) * 1000, row.clientCPU * 100, floor * 1000,
-                        Bench.seconds(row.p99) / floor,
-                        row.queriesPerSecond / (2 / floor)))
-            }
-        }
-    }
-
-    struct Exec: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "exec",
-            abstract: "The Python example adapter against the built-in file adapter: queries/s and p99.",
-            discussion: """
-                Starts secure-signalsd (the binary beside this one, or --daemon) with two adapters \
-                reading the same 64-byte file, uncached: the built-in `file` adapter and \
-                examples/adapters/python/file_signal_adapter.py run as an exec adapter. Then asks \
-                each alone, in alternating half-second slices over the same C keep-alive \
-                connections, and prints queries/s and p50/p99 for both and their ratios: what a \
-                separate process costs per signal. Build with -c release.
-                """
-        )
-
-        @Option(help: "The adapter program (default: examples/adapters/python/file_signal_adapter.py here).")
-        var program = "examples/adapters/python/file_signal_adapter.py"
-
-        @Option(help: "Seconds in all, split evenly between the two adapters.")
-        var seconds: Double = 10
-
-        @OptionGroup var load: LoadOptions
-
-        func validate() throws {
-            guard seconds >= 1, seconds <= 600 else { throw ValidationError("--seconds must be in [1, 600]") }
-        }
-
-        func run() async throws {
-            let program = URL(fileURLWithPath: self.program).standardizedFileURL.path
-            guard FileManager.default.isExecutableFile(atPath: program) else {
-                throw CommandFailure(
-                    "\(program) is not an executable program; run from the repository or pass --program")
-            }
-            let server = try BenchDaemon(
-                daemonBinary: try daemonBinary(load.daemon), makeAdapters: ExecBenchmark.adapters(program: program))
-            try await server.waitUntilServing()
-            let report = try await ExecBenchmark(
-                socketPath: server.socketPath, seconds: seconds, connections: load.connections
-            ).run()
-            print("\(report.connections) connection(s); each adapter asked alone, in alternating 0.5 s slices")
-            print("adapter        requests  queries/s   p50 ms   p99 ms")
-            for row in [report.builtin, report.program] {
-                print(
-                    row.adapter.padding(toLength: 13, withPad: " ", startingAt: 0)
-                        + String(
-                            format: " %9d  %9.0f  %7.3f  %7.3f", row.requests, row.queriesPerSecond,
-                            Bench.seconds(row.p50) * 1000, Bench.seconds(row.p99) * 1000))
-            }
-            print(
-                String(
-                    format: "program/builtin: queries/s %.2f, p50 %.2f, p99 %.2f",
-                    report.program.queriesPerSecond / report.builtin.queriesPerSecond,
-                    Bench.seconds(report.program.p50) / Bench.seconds(report.builtin.p50),
-                    Bench.seconds(report.program.p99) / Bench.seconds(report.builtin.p99)))
-        }
-    }
-}
-
-extension BenchCommand {
-    struct Ads: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "ads",
-            abstract: "Ads loaded/s and load latency from the test network, against the socket's own floor.",
-            discussion: """
-                Starts secure-signalsd (the binary beside this one, or --daemon) with the seeds' test \
-                native and rewarded units, then sends forced loads (each runs the waterfall and makes a \
-                new ad) and, as the floor, GET /v1/health, in alternating half-second slices over the \
-                same C keep-alive connections. Prints loads/s, p50 and p99 of each, and each load's p99 \
-                over the floor's. Build with -c release.
-                """
-        )
-
-        @OptionGroup var slices: SliceOptions
-        @OptionGroup var load: LoadOptions
-
-        func run() async throws {
-            let server = try BenchDaemon(daemonBinary: try daemonBinary(load.daemon), adUnits: AdsBenchmark.units) {
-                _ in []
-            }
-            try await server.waitUntilServing()
-            let rows = try await AdsBenchmark(
-                socketPath: server.socketPath, seconds: slices.seconds, connections: load.connections
-            )
-            .run()
-            printLoadRows(rows, connections: load.connections)
-        }
-    }
-
-    struct OpenRTB: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "openrtb",
-            abstract: "OpenRTB native loads/s and latency against a local bidder, with and without signals.",
-            discussion: """
-                Starts a bidder on loopback that answers every bid request with the same native bid, \
-                and secure-signalsd (the binary beside this one, or --daemon) with 8 cached file \
-                adapters and two openrtb units: one attaches no signals, the other seals all 8 into \
-                user.ext.secure_signals. Sends forced loads of each and, as the floor, GET /v1/health, \
-                in alternating half-second slices over the same C keep-alive connections. Prints \
-                loads/s, p50 and p99 of each, and each p99 over the floor's. Build with -c release.
-                """
-        )
-
-        @OptionGroup var slices: SliceOptions
-        @OptionGroup var load: LoadOptions
-
-        func run() async throws {
-            let bidder = try await LocalBidder()
-            let server = try BenchDaemon(
-                daemonBinary: try daemonBinary(load.daemon), adUnits: OpenRTBBenchmark.units(endpoint: bidder.endpoint))
-            try await server.waitUntilServing()
-            let rows = try await OpenRTBBenchmark(
-                socketPath: server.socketPath, seconds: slices.seconds, connections: load.connections
-            )
-            .run()
-            printLoadRows(rows, connections: load.connections)
-            if rows.count == 3 {
-                print(
-                    String(
-                        format: "with/without signals: loads/s %.2f, p99 %.2f",
-                        rows[2].perSecond / rows[1].perSecond, Bench.seconds(rows[2].p99) / Bench.seconds(rows[1].p99)))
-            }
-        }
-    }
-}
-
-/// A row per load: requests, loads/s, p50, p99, and p99 over the first row's (the floor).
-private func printLoadRows(_ rows: [AdsBenchmark.Row], connections: Int) {
-    print("\(connections) connection(s); alternating 0.5 s slices")
-    print("request          requests   per s    p50 ms   p99 ms  p99/floor")
-    let floor = rows.first.map { Bench.seconds($0.p99) } ?? 1
-    for row in rows {
-        print(
-            row.name.padding(toLength: 15, withPad: " ", startingAt: 0)
-                + String(
-                    format: " %9d  %7.0f  %7.3f  %7.3f  %9.2f", row.requests, row.perSecond,
-                    Bench.seconds(row.p50) * 1000, Bench.seconds(row.p99) * 1000, Bench.seconds(row.p99) / floor))
-    }
-}
-
-/// How long a benchmark of a floor and two loads in alternating slices runs.
-struct SliceOptions: ParsableArguments {
-    @Option(help: "Seconds in all, split evenly between the floor and the two loads.")
-    var seconds: Double = 9
-
-    func validate() throws {
-        guard seconds >= 1, seconds <= 600 else { throw ValidationError("--seconds must be in [1, 600]") }
-    }
-}
-
-/// The daemon a benchmark starts, and how many connections drive it.
-struct LoadOptions: ParsableArguments {
-    @Option(help: "The secure-signalsd binary to start (default: the one beside this program).")
-    var daemon: String?
-
-    @Option(name: .customLong("connections"), help: "Concurrent keep-alive connections.")
-    var connections: Int = 1
-
-    func validate() throws {
-        guard (1...256).contains(connections) else { throw ValidationError("--connections must be in [1, 256]") }
-    }
-}
-
-/// The daemon binary to benchmark: `given`, or the `secure-signalsd` beside this program.
-func daemonBinary(_ given: String?) throws -> String {
-    let binary =
-        given
-        ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent("secure-signalsd").path
-    guard FileManager.default.isExecutableFile(atPath: binary) else {
-        throw CommandFailure("\(binary) is not an executable; build it or pass --daemon")
-    }
-    return binary
 }

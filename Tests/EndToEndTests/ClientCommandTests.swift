@@ -82,4 +82,22 @@ struct ClientCommandTests {
             }
         }
     }
+
+    @Test(.enabled(if: Binary.onPath("nm") != nil, "needs nm (binutils) to read the binary's symbols"))
+    func theClientLinksNoServer() async throws {
+        let symbols = try await Binary.runProgram(try #require(Binary.onPath("nm")), [Binary.path("secure-signals")])
+        #expect(symbols.status == 0, "\(symbols.stderr)")
+        let servers = symbols.stdoutText.split(separator: "\n").filter {
+            $0.contains("Hummingbird") || $0.contains("ServiceLifecycle")
+        }
+        #expect(servers.isEmpty, "\(servers.prefix(3))")
+    }
+
+    @Test func benchRunsTheBenchmarkProgramBesideIt() async throws {
+        let run = try await Binary.run("secure-signals", ["bench", "hpke", "--seconds", "0.01", "--rounds", "1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdoutText.contains("X25519 floor"), "\(run.stdoutText)")
+        let help = try await Binary.run("secure-signals", ["bench", "--help"])
+        #expect(help.stdoutText.contains("signals") && help.stdoutText.contains("openrtb"), "\(help.stdoutText)")
+    }
 }
