@@ -152,10 +152,8 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "SignalCrypto", "Client",
+                "SignalCrypto", "Client", "Bench",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/TestSupport"
         ),

@@ -1,14 +1,11 @@
 import Foundation
 import Hummingbird
-import Logging
 import NIOCore
-import ServiceLifecycle
 
 /// An OpenRTB bidder on loopback for `bench openrtb`: every bid request gets the same native
 /// bid at once, so what is measured is the daemon's auction, not a bidder's.
 public final class LocalBidder: Sendable {
-    public let port: Int
-    private let group: ServiceGroup
+    private let server: LoopbackServer
 
     /// A Native 1.2 bid with a title, an image, an icon, a body, a call to action and trackers.
     static let response: String = {
@@ -33,32 +30,8 @@ public final class LocalBidder: Sendable {
             return Response(
                 status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: body))
         }
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            }, logger: Logger(label: "bench-bidder", factory: { _ in SwiftLogNoOpLogHandler() }))
-        // Stopped by a graceful shutdown, never by cancellation: a response still being
-        // written when the server goes (a slow answer the client gave up on) must finish,
-        // or NIO's writer traps.
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: [app], gracefulShutdownSignals: [], cancellationSignals: [],
-                logger: Logger(label: "bench-bidder", factory: { _ in SwiftLogNoOpLogHandler() })))
-        self.group = group
-        Task { try await group.run() }
-        var found = 0
-        for await port in ports { found = port }
-        guard found > 0 else { throw BenchFailure("the local bidder did not start") }
-        port = found
+        server = try await LoopbackServer(router: router, name: "the local bidder")
     }
 
-    public var endpoint: String { "http://127.0.0.1:\(port)/bid" }
-
-    deinit {
-        let group = self.group
-        Task { await group.triggerGracefulShutdown() }
-    }
+    public var endpoint: String { server.url("/bid") }
 }

@@ -1,22 +1,15 @@
-/// Why a load failed. Codes are stable strings.
-public struct AdLoadError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable, Codable {
-        case invalidRequest = "invalid_request"
-        case noFill = "no_fill"
-        case timeout
-        case networkError = "network_error"
-        case internalError = "internal_error"
-    }
+import SharedTypes
 
-    public var code: Code
-    public var message: String
+/// Why a load failed.
+public typealias AdLoadError = CodedError<AdLoadErrorCode>
 
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { "\(code.rawValue): \(message)" }
+/// Why a load failed; stable strings.
+public enum AdLoadErrorCode: String, Sendable, Codable {
+    case invalidRequest = "invalid_request"
+    case noFill = "no_fill"
+    case timeout
+    case networkError = "network_error"
+    case internalError = "internal_error"
 }
 
 /// A failed load: why, and the attempts the waterfall made (nil when none was made).

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTypes
 
 /// A loaded ad as clients see it (`POST /v1/ads`, `GET /v1/ads/{id}`), with only the content
 /// its format has: `native`, `custom_native`, or `reward` and `video`.
@@ -43,22 +44,13 @@ public struct LifecycleOutcome: Sendable, Encodable, Equatable {
 }
 
 /// Why a lifecycle call was refused.
-public struct AdLifecycleError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable {
-        case unknownAd = "unknown_ad"
-        case adExpired = "ad_expired"
-        case adAlreadyUsed = "ad_already_used"
-        case wrongFormat = "wrong_format"
-        case notShown = "not_shown"
-    }
+public typealias AdLifecycleError = CodedError<AdLifecycleErrorCode>
 
-    public var code: Code
-    public var message: String
-
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { "\(code.rawValue): \(message)" }
+/// Why a lifecycle call was refused; stable strings.
+public enum AdLifecycleErrorCode: String, Sendable {
+    case unknownAd = "unknown_ad"
+    case adExpired = "ad_expired"
+    case adAlreadyUsed = "ad_already_used"
+    case wrongFormat = "wrong_format"
+    case notShown = "not_shown"
 }

@@ -1,29 +1,22 @@
-/// A failure of one adapter, reported for that adapter only. Codes are stable strings.
-public struct SignalError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable, Codable, CaseIterable {
-        case adapterInitFailed = "adapter_init_failed"
-        case sdkUnavailable = "sdk_unavailable"
-        case consentMissing = "consent_missing"
-        case permissionDenied = "permission_denied"
-        case timeout = "timeout"
-        case collectionFailed = "collection_failed"
-        case noRecipientKey = "no_recipient_key"
-        case unknownAdapter = "unknown_adapter"
-        case signalTooLarge = "signal_too_large"
-        /// Skipped: the adapter failed too often in a row and is cooling down.
-        case circuitOpen = "circuit_open"
-    }
+/// A failure of one adapter, reported for that adapter only.
+public typealias SignalError = CodedError<SignalErrorCode>
 
-    public var code: Code
-    public var message: String
+/// Why an adapter gave no signal; stable strings.
+public enum SignalErrorCode: String, Sendable, Codable, CaseIterable {
+    case adapterInitFailed = "adapter_init_failed"
+    case sdkUnavailable = "sdk_unavailable"
+    case consentMissing = "consent_missing"
+    case permissionDenied = "permission_denied"
+    case timeout = "timeout"
+    case collectionFailed = "collection_failed"
+    case noRecipientKey = "no_recipient_key"
+    case unknownAdapter = "unknown_adapter"
+    case signalTooLarge = "signal_too_large"
+    /// Skipped: the adapter failed too often in a row and is cooling down.
+    case circuitOpen = "circuit_open"
+}
 
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { "\(code.rawValue): \(message)" }
-
+extension CodedError where Codes == SignalErrorCode {
     /// Whether this failure counts against the adapter's circuit breaker: the adapter was asked
     /// and did not answer. A refusal it chose (no consent, no permission) is an answer.
     package var isAdapterFault: Bool {

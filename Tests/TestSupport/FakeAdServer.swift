@@ -1,9 +1,8 @@
+import Bench
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import NIOCore
-import ServiceLifecycle
 import Synchronization
 
 /// A real HTTP server on loopback standing in for bidders and VAST ad servers: each path
@@ -47,9 +46,8 @@ public final class FakeAdServer: Sendable {
         let received = Mutex<[Received]>([])
     }
 
-    public let port: Int
     private let state = State()
-    private let group: ServiceGroup
+    private let server: LoopbackServer
 
     /// The sample files written by others: `Tests/Fixtures/samples`, a verbatim copy of the
     /// project's `../shared/samples` with their MANIFESTs (sources and licences).
@@ -87,34 +85,12 @@ public final class FakeAdServer: Sendable {
         }
         router.get("**", use: respond)
         router.post("**", use: respond)
-        let (ports, portsContinuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                portsContinuation.yield(channel.localAddress?.port ?? 0)
-                portsContinuation.finish()
-            }, logger: Logger(label: "fake-ad-server", factory: { _ in SwiftLogNoOpLogHandler() }))
-        // Stopped by a graceful shutdown, never by cancellation: a response still being
-        // written when the server goes (a slow answer the client gave up on) must finish,
-        // or NIO's writer traps.
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: [app], gracefulShutdownSignals: [], cancellationSignals: [],
-                logger: Logger(label: "fake-ad-server", factory: { _ in SwiftLogNoOpLogHandler() })))
-        self.group = group
-        Task { try await group.run() }
-        var found = 0
-        for await port in ports { found = port }
-        guard found > 0 else { throw DaemonFailure("the fake ad server did not start") }
-        self.port = found
+        server = try await LoopbackServer(router: router, name: "the fake ad server")
     }
 
-    deinit {
-        let group = self.group
-        Task { await group.triggerGracefulShutdown() }
-    }
+    public var port: Int { server.port }
 
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    public func url(_ path: String) -> String { server.url(path) }
 
     /// `path` answers `answer` from now on; `*` answers every path not given its own.
     public func answer(_ path: String, _ answer: Answer) {

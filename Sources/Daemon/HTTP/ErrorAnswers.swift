@@ -1,15 +1,24 @@
 import Hummingbird
 import Mediation
 import SecureSignals
+import SharedTypes
 
 // Each domain error as the socket API answers it: its code and its status. The one place
 // where a failure of the cores becomes HTTP.
 
-extension AdLoadError: APIFailure {
-    var errorCode: String { code.rawValue }
+/// The codes of a domain error, each with the status it is answered with.
+protocol AnsweredCode {
+    var status: HTTPResponse.Status { get }
+}
 
+extension CodedError: APIFailure where Codes: AnsweredCode {
+    var errorCode: String { code.rawValue }
+    var status: HTTPResponse.Status { code.status }
+}
+
+extension AdLoadErrorCode: AnsweredCode {
     var status: HTTPResponse.Status {
-        switch code {
+        switch self {
         case .invalidRequest: .badRequest
         case .noFill: .notFound
         case .timeout: .gatewayTimeout
@@ -30,11 +39,9 @@ extension AdLoadFailure: APIFailure {
     }
 }
 
-extension AdLifecycleError: APIFailure {
-    var errorCode: String { code.rawValue }
-
+extension AdLifecycleErrorCode: AnsweredCode {
     var status: HTTPResponse.Status {
-        switch code {
+        switch self {
         case .unknownAd: .notFound
         case .adExpired: .gone
         case .adAlreadyUsed, .notShown, .wrongFormat: .conflict
