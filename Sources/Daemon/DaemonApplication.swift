@@ -11,11 +11,12 @@ import Timing
 /// serves it, and the route tests run it in-process.
 struct DaemonApplication: Sendable {
     let state: DaemonState
-    /// The clock of every schedule and cache in the daemon; only the testbed moves it.
+    /// The clock of the collector's caches, breakers and timeouts and the ad store's schedules;
+    /// only the testbed's moves.
     let clock: AdjustableClock
     let trackers: TrackerQueue
     let metrics: DaemonMetrics
-    /// The router wrapped in `APIMiddleware`: what a server hands every request.
+    /// The router wrapped in `RouteMiddleware`: what a server hands every request.
     let responder: CallbackResponder<DaemonRequestContext>
     /// Every route the router holds.
     let routes: RouteIndex
@@ -25,7 +26,7 @@ struct DaemonApplication: Sendable {
         configuration: ResolvedConfiguration, registry: AdapterRegistry, logger: Logger,
         metrics: DaemonMetrics = DaemonMetrics(), testbed: Bool = false
     ) throws {
-        let clock = AdjustableClock()
+        let clock = AdjustableClock(adjustable: testbed)
         let fetcher = HTTPAdFetcher()
         let trackers = TrackerQueue(fetcher: fetcher, logger: logger, metrics: metrics.factory)
         let collector = try SignalCollector(
@@ -48,16 +49,17 @@ struct DaemonApplication: Sendable {
         -> (CallbackResponder<DaemonRequestContext>, RouteIndex)
     {
         let router = Router(context: DaemonRequestContext.self)
+        router.add(middleware: ErrorMiddleware())
         router.add(middleware: AccessMiddleware(state: state))
         SignalRoutes(state: state).addRoutes(to: router)
         AdRoutes(ads: state.ads).addRoutes(to: router)
         MetricsRoutes(metrics: metrics).addRoutes(to: router)
         if let testbedClock { TestbedRoutes(clock: testbedClock, logger: state.logger).addRoutes(to: router) }
         let routes = RouteIndex(router)
-        let api = APIMiddleware(routes: routes, metrics: metrics)
+        let counting = RouteMiddleware(routes: routes, metrics: metrics)
         let responder = router.buildResponder()
         let wrapped = CallbackResponder<DaemonRequestContext> { request, context in
-            try await api.handle(request, context: context) { try await responder.respond(to: $0, context: $1) }
+            try await counting.handle(request, context: context) { try await responder.respond(to: $0, context: $1) }
         }
         return (wrapped, routes)
     }

@@ -26,34 +26,34 @@ public enum WireFormat {
     static let initialisms: Set<String> = ["id", "ids", "url", "urls", "uid", "uids", "gid", "gids"]
 
     /// `initLatencyMs` → `init_latency_ms`, `formatIDs` → `format_ids`; snake_case stays as it is.
+    /// (Swift names are ASCII; this runs for every key written, so it works on bytes.)
     public static func snakeCase(_ name: String) -> String {
-        let characters = Array(name)
-        var words: [String] = []
-        var word = ""
-        for (index, character) in characters.enumerated() {
-            let previous = index > 0 ? characters[index - 1] : nil
-            let next = index + 1 < characters.count ? characters[index + 1] : nil
-            if character.isUppercase, let previous, !word.isEmpty {
+        let bytes = Array(name.utf8)
+        guard bytes.contains(where: isUpper) else { return name }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 4)
+        for (index, byte) in bytes.enumerated() {
+            if isUpper(byte), index > 0, result.last != UInt8(ascii: "_") {
+                let previous = bytes[index - 1]
+                let next = index + 1 < bytes.count ? bytes[index + 1] : nil
                 // A word starts at a capital after a small letter or digit, and at the last
                 // capital of a run that a small letter follows (`URLSession`), unless that
                 // letter is an initialism's plural `s` (`IDs`).
-                let afterSmall = previous.isLowercase || previous.isNumber
-                let pluralEnds = next == "s" && (index + 2 == characters.count || characters[index + 2].isUppercase)
-                let startsWord = previous.isUppercase && (next?.isLowercase ?? false) && !pluralEnds
-                if afterSmall || startsWord {
-                    words.append(word)
-                    word = ""
-                }
+                let afterSmall = isLower(previous) || isDigit(previous)
+                let pluralEnds =
+                    next == UInt8(ascii: "s") && (index + 2 == bytes.count || isUpper(bytes[index + 2]))
+                let startsWord = isUpper(previous) && next.map(isLower) == true && !pluralEnds
+                if afterSmall || startsWord { result.append(UInt8(ascii: "_")) }
             }
-            word.append(character)
+            result.append(isUpper(byte) ? byte + 32 : byte)
         }
-        if !word.isEmpty { words.append(word) }
-        return words.map { $0.lowercased() }.joined(separator: "_")
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// `init_latency_ms` → `initLatencyMs`, `format_ids` → `formatIDs`: the inverse of
     /// `snakeCase` for the daemon's own names.
     public static func camelCase(_ key: String) -> String {
+        guard key.utf8.contains(UInt8(ascii: "_")) else { return key }
         let words = key.split(separator: "_", omittingEmptySubsequences: false)
         guard words.count > 1, let first = words.first else { return key }
         return String(first)
@@ -65,6 +65,10 @@ public enum WireFormat {
                 return word.prefix(1).uppercased() + word.dropFirst()
             }.joined()
     }
+
+    private static func isUpper(_ byte: UInt8) -> Bool { byte >= 65 && byte <= 90 }
+    private static func isLower(_ byte: UInt8) -> Bool { byte >= 97 && byte <= 122 }
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
 }
 
 /// A key the wire format spelled.

@@ -1,8 +1,9 @@
 import Synchronization
 
-/// The monotonic clock, plus an offset that only moves forward: what the daemon's ad store
-/// runs on. The offset stays zero in production; the testbed daemon moves it so that tests of
-/// expiry and retry schedules run through the socket without waiting for them.
+/// The monotonic clock, plus an offset that only moves forward: the daemon's clock. The
+/// product's is fixed (`adjustable: false`): its offset stays zero and it sleeps as the
+/// monotonic clock does, at the same cost. The testbed daemon's is adjustable: a test moves it
+/// so that expiry, retry schedules and caches run through the socket without waiting.
 public final class AdjustableClock: Clock, Sendable {
     public struct Instant: InstantProtocol {
         var offset: Duration
@@ -13,19 +14,27 @@ public final class AdjustableClock: Clock, Sendable {
     }
 
     private let origin = ContinuousClock.now
+    /// Whether `advance` may move it; a fixed clock never takes the lock.
+    public let isAdjustable: Bool
     /// The offset, sleepers waiting for it to move, and how often it moved (a sleeper that
     /// looked before a move and registers after it must not wait for the next one).
     private let skew = Mutex<
         (offset: Duration, waiters: [Int: CheckedContinuation<Void, Never>], next: Int, moves: Int)
     >((.zero, [:], 0, 0))
 
-    public init() {}
+    public init(adjustable: Bool = true) {
+        isAdjustable = adjustable
+    }
 
-    public var now: Instant { Instant(offset: (ContinuousClock.now - origin) + skew.withLock { $0.offset }) }
+    public var now: Instant {
+        let elapsed = ContinuousClock.now - origin
+        return Instant(offset: isAdjustable ? elapsed + skew.withLock { $0.offset } : elapsed)
+    }
     public var minimumResolution: Duration { .milliseconds(1) }
 
-    /// Moves the clock forward, waking sleepers whose time has come.
+    /// Moves the clock forward, waking sleepers whose time has come; only an adjustable one.
     public func advance(by duration: Duration) {
+        precondition(isAdjustable, "a fixed clock does not move")
         let waiters = skew.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.offset += max(.zero, duration)
             state.moves += 1
@@ -36,6 +45,9 @@ public final class AdjustableClock: Clock, Sendable {
     }
 
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        guard isAdjustable else {
+            return try await ContinuousClock().sleep(until: origin.advanced(by: deadline.offset), tolerance: tolerance)
+        }
         while true {
             try Task.checkCancellation()
             let (id, moves) = skew.withLock { state -> (Int, Int) in
