@@ -154,6 +154,7 @@ let package = Package(
             dependencies: [
                 "SignalCrypto", "Client", "Bench",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/TestSupport"
         ),
@@ -203,6 +204,15 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        // The ad networks against real local HTTP servers (bidders, VAST ad servers), in-process:
+        // every vendored sample, and the HTTP client they reach servers with.
+        .testTarget(
+            name: "AdNetworkTests",
+            dependencies: [
+                "Adapters", "Mediation", "SecureSignals", "SharedTypes", "TestSupport", "Daemon", "VAST",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

@@ -168,6 +168,4 @@ extension AdStore {
         guard ad.presentation.shown else { throw AdLifecycleError(.notShown, "ad '\(id)' has not been shown") }
         return ad
     }
-
-    /// Queues an ad's trackers, their macros filled now.
 }

@@ -112,11 +112,13 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
 
     public func setPrivacy(_ privacy: PrivacyState) { self.privacy = privacy }
 
+    /// Queues an ad's trackers, their macros filled now.
     func fire(_ urls: [String], of ad: LoadedAd, kind: TrackerQueue.Kind) {
         guard !urls.isEmpty else { return }
         services.trackers.enqueue(urls.map { ad.fill.ad.trackerMacros($0, nil) }, kind: kind)
     }
 
+    /// Counts an ad's event and hands it to the event stream's subscribers.
     func publish(_ name: AdEvent.Name, _ ad: LoadedAd, _ fields: [String: EventField] = [:]) {
         metrics.count(name, unit: ad.unit.id)
         events.publish(AdEvent(name: name, adID: ad.id, adUnit: ad.unit.id, fields: fields))

@@ -23,14 +23,4 @@ public struct PrivacyState: Sendable, Equatable, Codable {
         self.usPrivacy = usPrivacy
         self.gdprApplies = gdprApplies
     }
-
-    /// The JSON keys; public so that strict decoders can refuse any other.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
-        case limitAdTracking = "limit_ad_tracking"
-        case tcfConsent = "tcf_consent"
-        case gpp
-        case gppSid = "gpp_sid"
-        case usPrivacy = "us_privacy"
-        case gdprApplies = "gdpr_applies"
-    }
 }

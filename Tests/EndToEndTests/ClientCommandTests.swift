@@ -98,6 +98,7 @@ struct ClientCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdoutText.contains("X25519 floor"), "\(run.stdoutText)")
         let help = try await Binary.run("secure-signals", ["bench", "--help"])
-        #expect(help.stdoutText.contains("signals") && help.stdoutText.contains("openrtb"), "\(help.stdoutText)")
+        // Only the bench program's own help says this: the CLI forwarded --help to it.
+        #expect(help.stdoutText.contains("record them in BENCHMARKS.md"), "\(help.stdoutText)")
     }
 }

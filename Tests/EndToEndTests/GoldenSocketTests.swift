@@ -3,8 +3,15 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The event stream, which only a socket shows, against its transcript in `Tests/Fixtures/golden`.
-@Suite struct GoldenEventTests {
+/// The golden transcripts through the daemon's socket: every route's answer as the binary
+/// serves it, and the event stream, which only a socket shows.
+@Suite struct GoldenSocketTests {
+    @Test func everyRouteAnswersThroughTheSocketAsItsTranscriptSays() async throws {
+        let daemon = try await RunningDaemon.start(config: GoldenTranscripts.configuration)
+        try await daemon.waitUntilAdaptersSettle()
+        try await GoldenScenario.run(with: daemon.client)
+    }
+
     /// The event stream's lines for a rewarded ad's whole life, against their transcript.
     @Test func theEventStreamWritesAsItsTranscriptSays() async throws {
         let daemon = try await RunningDaemon.start(config: GoldenTranscripts.configuration)

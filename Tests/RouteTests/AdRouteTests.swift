@@ -197,8 +197,13 @@ struct AdRouteTests: MediationScenario {
             #expect(loaded.status == 200, "\(loaded.json)")
             let native = try #require(loaded.json["native"] as? [String: Any])
             #expect(native["headline"] as? String == "Spring sale")
+            #expect(native["body"] as? String == "All week" && native["call_to_action"] as? String == "Shop")
             let image = try #require((native["images"] as? [[String: Any]])?.first)
             #expect(image["data"] as? String == Data(png).base64EncodedString(), "the daemon fetched the image")
+            #expect(image["width"] as? Int == 1200 && image["height"] as? Int == 627)
+            let id = try #require(loaded.json["ad_id"] as? String)
+            let click = try await Self.post(client, "/v1/ads/\(id)/click")
+            #expect((click.json["action"] as? [String: Any])?["url"] as? String == "https://example.com/spring")
             let urlsOnly = try await Self.post(
                 client, "/v1/ads",
                 [

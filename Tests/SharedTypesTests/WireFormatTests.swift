@@ -18,11 +18,34 @@ struct WireFormatTests {
     }
 
     @Test func snakeCaseStaysAsItIs() {
-        for key in ["limit_ad_tracking", "gpp_sid", "custom_data", "Headline", "MainImage"] {
-            #expect(WireFormat.snakeCase(key) == key.lowercased() || key.first?.isUppercase == true)
+        for key in ["limit_ad_tracking", "gpp_sid", "custom_data", "v"] {
+            #expect(WireFormat.snakeCase(key) == key)
+            #expect(WireFormat.snakeCase(WireFormat.camelCase(key)) == key)
         }
-        #expect(WireFormat.snakeCase("limit_ad_tracking") == "limit_ad_tracking")
         #expect(WireFormat.camelCase("Headline") == "Headline", "a key with no underscore is kept")
+    }
+
+    /// Dictionary keys are data, not names: a custom format's asset keys, extra assets and
+    /// counts by state are written and read as they are.
+    @Test func dictionaryKeysAreLeftAsTheyAre() throws {
+        struct Holder: Codable, Equatable {
+            var extraAssets: [String: String]
+        }
+        let holder = Holder(extraAssets: ["MainImage": "a", "rating_count": "5", "timed_out": "1"])
+        let text = String(decoding: try WireFormat.encoder().encode(holder), as: UTF8.self)
+        #expect(text == #"{"extra_assets":{"MainImage":"a","rating_count":"5","timed_out":"1"}}"#)
+        #expect(try roundTrip(holder) == holder)
+    }
+
+    @Test func thePrivacyStateReadsBackAsItWasWritten() throws {
+        let privacy = PrivacyState(
+            limitAdTracking: true, tcfConsent: "CP", gpp: "DB", gppSid: [2, 6], usPrivacy: "1YNN", gdprApplies: false)
+        let text = String(decoding: try WireFormat.encoder().encode(privacy), as: UTF8.self)
+        #expect(
+            text
+                == #"{"gdpr_applies":false,"gpp":"DB","gpp_sid":[2,6],"limit_ad_tracking":true,"tcf_consent":"CP","us_privacy":"1YNN"}"#
+        )
+        #expect(try roundTrip(privacy) == privacy)
     }
 
     @Test func absentValuesAreExplicitNullsAndReadBackAbsent() throws {

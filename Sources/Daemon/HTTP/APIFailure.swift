@@ -2,7 +2,7 @@ import Hummingbird
 
 /// A failure the socket API answers with: a stable code, a message for people, and the HTTP
 /// status it is answered with. Every error a route may throw conforms (the domain errors in
-/// `ErrorAnswers.swift`, the daemon's own as `APIError`); `APIMiddleware` turns each into
+/// `ErrorAnswers.swift`, the daemon's own as `APIError`); `ErrorMiddleware` turns each into
 /// `{"error": {"code", "message"}}` and whatever `encodeDetails` adds beside it.
 protocol APIFailure: Error {
     /// The code clients switch on, such as `unknown_ad`; stable across versions.

@@ -1,10 +1,9 @@
 import Hummingbird
-import Logging
 
-/// Wraps the whole router: answers every error as the API's JSON error (`APIFailure`), a request
-/// the router has no route for as 405 with `Allow` when its path takes other methods and as
-/// 404 otherwise, and counts every request by route pattern, method and status.
-struct APIMiddleware: RouterMiddleware {
+/// Wraps the whole router: answers a request the router has no route for as 405 with `Allow`
+/// when its path takes other methods and as 404 otherwise, and counts every request by route
+/// pattern, method and status. It needs the router's own route list, so it sits outside it.
+struct RouteMiddleware: RouterMiddleware {
     let routes: RouteIndex
     let metrics: DaemonMetrics
 
@@ -16,12 +15,7 @@ struct APIMiddleware: RouterMiddleware {
         _ request: Request, context: DaemonRequestContext,
         next: (Request, DaemonRequestContext) async throws -> Response
     ) async throws -> Response {
-        var response: Response
-        do {
-            response = try await next(request, context)
-        } catch {
-            response = try answer(for: error, context: context)
-        }
+        var response = try await next(request, context)
         if context.endpointPath == Self.unrouted, response.status == .notFound {
             response = try unrouted(request)
         }
@@ -47,20 +41,5 @@ struct APIMiddleware: RouterMiddleware {
         ).response()
         response.headers[.allow] = allowed
         return response
-    }
-
-    private func answer(for error: any Error, context: DaemonRequestContext) throws -> Response {
-        switch error {
-        case let failure as any APIFailure:
-            return try failure.response()
-        case let error as HTTPError where error.status == .contentTooLarge:
-            return try APIError(.contentTooLarge, "body_too_large", "the request body is too large").response()
-        case let error as HTTPError:
-            return try APIError(error.status, "http_error", error.body ?? error.status.reasonPhrase).response()
-        default:
-            context.logger.error("request failed", metadata: ["error": "\(error)"])
-            return try APIError(.internalServerError, "internal_error", "the daemon failed to answer; see its log")
-                .response()
-        }
     }
 }
