@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
     ],
     targets: [
         // The system's OpenSSL 3 libcrypto, with a header-only shim where Swift cannot reach.
@@ -38,8 +40,18 @@ let package = Package(
         // Time: timeouts that answer whatever the operation does, durations, the daemon's clock.
         .target(name: "Timing"),
         // The value types every module speaks: versions, the privacy state, adapter options and
-        // statuses, a signals answer and the protocol that gives one.
-        .target(name: "SharedTypes"),
+        // statuses, a signals answer and the protocol that gives one, and the wire format.
+        .target(name: "SharedTypes", dependencies: ["WireFormatMacros"]),
+        // `@WireKeys`: a wire type's CodingKeys in snake_case, spelled when the code compiles.
+        .macro(
+            name: "WireFormatMacros",
+            dependencies: [
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            ]
+        ),
         // Signal adapters: the protocol, the registry, the collector. No HTTP, no sockets.
         .target(
             name: "SecureSignals",
@@ -169,7 +181,11 @@ let package = Package(
         ),
         .testTarget(
             name: "SharedTypesTests",
-            dependencies: ["SharedTypes"]
+            dependencies: [
+                "SharedTypes", "WireFormatMacros",
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]
         ),
         .testTarget(
             name: "SignalCryptoTests",

@@ -20,6 +20,7 @@ public struct DeviceContextAdapter: SignalAdapter {
     public let context: DeviceContext
     private let encoded: [UInt8]
 
+    @WireKeys
     public struct DeviceContext: Codable, Sendable, Equatable {
         public var os: String
         public var osVersion: String

@@ -183,6 +183,7 @@ public protocol RewardedPresentationSource: Sendable {
 }
 
 /// Revenue of one impression.
+@WireKeys
 public struct AdValue: Sendable, Codable, Equatable {
     public var valueMicros: Int64
     public var currency: String

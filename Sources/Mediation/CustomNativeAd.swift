@@ -1,4 +1,7 @@
+import SharedTypes
+
 /// A custom native format's ad: named assets the client reads by key and renders itself.
+@WireKeys
 public struct CustomNativeAd: Sendable, Codable, Equatable {
     public var formatID: String
     /// By key; the AdChoices overlay, when the ad has one, is the asset `AdChoices`.
@@ -15,6 +18,7 @@ public struct CustomNativeAd: Sendable, Codable, Equatable {
 }
 
 /// A custom native ad's main media.
+@WireKeys
 public struct CustomNativeMedia: Sendable, Codable, Equatable {
     public var hasVideoContent: Bool
     /// The video's URL, when it has video content.

@@ -3,6 +3,7 @@ import SharedTypes
 
 /// A loaded ad as clients see it (`POST /v1/ads`, `GET /v1/ads/{id}`), with only the content
 /// its format has: `native`, `custom_native`, or `reward` and `video`.
+@WireKeys
 public struct MediatedAd: Sendable, Encodable, Equatable {
     public var adID: String
     public var adUnit: String

@@ -1,4 +1,7 @@
+import SharedTypes
+
 /// A native ad in the one schema every network's ad is mapped to: the client lays it out.
+@WireKeys
 public struct NativeAd: Sendable, Codable, Equatable {
     public var headline: String
     public var body: String?

@@ -1,5 +1,8 @@
+import SharedTypes
+
 /// How a load went: every line item tried, in order, and which one filled.
 public struct ResponseInfo: Sendable, Codable, Equatable {
+    @WireKeys
     public struct Attempt: Sendable, Codable, Equatable {
         public enum Outcome: String, Sendable, Codable {
             case filled
@@ -13,14 +16,9 @@ public struct ResponseInfo: Sendable, Codable, Equatable {
         public var network: String
         public var parameter: String
         public var outcome: Outcome
-        public var latencyMilliseconds: Double
+        @WireName("latency_ms") public var latencyMilliseconds: Double
         /// Why it did not fill.
         public var message: String?
-
-        enum CodingKeys: String, CodingKey {
-            case network, parameter, outcome, message
-            case latencyMilliseconds = "latencyMs"
-        }
     }
 
     public var attempts: [Attempt]

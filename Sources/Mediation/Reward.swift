@@ -1,3 +1,5 @@
+import SharedTypes
+
 /// What a rewarded ad grants, known once it is loaded.
 public struct Reward: Sendable, Codable, Equatable {
     public var type: String
@@ -10,6 +12,7 @@ public struct Reward: Sendable, Codable, Equatable {
 }
 
 /// Server-side verification data, carried to the `reward_earned` event only when set.
+@WireKeys
 public struct ServerSideVerification: Sendable, Codable, Equatable {
     public var customData: String?
     public var userID: String?

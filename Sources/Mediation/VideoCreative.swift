@@ -1,5 +1,8 @@
+import SharedTypes
+
 /// The video a rewarded ad plays, as the client's player needs it: the media file chosen
 /// for this device, its length, when it may be skipped, and where a click leads.
+@WireKeys
 public struct VideoCreative: Sendable, Codable, Equatable {
     public var mediaURL: String
     public var mimeType: String
@@ -7,9 +10,9 @@ public struct VideoCreative: Sendable, Codable, Equatable {
     public var height: Int?
     /// Kilobits per second, when the ad server says.
     public var bitrate: Int?
-    public var durationMilliseconds: Int
+    @WireName("duration_ms") public var durationMilliseconds: Int
     /// When the viewer may skip; nil when the video is not skippable.
-    public var skipOffsetMilliseconds: Int?
+    @WireName("skip_offset_ms") public var skipOffsetMilliseconds: Int?
     public var clickThrough: String?
     public var adChoices: AdChoices?
 
@@ -27,11 +30,5 @@ public struct VideoCreative: Sendable, Codable, Equatable {
         self.skipOffsetMilliseconds = skipOffsetMilliseconds
         self.clickThrough = clickThrough
         self.adChoices = adChoices
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case mediaURL, mimeType, width, height, bitrate, clickThrough, adChoices
-        case durationMilliseconds = "durationMs"
-        case skipOffsetMilliseconds = "skipOffsetMs"
     }
 }

@@ -9,12 +9,13 @@ public enum AdapterState: String, Sendable, Codable {
 
 /// One adapter as `GET /v1/adapters` shows it: every field, unknown ones as null, so that
 /// clients see one shape.
+@WireKeys
 public struct AdapterStatus: Sendable, Codable, Equatable {
     public var name: String
     public var kind: String
     public var state: AdapterState
     public var description: String
-    @Nullable public var initLatencyMilliseconds: Double?
+    @WireName("init_latency_ms") @Nullable public var initLatencyMilliseconds: Double?
     /// Nil until a program has told its own.
     @Nullable public var adapterVersion: SemanticVersion?
     @Nullable public var sdkVersion: SemanticVersion?
@@ -35,10 +36,5 @@ public struct AdapterStatus: Sendable, Codable, Equatable {
         self.sdkVersion = sdkVersion
         self.circuit = circuit
         self.program = program
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case name, kind, state, description, adapterVersion, sdkVersion, circuit, program
-        case initLatencyMilliseconds = "initLatencyMs"
     }
 }

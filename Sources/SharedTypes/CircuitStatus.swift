@@ -1,4 +1,5 @@
 /// A circuit breaker's state as `GET /v1/adapters` shows it.
+@WireKeys
 public struct CircuitStatus: Sendable, Codable, Equatable {
     public enum State: String, Sendable, Codable {
         case closed
@@ -10,7 +11,7 @@ public struct CircuitStatus: Sendable, Codable, Equatable {
     public var state: State
     public var consecutiveFailures: Int
     /// How long it stays open, while open.
-    @Nullable public var retryInMilliseconds: Double?
+    @WireName("retry_in_ms") @Nullable public var retryInMilliseconds: Double?
     /// How many times it opened since the daemon started.
     public var opened: Int
 
@@ -19,10 +20,5 @@ public struct CircuitStatus: Sendable, Codable, Equatable {
         self.consecutiveFailures = consecutiveFailures
         self.retryInMilliseconds = retryInMilliseconds
         self.opened = opened
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case state, consecutiveFailures, opened
-        case retryInMilliseconds = "retryInMs"
     }
 }

@@ -1,5 +1,6 @@
 /// One sealed signal in a collection's answer; `recipient` and `key_id` are null for a signal
 /// the adapter sealed itself.
+@WireKeys
 public struct SealedSignal: Sendable, Codable, Equatable {
     public var adapter: String
     public var adapterVersion: SemanticVersion
@@ -40,6 +41,7 @@ public struct AdapterFailure: Sendable, Codable, Equatable {
 }
 
 /// The answer to one request: what arrived in time, and an error for each adapter that did not.
+@WireKeys
 public struct CollectionResult: Sendable, Codable, Equatable {
     public var requestID: String
     public var signals: [SealedSignal]

@@ -1,9 +1,10 @@
 /// `GET /v1/health`: liveness, how many adapters are in each state, and the daemon's version.
+@WireKeys
 public struct HealthReport: Codable, Sendable, Equatable {
     public var status: String
     /// Adapters by state: `initializing`, `ready`, `failed`, `timed_out`.
     public var adapters: [String: Int]
-    public var uptimeSeconds: Double
+    @WireName("uptime_s") public var uptimeSeconds: Double
     public var version: String
 
     public init(status: String, adapters: [String: Int], uptimeSeconds: Double, version: String) {
@@ -11,10 +12,5 @@ public struct HealthReport: Codable, Sendable, Equatable {
         self.adapters = adapters
         self.uptimeSeconds = uptimeSeconds
         self.version = version
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case status, adapters, version
-        case uptimeSeconds = "uptimeS"
     }
 }

@@ -1,5 +1,6 @@
 /// The device's consent state, set by the platform (`PUT /v1/privacy`) and handed to every
 /// adapter with each request.
+@WireKeys
 public struct PrivacyState: Sendable, Equatable, Codable {
     public var limitAdTracking: Bool
     /// IAB TCF consent string.

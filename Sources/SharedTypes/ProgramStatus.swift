@@ -1,6 +1,7 @@
 /// What a supervised adapter program is doing, as `GET /v1/adapters` shows it (every field,
 /// unknown ones as null): enough to tell a healthy program from one that crashes, hangs or
 /// writes garbage.
+@WireKeys
 public struct ProgramStatus: Sendable, Codable, Equatable {
     public enum State: String, Sendable, Codable {
         /// Started, not yet initialized.
@@ -18,7 +19,7 @@ public struct ProgramStatus: Sendable, Codable, Equatable {
     /// How its last run ended ("exited with status 3", "killed by signal 9").
     @Nullable public var lastExit: String?
     /// When it starts again, while restarting.
-    @Nullable public var restartInMilliseconds: Double?
+    @WireName("restart_in_ms") @Nullable public var restartInMilliseconds: Double?
     /// Lines on its stdout that were not a reply: not JSON, not a reply object, or over 64 KiB.
     public var droppedLines: Int
     /// Replies to an id nobody waits for: unknown, timed out, or already answered.
@@ -38,10 +39,5 @@ public struct ProgramStatus: Sendable, Codable, Equatable {
         self.droppedLines = droppedLines
         self.unmatchedReplies = unmatchedReplies
         self.suppressedStderrLines = suppressedStderrLines
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case state, pid, restarts, lastExit, droppedLines, unmatchedReplies, suppressedStderrLines
-        case restartInMilliseconds = "restartInMs"
     }
 }

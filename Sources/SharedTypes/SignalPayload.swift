@@ -1,11 +1,12 @@
 /// What a bidder finds inside an envelope after opening it.
+@WireKeys
 public struct SignalPayload: Sendable, Codable, Equatable {
     public var v: Int
     public var adapter: String
     public var adapterVersion: SemanticVersion
     public var sdkVersion: SemanticVersion
     public var requestID: String
-    public var issuedAtMilliseconds: Int64
+    @WireName("issued_at_ms") public var issuedAtMilliseconds: Int64
     /// Base64 of the raw signal.
     public var signal: String
 
@@ -20,10 +21,5 @@ public struct SignalPayload: Sendable, Codable, Equatable {
         self.requestID = requestID
         self.issuedAtMilliseconds = issuedAtMilliseconds
         self.signal = signal
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case v, adapter, adapterVersion, sdkVersion, requestID, signal
-        case issuedAtMilliseconds = "issuedAtMs"
     }
 }

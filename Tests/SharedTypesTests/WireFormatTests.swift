@@ -1,33 +1,103 @@
 import Foundation
 import SharedTypes
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacrosGenericTestSupport
 import Testing
+import WireFormatMacros
 
-/// The one wire shape: names spelled both ways, explicit nulls, and answers that read back as
-/// they were written.
+/// The one wire shape: names spelled when the code compiles, explicit nulls, and answers that
+/// read back as they were written.
 struct WireFormatTests {
-    static let names: [(swift: String, wire: String)] = [
-        ("adID", "ad_id"), ("requestID", "request_id"), ("keyID", "key_id"), ("formatIDs", "format_ids"),
-        ("videoURL", "video_url"), ("allowedUIDs", "allowed_uids"), ("initLatencyMs", "init_latency_ms"),
-        ("uptimeS", "uptime_s"), ("hasVideoContent", "has_video_content"), ("v", "v"), ("ortb2Imp", "ortb2_imp"),
-    ]
+    @Test func wireKeysSpellEachStoredPropertyInSnakeCase() {
+        expand(
+            """
+            @WireKeys
+            struct Names {
+                var adID: String
+                var requestID: String
+                var formatIDs: [String]
+                var videoURL: String
+                var allowedUIDs: [Int]
+                var hasVideoContent: Bool
+                var ortb2Imp: Int
+                var v: Int
+                var limit_ad_tracking: Bool
+                @Nullable var keyID: Int?
+                @WireName("uptime_s") var uptimeSeconds: Double
+                static var shared = 0
+                var computed: Int { 1 }
+                var observed = 0 { didSet {} }
+            }
+            """,
+            into: """
+                struct Names {
+                    var adID: String
+                    var requestID: String
+                    var formatIDs: [String]
+                    var videoURL: String
+                    var allowedUIDs: [Int]
+                    var hasVideoContent: Bool
+                    var ortb2Imp: Int
+                    var v: Int
+                    var limit_ad_tracking: Bool
+                    @Nullable var keyID: Int?
+                    var uptimeSeconds: Double
+                    static var shared = 0
+                    var computed: Int { 1 }
+                    var observed = 0 { didSet {} }
 
-    @Test(arguments: names)
-    func namesAreSpelledTheSameBothWays(name: (swift: String, wire: String)) {
-        #expect(WireFormat.snakeCase(name.swift) == name.wire)
-        #expect(WireFormat.camelCase(name.wire) == name.swift)
+                    enum CodingKeys: String, CodingKey, CaseIterable {
+                        case adID = "ad_id"
+                        case requestID = "request_id"
+                        case formatIDs = "format_ids"
+                        case videoURL = "video_url"
+                        case allowedUIDs = "allowed_uids"
+                        case hasVideoContent = "has_video_content"
+                        case ortb2Imp = "ortb2_imp"
+                        case v = "v"
+                        case limit_ad_tracking = "limit_ad_tracking"
+                        case keyID = "key_id"
+                        case uptimeSeconds = "uptime_s"
+                        case observed = "observed"
+                    }
+                }
+                """)
     }
 
-    @Test func snakeCaseStaysAsItIs() {
-        for key in ["limit_ad_tracking", "gpp_sid", "custom_data", "v"] {
-            #expect(WireFormat.snakeCase(key) == key)
-            #expect(WireFormat.snakeCase(WireFormat.camelCase(key)) == key)
-        }
-        #expect(WireFormat.camelCase("Headline") == "Headline", "a key with no underscore is kept")
+    @Test func aTypeWithNoStoredPropertyIsRefused() {
+        var failures: [String] = []
+        assertMacroExpansion(
+            """
+            @WireKeys
+            struct Empty {
+                var computed: Int { 1 }
+            }
+            """,
+            expandedSource: """
+                struct Empty {
+                    var computed: Int { 1 }
+                }
+                """,
+            diagnostics: [DiagnosticSpec(message: "@WireKeys needs stored properties", line: 1, column: 1)],
+            macroSpecs: Self.macros, failureHandler: { failures.append($0.message) })
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    static let macros: [String: MacroSpec] = [
+        "WireKeys": MacroSpec(type: WireKeysMacro.self), "WireName": MacroSpec(type: WireNameMacro.self),
+    ]
+
+    func expand(_ source: String, into expanded: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        var failures: [String] = []
+        assertMacroExpansion(
+            source, expandedSource: expanded, macroSpecs: Self.macros, failureHandler: { failures.append($0.message) })
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))", sourceLocation: sourceLocation)
     }
 
     /// Dictionary keys are data, not names: a custom format's asset keys, extra assets and
     /// counts by state are written and read as they are.
     @Test func dictionaryKeysAreLeftAsTheyAre() throws {
+        @WireKeys
         struct Holder: Codable, Equatable {
             var extraAssets: [String: String]
         }

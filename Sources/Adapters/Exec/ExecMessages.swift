@@ -17,6 +17,7 @@ enum ExecMessage {
         var options: AdapterOptions
     }
 
+    @WireKeys
     struct CollectParams: Encodable, Sendable {
         var requestID: String
         /// Null when none is set, so that programs always find the key.
@@ -31,6 +32,7 @@ enum ExecMessage {
         var error: ErrorBody?
     }
 
+    @WireKeys
     struct ResultBody: Decodable, Sendable {
         /// Of `initialize`.
         var adapterVersion: String?

@@ -94,6 +94,7 @@ public final class HouseAdNetwork: AdNetworkAdapter {
 }
 
 /// One house ad file.
+@WireKeys
 struct HouseAd: Decodable {
     var format: AdFormat
     var native: NativeAd?

@@ -1,0 +1,84 @@
+import SwiftCompilerPlugin
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// `@WireKeys`: the `CodingKeys` of a wire type, one case a stored property, whose raw value
+/// is the property's name in snake_case (`adID` is `ad_id`, `formatIDs` is `format_ids`) or the
+/// name the property's `@WireName` gives. Spelled when the code compiles, so encoding and
+/// decoding pay nothing for it.
+public struct WireKeysMacro: MemberMacro {
+    public static func expansion(
+        of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        var cases: [String] = []
+        for member in declaration.memberBlock.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self), isStored(variable) else { continue }
+            let override = wireName(of: variable)
+            for binding in variable.bindings {
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.trimmedDescription
+                else { continue }
+                let wire = override ?? SnakeCase.spell(name.trimmingBackticks)
+                cases.append("case \(name) = \"\(wire)\"")
+            }
+        }
+        guard !cases.isEmpty else {
+            context.diagnose(
+                Diagnostic(node: Syntax(node), message: WireKeysMessage("@WireKeys needs stored properties")))
+            return []
+        }
+        return [
+            DeclSyntax(
+                stringLiteral: "enum CodingKeys: String, CodingKey, CaseIterable {\n"
+                    + cases.joined(separator: "\n") + "\n}")
+        ]
+    }
+
+    /// An instance property with storage: not static, and with no accessors but observers.
+    static func isStored(_ variable: VariableDeclSyntax) -> Bool {
+        if variable.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) { return false }
+        return variable.bindings.allSatisfy { binding in
+            guard let accessors = binding.accessorBlock?.accessors else { return true }
+            guard case .accessors(let list) = accessors else { return false }
+            return list.allSatisfy { ["willSet", "didSet"].contains($0.accessorSpecifier.text) }
+        }
+    }
+
+    /// The name a property's `@WireName("...")` gives it, if it has one.
+    static func wireName(of variable: VariableDeclSyntax) -> String? {
+        for attribute in variable.attributes {
+            guard let attribute = attribute.as(AttributeSyntax.self),
+                attribute.attributeName.trimmedDescription == "WireName",
+                let argument = attribute.arguments?.as(LabeledExprListSyntax.self)?.first,
+                let literal = argument.expression.as(StringLiteralExprSyntax.self)
+            else { continue }
+            return literal.segments.trimmedDescription
+        }
+        return nil
+    }
+}
+
+/// `@WireName("uptime_s")`: marks the wire name of a property; `@WireKeys` reads it.
+public struct WireNameMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] { [] }
+}
+
+struct WireKeysMessage: DiagnosticMessage {
+    let message: String
+    init(_ message: String) { self.message = message }
+    var diagnosticID: MessageID { MessageID(domain: "WireKeys", id: "keys") }
+    var severity: DiagnosticSeverity { .error }
+}
+
+extension String {
+    fileprivate var trimmingBackticks: String { filter { $0 != "`" } }
+}
+
+@main
+struct WireFormatMacrosPlugin: CompilerPlugin {
+    let providingMacros: [any Macro.Type] = [WireKeysMacro.self, WireNameMacro.self]
+}
