@@ -5,8 +5,9 @@ import Foundation
 /// is `format_ids`; `@WireName` where the wire name is not the property's), sorted, slashes
 /// unescaped; `@Nullable` writes an absent value as an explicit null.
 ///
-/// Input the daemon checks strictly (its configuration, request bodies) is read by keys it
-/// lists itself, so that an error names the key as the client wrote it.
+/// Input the daemon checks strictly (its configuration, request bodies) is spelled the same
+/// way: the generated keys are also the list of keys it accepts (`CaseIterable`), so an unknown
+/// key is refused and an error names a key as the client wrote it.
 public enum WireFormat {
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()

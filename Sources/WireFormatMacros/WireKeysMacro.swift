@@ -28,9 +28,11 @@ public struct WireKeysMacro: MemberMacro {
                 Diagnostic(node: Syntax(node), message: WireKeysMessage("@WireKeys needs stored properties")))
             return []
         }
+        // As visible as the type, so that a strict reader elsewhere can list the keys it accepts.
+        let access = declaration.modifiers.contains { $0.name.text == "public" } ? "public " : ""
         return [
             DeclSyntax(
-                stringLiteral: "enum CodingKeys: String, CodingKey, CaseIterable {\n"
+                stringLiteral: "\(access)enum CodingKeys: String, CodingKey, CaseIterable {\n"
                     + cases.joined(separator: "\n") + "\n}")
         ]
     }

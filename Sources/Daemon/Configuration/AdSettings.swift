@@ -3,18 +3,13 @@ import SecureSignals
 import SharedTypes
 
 /// `ad_units` and `ad_networks` in the configuration file, as written.
+@WireKeys
 struct AdUnitSettings: Decodable, Sendable {
     var format: AdFormat
     var waterfall: [LineItemSettings]
     var maxRetries: Int
     var preload: Bool
-    var expiryMilliseconds: Int
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case format, waterfall, preload
-        case maxRetries = "max_retries"
-        case expiryMilliseconds = "expiry_ms"
-    }
+    @WireName("expiry_ms") var expiryMilliseconds: Int
 
     init(format: AdFormat, waterfall: [LineItemSettings]) {
         self.format = format
@@ -50,16 +45,12 @@ struct AdUnitSettings: Decodable, Sendable {
     }
 }
 
+@WireKeys
 struct LineItemSettings: Decodable, Sendable {
     var network: String
     var parameter: String
-    var timeoutMilliseconds: Int
+    @WireName("timeout_ms") var timeoutMilliseconds: Int
     var options: AdapterOptions
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case network, parameter, options
-        case timeoutMilliseconds = "timeout_ms"
-    }
 
     init(network: String, parameter: String) {
         self.network = network
@@ -78,15 +69,11 @@ struct LineItemSettings: Decodable, Sendable {
     }
 }
 
+@WireKeys
 struct AdNetworkSettings: Decodable, Sendable {
     var lazy: Bool
-    var initTimeoutMilliseconds: Int
+    @WireName("init_timeout_ms") var initTimeoutMilliseconds: Int
     var setup: AdapterOptions
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case lazy, setup
-        case initTimeoutMilliseconds = "init_timeout_ms"
-    }
 
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)

@@ -4,6 +4,7 @@ import SharedTypes
 
 /// The configuration file, as written (`config/daemon.json` documents every option). Unknown
 /// keys are errors; relative paths resolve against the file's directory.
+@WireKeys
 struct DaemonConfiguration: Decodable, Sendable {
     var socket = SocketSettings()
     var access = AccessSettings()
@@ -14,14 +15,6 @@ struct DaemonConfiguration: Decodable, Sendable {
     var adapters: [AdapterSettings] = []
     var adUnits: [String: AdUnitSettings] = [:]
     var adNetworks: [String: AdNetworkSettings] = [:]
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case socket, access, recipients, deadlines, adapters
-        case stateDirectory = "state_directory"
-        case circuitBreaker = "circuit_breaker"
-        case adUnits = "ad_units"
-        case adNetworks = "ad_networks"
-    }
 
     init() {}
 
@@ -41,14 +34,13 @@ struct DaemonConfiguration: Decodable, Sendable {
         adNetworks = try container.decodeIfPresent([String: AdNetworkSettings].self, forKey: .adNetworks) ?? [:]
     }
 
+    @WireKeys
     struct SocketSettings: Decodable, Sendable {
         var path: String?
         /// Octal, as a string: "0660".
         var mode = "0660"
         /// A group name or number; the socket's group, and allowed to connect.
         var group: String?
-
-        enum CodingKeys: String, CodingKey, CaseIterable { case path, mode, group }
 
         init() {}
 
@@ -66,16 +58,12 @@ struct DaemonConfiguration: Decodable, Sendable {
         }
     }
 
+    @WireKeys
     struct AccessSettings: Decodable, Sendable {
         /// Who may connect besides the daemon's own uid and root (always allowed).
         var allowedUIDs: [UInt32] = []
         /// Groups whose members may connect; the socket's group always may.
         var allowedGIDs: [UInt32] = []
-
-        enum CodingKeys: String, CodingKey, CaseIterable {
-            case allowedUIDs = "allowed_uids"
-            case allowedGIDs = "allowed_gids"
-        }
 
         init() {}
 
@@ -87,11 +75,10 @@ struct DaemonConfiguration: Decodable, Sendable {
         }
     }
 
+    @WireKeys
     struct RecipientSettings: Decodable, Sendable {
         /// Key configuration files, newest first: the first is used for sealing.
         var keyConfigs: [String]
-
-        enum CodingKeys: String, CodingKey, CaseIterable { case keyConfigs = "key_configs" }
 
         init(keyConfigs: [String]) { self.keyConfigs = keyConfigs }
 
@@ -107,18 +94,12 @@ struct DaemonConfiguration: Decodable, Sendable {
         }
     }
 
+    @WireKeys
     struct Deadlines: Decodable, Sendable {
-        var requestTimeoutMilliseconds = 500
-        var adapterTimeoutMilliseconds = 50
-        var initTimeoutMilliseconds = 10_000
+        @WireName("request_timeout_ms") var requestTimeoutMilliseconds = 500
+        @WireName("adapter_timeout_ms") var adapterTimeoutMilliseconds = 50
+        @WireName("init_timeout_ms") var initTimeoutMilliseconds = 10_000
         var maxSignalBytes = 4096
-
-        enum CodingKeys: String, CodingKey, CaseIterable {
-            case requestTimeoutMilliseconds = "request_timeout_ms"
-            case adapterTimeoutMilliseconds = "adapter_timeout_ms"
-            case initTimeoutMilliseconds = "init_timeout_ms"
-            case maxSignalBytes = "max_signal_bytes"
-        }
 
         init() {}
 
@@ -132,6 +113,7 @@ struct DaemonConfiguration: Decodable, Sendable {
         }
     }
 
+    @WireKeys
     struct AdapterSettings: Decodable, Sendable {
         var name: String
         var type: String?
@@ -139,22 +121,13 @@ struct DaemonConfiguration: Decodable, Sendable {
         var exec: String?
         var args: [String] = []
         var env: [String: String] = [:]
-        var stopGraceMilliseconds: Int?
+        @WireName("stop_grace_ms") var stopGraceMilliseconds: Int?
         var recipients: [String]
-        var timeoutMilliseconds: Int?
-        var initTimeoutMilliseconds: Int?
-        var cacheTTLMilliseconds: Int
+        @WireName("timeout_ms") var timeoutMilliseconds: Int?
+        @WireName("init_timeout_ms") var initTimeoutMilliseconds: Int?
+        @WireName("cache_ttl_ms") var cacheTTLMilliseconds: Int
         var options: AdapterOptions
         var circuitBreaker: CircuitBreakerSettings?
-
-        enum CodingKeys: String, CodingKey, CaseIterable {
-            case name, type, exec, args, env, recipients, options
-            case stopGraceMilliseconds = "stop_grace_ms"
-            case timeoutMilliseconds = "timeout_ms"
-            case initTimeoutMilliseconds = "init_timeout_ms"
-            case cacheTTLMilliseconds = "cache_ttl_ms"
-            case circuitBreaker = "circuit_breaker"
-        }
 
         init(
             name: String, type: String? = nil, recipients: [String], cacheTTLMilliseconds: Int = 0,

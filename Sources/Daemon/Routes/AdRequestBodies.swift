@@ -1,4 +1,5 @@
 import Mediation
+import SharedTypes
 
 /// `POST /v1/ads` body.
 struct AdLoadBody: Decodable {
@@ -72,10 +73,9 @@ struct AdLoadBody: Decodable {
     }
 }
 
+@WireKeys
 struct ClickBody: Decodable {
     var asset: String?
-
-    enum CodingKeys: String, CodingKey, CaseIterable { case asset }
 
     init() {}
 
@@ -85,10 +85,9 @@ struct ClickBody: Decodable {
     }
 }
 
+@WireKeys
 struct ProgressBody: Decodable {
     var event: VideoProgress
-
-    enum CodingKeys: String, CodingKey, CaseIterable { case event }
 
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -104,10 +103,9 @@ struct ProgressBody: Decodable {
 }
 
 /// `POST /v1/ads/{id}/error`: `{"code": 405}`, a VAST error code from 100 to 999.
+@WireKeys
 struct PlaybackErrorBody: Decodable {
     var code: Int
-
-    enum CodingKeys: String, CodingKey, CaseIterable { case code }
 
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)

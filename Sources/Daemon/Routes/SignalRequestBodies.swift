@@ -1,16 +1,11 @@
 import SharedTypes
 
 /// `POST /v1/signals` body.
+@WireKeys
 struct SignalsRequest: Decodable {
     var requestID: String
     var adapters: [String]?
-    var timeoutMilliseconds: Int?
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case requestID = "request_id"
-        case adapters
-        case timeoutMilliseconds = "timeout_ms"
-    }
+    @WireName("timeout_ms") var timeoutMilliseconds: Int?
 
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -27,28 +22,12 @@ struct SignalsRequest: Decodable {
     }
 }
 
-/// `PUT /v1/privacy` body: the privacy state, by its exact keys, refusing any other.
+/// `PUT /v1/privacy` body: the privacy state, refusing unknown fields.
 struct StrictPrivacyState: Decodable {
     var state: PrivacyState
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case limitAdTracking = "limit_ad_tracking"
-        case tcfConsent = "tcf_consent"
-        case gpp
-        case gppSid = "gpp_sid"
-        case usPrivacy = "us_privacy"
-        case gdprApplies = "gdpr_applies"
-    }
-
     init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        state = PrivacyState(
-            limitAdTracking: try container.decode(Bool.self, forKey: .limitAdTracking),
-            tcfConsent: try container.decodeIfPresent(String.self, forKey: .tcfConsent),
-            gpp: try container.decodeIfPresent(String.self, forKey: .gpp),
-            gppSid: try container.decodeIfPresent([Int].self, forKey: .gppSid),
-            usPrivacy: try container.decodeIfPresent(String.self, forKey: .usPrivacy),
-            gdprApplies: try container.decodeIfPresent(Bool.self, forKey: .gdprApplies))
+        try decoder.rejectUnknownKeys(PrivacyState.CodingKeys.self)
+        state = try PrivacyState(from: decoder)
     }
 }

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import SharedTypes
 import Timing
 
 /// Routes only the testbed daemon has: the product binary never registers them.
@@ -20,10 +21,9 @@ struct TestbedRoutes {
         return try JSONResponse.make(["advanced_ms": body.advanceMilliseconds])
     }
 
+    @WireKeys
     struct ClockBody: Decodable {
-        var advanceMilliseconds: Int
-
-        enum CodingKeys: String, CodingKey, CaseIterable { case advanceMilliseconds = "advance_ms" }
+        @WireName("advance_ms") var advanceMilliseconds: Int
 
         init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownKeys(CodingKeys.self)
