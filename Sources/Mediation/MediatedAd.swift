@@ -20,8 +20,10 @@ public struct MediatedAd: Sendable, Encodable, Equatable {
 }
 
 /// What a lifecycle call did: whether it counted, and where a click leads.
+@WireKeys
 public struct LifecycleOutcome: Sendable, Encodable, Equatable {
     /// What the client should do after a click.
+    @WireKeys
     public struct ClickAction: Sendable, Encodable, Equatable {
         public enum Kind: String, Sendable, Encodable {
             /// The client handles the click itself, as it asked.

@@ -60,6 +60,7 @@ public struct NativeAd: Sendable, Codable, Equatable {
 }
 
 /// An image asset: its URL and scale, and its bytes (base64) when the daemon loaded them.
+@WireKeys
 public struct NativeImage: Sendable, Codable, Equatable {
     public var url: String
     public var scale: Double
@@ -93,6 +94,7 @@ public struct NativeImage: Sendable, Codable, Equatable {
 }
 
 /// The AdChoices overlay: its icon and where it leads.
+@WireKeys
 public struct AdChoices: Sendable, Codable, Equatable {
     public var icon: NativeImage?
     public var url: String

@@ -1,6 +1,7 @@
 import SharedTypes
 
 /// How a load went: every line item tried, in order, and which one filled.
+@WireKeys
 public struct ResponseInfo: Sendable, Codable, Equatable {
     @WireKeys
     public struct Attempt: Sendable, Codable, Equatable {

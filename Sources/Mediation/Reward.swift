@@ -1,6 +1,7 @@
 import SharedTypes
 
 /// What a rewarded ad grants, known once it is loaded.
+@WireKeys
 public struct Reward: Sendable, Codable, Equatable {
     public var type: String
     public var amount: Double

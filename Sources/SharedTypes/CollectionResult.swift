@@ -28,6 +28,7 @@ public struct SealedSignal: Sendable, Codable, Equatable {
 }
 
 /// An adapter that could not answer a request, and why.
+@WireKeys
 public struct AdapterFailure: Sendable, Codable, Equatable {
     public var adapter: String
     public var code: SignalError.Code

@@ -22,7 +22,8 @@ public final class AdjustableClock: Clock, Sendable {
         (offset: Duration, waiters: [Int: CheckedContinuation<Void, Never>], next: Int, moves: Int)
     >((.zero, [:], 0, 0))
 
-    public init(adjustable: Bool = true) {
+    /// `adjustable`: whether `advance` may move it (the testbed's); the product's is fixed.
+    public init(adjustable: Bool) {
         isAdjustable = adjustable
     }
 

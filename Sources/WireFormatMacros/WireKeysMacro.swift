@@ -14,8 +14,22 @@ public struct WireKeysMacro: MemberMacro {
     ) throws -> [DeclSyntax] {
         var cases: [String] = []
         for member in declaration.memberBlock.members {
+            if member.decl.is(IfConfigDeclSyntax.self) {
+                // A property there might or might not be coded; say so rather than guess.
+                context.diagnose(
+                    Diagnostic(
+                        node: Syntax(member.decl),
+                        message: WireKeysMessage("@WireKeys cannot see properties inside #if; move them out")))
+                continue
+            }
             guard let variable = member.decl.as(VariableDeclSyntax.self), isStored(variable) else { continue }
-            let override = wireName(of: variable)
+            let override: String?
+            do {
+                override = try wireName(of: variable)
+            } catch {
+                context.diagnose(Diagnostic(node: Syntax(variable), message: error))
+                continue
+            }
             for binding in variable.bindings {
                 guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.trimmedDescription
                 else { continue }
@@ -37,9 +51,10 @@ public struct WireKeysMacro: MemberMacro {
         ]
     }
 
-    /// An instance property with storage: not static, and with no accessors but observers.
+    /// An instance property with storage that coding sees: not static or lazy, and with no
+    /// accessors but observers.
     static func isStored(_ variable: VariableDeclSyntax) -> Bool {
-        if variable.modifiers.contains(where: { ["static", "class"].contains($0.name.text) }) { return false }
+        if variable.modifiers.contains(where: { ["static", "class", "lazy"].contains($0.name.text) }) { return false }
         return variable.bindings.allSatisfy { binding in
             guard let accessors = binding.accessorBlock?.accessors else { return true }
             guard case .accessors(let list) = accessors else { return false }
@@ -47,15 +62,20 @@ public struct WireKeysMacro: MemberMacro {
         }
     }
 
-    /// The name a property's `@WireName("...")` gives it, if it has one.
-    static func wireName(of variable: VariableDeclSyntax) -> String? {
+    /// The name a property's `@WireName("...")` gives it, if it has one: a plain string literal.
+    /// (The compiler refuses it on a declaration of several properties.)
+    static func wireName(of variable: VariableDeclSyntax) throws(WireKeysMessage) -> String? {
         for attribute in variable.attributes {
             guard let attribute = attribute.as(AttributeSyntax.self),
-                attribute.attributeName.trimmedDescription == "WireName",
-                let argument = attribute.arguments?.as(LabeledExprListSyntax.self)?.first,
-                let literal = argument.expression.as(StringLiteralExprSyntax.self)
+                attribute.attributeName.trimmedDescription.split(separator: ".").last == "WireName"
             else { continue }
-            return literal.segments.trimmedDescription
+            guard let argument = attribute.arguments?.as(LabeledExprListSyntax.self)?.first,
+                let literal = argument.expression.as(StringLiteralExprSyntax.self), literal.openingPounds == nil,
+                literal.segments.count == 1, let text = literal.segments.first?.as(StringSegmentSyntax.self)
+            else {
+                throw WireKeysMessage("@WireName takes a plain string literal")
+            }
+            return text.content.text
         }
         return nil
     }
@@ -69,7 +89,7 @@ public struct WireNameMacro: PeerMacro {
     ) throws -> [DeclSyntax] { [] }
 }
 
-struct WireKeysMessage: DiagnosticMessage {
+struct WireKeysMessage: DiagnosticMessage, Error {
     let message: String
     init(_ message: String) { self.message = message }
     var diagnosticID: MessageID { MessageID(domain: "WireKeys", id: "keys") }

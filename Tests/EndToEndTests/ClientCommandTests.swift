@@ -99,6 +99,6 @@ struct ClientCommandTests {
         #expect(run.stdoutText.contains("X25519 floor"), "\(run.stdoutText)")
         let help = try await Binary.run("secure-signals", ["bench", "--help"])
         // Only the bench program's own help says this: the CLI forwarded --help to it.
-        #expect(help.stdoutText.contains("record them in BENCHMARKS.md"), "\(help.stdoutText)")
+        #expect(help.stdoutText.contains("BENCHMARKS.md"), "\(help.stdoutText)")
     }
 }

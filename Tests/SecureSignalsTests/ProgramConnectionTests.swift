@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Metrics
 import SecureSignals
@@ -53,6 +54,24 @@ struct ProgramConnectionTests {
         await connection.receive(Array(#"{"id":1,"result":{"signal":"Ag=="}}"#.utf8))
         #expect(try await call.value.signal == "AQ==")
         #expect(counters.unmatchedReplies == 1)
+    }
+
+    /// The lines a program reads, exactly as docs/exec-adapters.md shows them.
+    @Test func collectRequestsAreTheLinesTheProtocolPageShows() throws {
+        func line(_ privacy: PrivacyState?) throws -> String {
+            let request = ExecMessage.Request(
+                id: 7, method: "collect", params: ExecMessage.CollectParams(requestID: "ad-42", privacy: privacy))
+            return String(decoding: try WireFormat.encoder().encode(request), as: UTF8.self)
+        }
+        #expect(try line(nil) == #"{"id":7,"method":"collect","params":{"privacy":null,"request_id":"ad-42"}}"#)
+        #expect(
+            try line(PrivacyState(limitAdTracking: false, usPrivacy: "1YNN"))
+                == #"{"id":7,"method":"collect","params":{"privacy":{"limit_ad_tracking":false,"us_privacy":"1YNN"},"request_id":"ad-42"}}"#
+        )
+        let reply = try WireFormat.decoder().decode(
+            ExecMessage.Reply.self,
+            from: Data(#"{"id":0,"result":{"adapter_version":"1.0.1","sdk_version":"3.18.5"}}"#.utf8))
+        #expect(reply.result?.adapterVersion == "1.0.1" && reply.result?.sdkVersion == "3.18.5")
     }
 }
 

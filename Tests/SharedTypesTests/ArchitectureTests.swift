@@ -8,13 +8,14 @@ struct ArchitectureTests {
 
     static let project = [
         "CLibCrypto", "SignalCrypto", "Timing", "SharedTypes", "SecureSignals", "Mediation", "VAST", "Adapters",
-        "Daemon", "Client", "Bench",
+        "Daemon", "Client", "Bench", "WireFormatMacros",
     ]
     static let http = ["Hummingbird", "HummingbirdCore", "AsyncHTTPClient", "NIOCore", "NIOPosix", "NIOHTTP1"]
 
     /// What each module may not import.
     static let forbidden: [String: [String]] = [
         "Timing": project,
+        "WireFormatMacros": project,
         "SharedTypes": project,
         "SignalCrypto": project.filter { $0 != "CLibCrypto" },
         "VAST": project,

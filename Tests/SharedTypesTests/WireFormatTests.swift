@@ -83,6 +83,43 @@ struct WireFormatTests {
         #expect(failures.isEmpty, "\(failures)")
     }
 
+    @Test func whatWireKeysCannotSpellIsRefused() {
+        var failures: [String] = []
+        assertMacroExpansion(
+            """
+            @WireKeys
+            struct Odd {
+                @WireName(#"c"#) var c: Int
+                #if DEBUG
+                var d: Int
+                #endif
+                lazy var e = 1
+                var f: Int
+            }
+            """,
+            expandedSource: """
+                struct Odd {
+                    var c: Int
+                    #if DEBUG
+                    var d: Int
+                    #endif
+                    lazy var e = 1
+                    var f: Int
+
+                    enum CodingKeys: String, CodingKey, CaseIterable {
+                        case f = "f"
+                    }
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(message: "@WireName takes a plain string literal", line: 3, column: 5),
+                DiagnosticSpec(
+                    message: "@WireKeys cannot see properties inside #if; move them out", line: 4, column: 5),
+            ],
+            macroSpecs: Self.macros, failureHandler: { failures.append($0.message) })
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
     static let macros: [String: MacroSpec] = [
         "WireKeys": MacroSpec(type: WireKeysMacro.self), "WireName": MacroSpec(type: WireNameMacro.self),
     ]
@@ -105,6 +142,19 @@ struct WireFormatTests {
         let text = String(decoding: try WireFormat.encoder().encode(holder), as: UTF8.self)
         #expect(text == #"{"extra_assets":{"MainImage":"a","rating_count":"5","timed_out":"1"}}"#)
         #expect(try roundTrip(holder) == holder)
+    }
+
+    /// What a bidder finds inside an envelope, key for key.
+    @Test func aSignalsPayloadIsWhatBiddersRead() throws {
+        let payload = SignalPayload(
+            v: 1, adapter: "device-context", adapterVersion: SemanticVersion(1, 0, 1),
+            sdkVersion: SemanticVersion(6, 1, 0), requestID: "ad-42", issuedAtMilliseconds: 1_700_000_000_000,
+            signal: "c2ln/+==")
+        let text = String(decoding: try WireFormat.encoder().encode(payload), as: UTF8.self)
+        #expect(
+            text
+                == #"{"adapter":"device-context","adapter_version":"1.0.1","issued_at_ms":1700000000000,"request_id":"ad-42","sdk_version":"6.1.0","signal":"c2ln/+==","v":1}"#
+        )
     }
 
     @Test func thePrivacyStateReadsBackAsItWasWritten() throws {

@@ -6,12 +6,14 @@ import SharedTypes
 /// in the wire format (`WireFormat`).
 enum ExecMessage {
     /// Daemon → program.
+    @WireKeys
     struct Request<Params: Encodable & Sendable>: Encodable, Sendable {
         var id: Int
         var method: String
         var params: Params
     }
 
+    @WireKeys
     struct InitializeParams: Encodable, Sendable {
         var adapter: String
         var options: AdapterOptions
@@ -26,6 +28,7 @@ enum ExecMessage {
 
     /// Program → daemon: exactly one of `result` and `error`. One shape for both methods'
     /// results, so that a line is decoded once.
+    @WireKeys
     struct Reply: Decodable, Sendable {
         var id: Int
         var result: ResultBody?
@@ -42,6 +45,7 @@ enum ExecMessage {
         var sealed: String?
     }
 
+    @WireKeys
     struct ErrorBody: Decodable, Sendable {
         var code: String
         var message: String?
