@@ -178,6 +178,11 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
             throw .failed(String(describing: error))
         }
         invalidateCache()
+        if breaker.isOpen {
+            logger.notice("circuit closed: adapter reset", metadata: ["adapter": "\(name)"])
+            metrics.circuitOpen(false)
+        }
+        breaker.close()
     }
 
     /// The adapter's signal for `request`, from the cache while it is fresh.
@@ -237,8 +242,13 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
         case .timedOut:
             result = .failure(SignalError(.timeout, "no answer within \(milliseconds(timeout)) ms"))
         }
-        // A caller that went away (not the adapter's timeout) tells nothing about the adapter.
-        if !Task.isCancelled { recordForBreaker(result, trial: decision == .trial) }
+        // A caller that went away (not the adapter's timeout) tells nothing about the adapter;
+        // if it was the trial, the next request is.
+        if !Task.isCancelled {
+            recordForBreaker(result, trial: decision == .trial)
+        } else if decision == .trial {
+            breaker.abandonTrial()
+        }
         return result
     }
 

@@ -81,6 +81,19 @@ struct CircuitBreaker<Instant: InstantProtocol> where Instant.Duration == Durati
         return true
     }
 
+    /// The trial's caller went away before the adapter answered: the answer tells nothing, so
+    /// the next request after the cool-down is the trial.
+    mutating func abandonTrial() {
+        trialInFlight = false
+    }
+
+    /// Closes the circuit and forgets the failures: the adapter was reset.
+    mutating func close() {
+        consecutiveFailures = 0
+        openedAt = nil
+        trialInFlight = false
+    }
+
     func status(at now: Instant) -> CircuitStatus {
         guard let openedAt else {
             return CircuitStatus(

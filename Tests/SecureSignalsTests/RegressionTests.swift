@@ -75,6 +75,65 @@ struct RegressionTests {
         #expect(clock.sleeping == 0, "the timer is gone with the answer")
     }
 
+    /// A host of `name` on `clock` whose breaker opens at the first failure, initialized.
+    func breakingHost(_ name: String, clock: ManualClock, coolDown: Duration) async throws -> AdapterHost<ManualClock> {
+        let configuration = AdapterConfiguration(
+            name: name, recipients: [], timeout: .milliseconds(50),
+            circuitBreaker: CircuitBreakerSettings(failures: 1, coolDown: coolDown))
+        let host = AdapterHost(
+            configuration: configuration, factory: try AdapterRegistry(testAdapters).factory(for: configuration),
+            clock: clock, logger: Logger(label: "test"))
+        await host.initialize(
+            context: AdapterContext(
+                name: name, options: AdapterOptions(), stateDirectory: FileManager.default.temporaryDirectory,
+                logger: Logger(label: "test"), clock: clock))
+        return host
+    }
+
+    /// Asks `host` in a task and answers its adapter's timeout on `clock`.
+    func collectTimingOut(_ host: AdapterHost<ManualClock>, clock: ManualClock) async throws -> SignalError? {
+        let request = SignalRequest(requestID: "r", privacy: nil)
+        let asking = Task { await host.collect(request, timeout: .milliseconds(50)) }
+        try await waitUntil { clock.sleeping == 1 }  // the host asks the adapter under its timeout
+        clock.advance(by: .milliseconds(50))
+        guard case .failure(let error) = await asking.value else { return nil }
+        return error
+    }
+
+    /// A trial whose caller goes away (a waterfall's line-item timeout cancelling an OpenRTB
+    /// load that collects signals) frees the trial: the next request is the trial.
+    @Test func aCancelledTrialFreesTheBreaker() async throws {
+        let clock = ManualClock()
+        let host = try await breakingHost("test-hang", clock: clock, coolDown: .seconds(1))
+        #expect(try await collectTimingOut(host, clock: clock)?.code == .timeout, "the failure opens the circuit")
+        clock.advance(by: .seconds(1))
+        let trial = Task { await host.collect(SignalRequest(requestID: "t", privacy: nil), timeout: .milliseconds(50)) }
+        try await waitUntil { clock.sleeping == 1 }
+        trial.cancel()
+        _ = await trial.value
+        let next = try await collectTimingOut(host, clock: clock)
+        #expect(next?.code == .timeout, "the next request asks the adapter, not \(String(describing: next))")
+    }
+
+    @Test func aResetClosesTheBreaker() async throws {
+        let clock = ManualClock()
+        let host = try await breakingHost("test-fails-until-reset", clock: clock, coolDown: .seconds(60))
+        let request = SignalRequest(requestID: "r", privacy: nil)
+        guard case .failure(let failure) = await host.collect(request, timeout: .milliseconds(50)) else {
+            Issue.record("expected the broken SDK to fail")
+            return
+        }
+        #expect(failure.code == .collectionFailed)
+        #expect(await host.status.circuit.state == .open)
+        try await host.reset()
+        #expect(await host.status.circuit.state == .closed)
+        guard case .signal(.plaintext(let bytes), _, _) = await host.collect(request, timeout: .milliseconds(50)) else {
+            Issue.record("expected the reset adapter to be asked, and answer")
+            return
+        }
+        #expect(bytes == Array("reset".utf8))
+    }
+
     @Test func answersShowUnknownFieldsAsNull() throws {
         let signal = SealedSignal(
             adapter: "a", adapterVersion: SemanticVersion(1, 0, 0), sdkVersion: SemanticVersion(1, 0, 0),

@@ -90,6 +90,23 @@ public struct ThrowingAdapter: SignalAdapter {
     public func collectSignals(for request: SignalRequest) async throws -> Signal { throw Broken() }
 }
 
+/// Fails every collection with `collection_failed` until it is reset, then answers `reset`:
+/// an SDK that a reset brings back.
+public final class FailsUntilResetAdapter: SignalAdapter, ResettableSignalAdapter {
+    public static let name = "test-fails-until-reset"
+    public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public let sdkVersion = SemanticVersion(1, 0, 0)
+    private let wasReset = Mutex(false)
+    public init(context: AdapterContext) async throws {}
+
+    public func collectSignals(for request: SignalRequest) async throws -> Signal {
+        guard wasReset.withLock({ $0 }) else { throw SignalError(.collectionFailed, "the test SDK is broken") }
+        return .plaintext(Array("reset".utf8))
+    }
+
+    public func reset() async throws { wasReset.withLock { $0 = true } }
+}
+
 final class Counter: Sendable {
     private let value = Mutex(0)
     func next() -> Int {
@@ -103,5 +120,5 @@ final class Counter: Sendable {
 /// Every test adapter, for a registry.
 public let testAdapters: [any SignalAdapter.Type] = [
     EchoAdapter.self, HangAdapter.self, FailingInitAdapter.self, SlowInitAdapter.self, SelfSealingAdapter.self,
-    ThrowingAdapter.self,
+    ThrowingAdapter.self, FailsUntilResetAdapter.self,
 ]
