@@ -16,6 +16,8 @@ struct DaemonApplication: Sendable {
     let clock: AdjustableClock
     let trackers: TrackerQueue
     let metrics: DaemonMetrics
+    /// The limits in force and what clients hold of them.
+    let limits: ClientLimits
     /// The router wrapped in `RouteMiddleware`: what a server hands every request.
     let responder: CallbackResponder<DaemonRequestContext>
     /// Every route the router holds.
@@ -41,16 +43,19 @@ struct DaemonApplication: Sendable {
         self.clock = clock
         self.trackers = trackers
         self.metrics = metrics
-        (responder, routes) = Self.responder(state: state, metrics: metrics, testbedClock: testbed ? clock : nil)
+        limits = ClientLimits(limits: configuration.limits, logger: logger, metrics: metrics.factory)
+        (responder, routes) = Self.responder(
+            state: state, limits: limits, metrics: metrics, testbedClock: testbed ? clock : nil)
     }
 
     /// Every route registered once, on one router; the index of what it holds is read from it.
-    static func responder(state: DaemonState, metrics: DaemonMetrics, testbedClock: AdjustableClock?)
-        -> (CallbackResponder<DaemonRequestContext>, RouteIndex)
-    {
-        let router = Router(context: DaemonRequestContext.self)
+    static func responder(
+        state: DaemonState, limits: ClientLimits, metrics: DaemonMetrics, testbedClock: AdjustableClock?
+    ) -> (CallbackResponder<DaemonRequestContext>, RouteIndex) {
+        let router = Router(context: DaemonRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: AccessMiddleware(state: state))
+        router.add(middleware: FairShareMiddleware(limits: limits))
         SignalRoutes(state: state).addRoutes(to: router)
         AdRoutes(ads: state.ads).addRoutes(to: router)
         MetricsRoutes(metrics: metrics).addRoutes(to: router)

@@ -29,7 +29,7 @@ struct ConfigurationResolver {
                 requestTimeout: .milliseconds(settings.deadlines.requestTimeoutMilliseconds),
                 maxSignalBytes: settings.deadlines.maxSignalBytes,
                 stateDirectory: URL(fileURLWithPath: settings.stateDirectory.map(absolute) ?? defaultStateDirectory())),
-            mediation: try mediation(signalAdapters: Set(adapters.map(\.name))))
+            mediation: try mediation(signalAdapters: Set(adapters.map(\.name))), limits: limits())
     }
 
     func fail(_ path: String, _ reason: String) -> ConfigurationError {

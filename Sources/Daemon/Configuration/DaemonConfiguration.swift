@@ -15,6 +15,7 @@ struct DaemonConfiguration: Decodable, Sendable {
     var adapters: [AdapterSettings] = []
     var adUnits: [String: AdUnitSettings] = [:]
     var adNetworks: [String: AdNetworkSettings] = [:]
+    var limits = LimitSettings()
 
     init() {}
 
@@ -32,6 +33,7 @@ struct DaemonConfiguration: Decodable, Sendable {
         adapters = try container.decodeIfPresent([AdapterSettings].self, forKey: .adapters) ?? []
         adUnits = try container.decodeIfPresent([String: AdUnitSettings].self, forKey: .adUnits) ?? [:]
         adNetworks = try container.decodeIfPresent([String: AdNetworkSettings].self, forKey: .adNetworks) ?? [:]
+        limits = try container.decodeIfPresent(LimitSettings.self, forKey: .limits) ?? LimitSettings()
     }
 
     @WireKeys

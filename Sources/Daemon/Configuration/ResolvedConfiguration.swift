@@ -18,6 +18,7 @@ public struct ResolvedConfiguration: Sendable {
     public var access: AccessPolicy
     public var collector: CollectorConfiguration
     public var mediation: MediationConfiguration
+    public var limits: Limits
 
     /// The configuration file (or the embedded default when `file` is nil), with the socket path
     /// overridden when `socket` is given (`--socket`).

@@ -6,11 +6,13 @@ struct APIError: APIFailure, CustomStringConvertible {
     var status: HTTPResponse.Status
     var errorCode: String
     var message: String
+    var headers: HTTPFields
 
-    init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
+    init(_ status: HTTPResponse.Status, _ code: String, _ message: String, headers: HTTPFields = [:]) {
         self.status = status
         self.errorCode = code
         self.message = message
+        self.headers = headers
     }
 
     var description: String { "\(status.code) \(errorCode): \(message)" }

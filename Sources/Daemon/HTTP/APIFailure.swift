@@ -9,16 +9,28 @@ protocol APIFailure: Error {
     var errorCode: String { get }
     var message: String { get }
     var status: HTTPResponse.Status { get }
+    /// Headers the answer carries: `Retry-After`, or `Connection: close` when the connection
+    /// cannot go on (the daemon closes it after the answer).
+    var headers: HTTPFields { get }
     /// Members the answer carries beside `error` (a failed load's `response_info`).
     func encodeDetails(to container: inout KeyedEncodingContainer<AnyCodingKey>) throws
 }
 
 extension APIFailure {
+    var headers: HTTPFields { [:] }
+
     func encodeDetails(to container: inout KeyedEncodingContainer<AnyCodingKey>) throws {}
 
-    /// The answer: the status, and the error as JSON.
+    /// The answer: the status, the headers, and the error as JSON.
     func response() throws -> Response {
-        try JSONResponse.make(ErrorAnswer(failure: self), status: status)
+        var response = try JSONResponse.make(ErrorAnswer(failure: self), status: status)
+        response.headers.append(contentsOf: headers)
+        return response
+    }
+
+    /// The answer's body alone, for the connection's own answers below the router.
+    func body() throws -> [UInt8] {
+        try JSONResponse.bytes(ErrorAnswer(failure: self))
     }
 }
 

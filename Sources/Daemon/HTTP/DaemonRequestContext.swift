@@ -2,7 +2,7 @@ import Hummingbird
 import Logging
 
 /// The request context of the socket API: Hummingbird's core storage plus the credentials of
-/// the connection the request came on (read once per connection by `PeerCredentialChannel`).
+/// the connection the request came on (read once per connection by `DaemonChannel`).
 struct DaemonRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The peer's pid, uid and gid; nil where the socket cannot say (not AF_UNIX).

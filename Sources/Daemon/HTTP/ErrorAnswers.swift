@@ -1,5 +1,6 @@
 import Hummingbird
 import Mediation
+import NIOHTTP1
 import SecureSignals
 import SharedTypes
 
@@ -80,4 +81,25 @@ extension StrictJSON.Failure: APIFailure {
     var errorCode: String { "bad_request" }
     var message: String { description }
     var status: HTTPResponse.Status { .badRequest }
+}
+
+/// A request the HTTP parser could not read: the connection cannot go on after the answer.
+extension HTTPParserError: APIFailure {
+    var errorCode: String { self == .headerOverflow ? "headers_too_large" : "bad_request" }
+    var status: HTTPResponse.Status { self == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest }
+    var headers: HTTPFields { [.connection: "close"] }
+
+    var message: String {
+        switch self {
+        case .headerOverflow: return "the request's headers are over the limit (80 KiB, 1000 fields)"
+        case .invalidChunkSize: return "malformed HTTP request: a chunk of the chunked body has an invalid size"
+        case .invalidContentLength, .unexpectedContentLength:
+            return "malformed HTTP request: an invalid or conflicting Content-Length"
+        case .invalidMethod: return "malformed HTTP request: not a method this daemon knows"
+        case .invalidVersion: return "malformed HTTP request: not HTTP/1.0 or HTTP/1.1"
+        case .invalidURL: return "malformed HTTP request: an invalid request target"
+        case .invalidHeaderToken: return "malformed HTTP request: an invalid header"
+        default: return "malformed HTTP request (\(self.debugDescription))"
+        }
+    }
 }

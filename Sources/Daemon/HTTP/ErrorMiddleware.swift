@@ -24,7 +24,7 @@ struct ErrorMiddleware: RouterMiddleware {
         case let failure as any APIFailure:
             return try failure.response()
         case let error as HTTPError where error.status == .contentTooLarge:
-            return try APIError(.contentTooLarge, "body_too_large", "the request body is too large").response()
+            return try APIError.bodyTooLarge.response()
         case let error as HTTPError:
             return try APIError(error.status, "http_error", error.body ?? error.status.reasonPhrase).response()
         default:

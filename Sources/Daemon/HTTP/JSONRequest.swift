@@ -15,7 +15,7 @@ enum JSONRequest {
         do {
             body = try await request.collectBody(upTo: maximumBytes)
         } catch is NIOTooManyBytesError {
-            throw APIError(.contentTooLarge, "body_too_large", "the request body is over \(maximumBytes / 1024) KiB")
+            throw APIError.bodyTooLarge
         }
         if body.readableBytes == 0, let fallback { return fallback }
         let contentType = request.headers[.contentType]?.lowercased() ?? ""
@@ -28,4 +28,11 @@ enum JSONRequest {
         }
         return try StrictJSON.decode(type, from: Data(buffer: body))
     }
+}
+
+extension APIError {
+    /// 413: the rest of the body is not read, so the connection cannot carry another request.
+    static let bodyTooLarge = APIError(
+        .contentTooLarge, "body_too_large", "the request body is over \(JSONRequest.maximumBytes / 1024) KiB",
+        headers: [.connection: "close"])
 }

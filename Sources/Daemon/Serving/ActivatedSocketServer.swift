@@ -8,31 +8,31 @@ import ServiceLifecycle
 
 /// Serves the socket API on a listening socket systemd handed over (socket activation).
 /// Hummingbird binds only paths and ports, so this does what its `Server` does on an
-/// existing descriptor: NIO accepts, Hummingbird's `HTTP1Channel` speaks HTTP/1.1, and on
+/// existing descriptor: NIO accepts, `DaemonChannel` speaks HTTP/1.1, and on
 /// graceful shutdown the listener closes while open connections finish their requests.
 struct ActivatedSocketServer<Responder: HTTPResponder>: Service where Responder.Context == DaemonRequestContext {
     let descriptor: Int32
     let responder: Responder
+    let limits: ClientLimits
     let logger: Logger
     let onListening: @Sendable () -> Void
 
     func run() async throws {
         let responder = self.responder
         let logger = self.logger
-        let channelSetup = PeerCredentialChannel(
-            inner: HTTP1Channel(
-                responder: { request, writer, channel in
-                    let context = DaemonRequestContext(
-                        source: ApplicationRequestContextSource(channel: channel, logger: logger))
-                    let response: Response
-                    do {
-                        response = try await responder.respond(to: request, context: context)
-                    } catch {
-                        logger.debug("request failed", metadata: ["error": "\(error)"])
-                        response = Response(status: .internalServerError)
-                    }
-                    try await writer.write(response: response.head, body: response.body)
-                }, configuration: HTTP1Channel.Configuration(idleTimeout: .seconds(120))))
+        let channelSetup = DaemonChannel(
+            responder: { request, writer, channel in
+                let context = DaemonRequestContext(
+                    source: ApplicationRequestContextSource(channel: channel, logger: logger))
+                let response: Response
+                do {
+                    response = try await responder.respond(to: request, context: context)
+                } catch {
+                    logger.debug("request failed", metadata: ["error": "\(error)"])
+                    response = Response(status: .internalServerError)
+                }
+                try await writer.write(response: response.head, body: response.body)
+            }, limits: limits)
         let group = MultiThreadedEventLoopGroup.singleton
         let quiescing = ServerQuiescingHelper(group: group)
         let server = try await ServerBootstrap(group: group)

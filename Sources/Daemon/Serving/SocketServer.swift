@@ -18,7 +18,8 @@ enum SocketServer {
         if let descriptor = SocketActivation.takeListeningDescriptor() {
             logger.notice("serving the socket systemd handed over", metadata: ["fd": "\(descriptor)"])
             return ActivatedSocketServer(
-                descriptor: descriptor, responder: application.responder, logger: logger, onListening: onListening)
+                descriptor: descriptor, responder: application.responder, limits: application.limits, logger: logger,
+                onListening: onListening)
         }
         try prepareSocketPath(configuration.socketPath)
         let path = configuration.socketPath
@@ -26,7 +27,7 @@ enum SocketServer {
         let group = configuration.socketGroup
         return Application(
             responder: application.responder,
-            server: .http1WithPeerCredentials(configuration: HTTP1Channel.Configuration(idleTimeout: .seconds(120))),
+            server: .daemon(limits: application.limits),
             configuration: ApplicationConfiguration(address: .unixDomainSocket(path: path), serverName: nil),
             onServerRunning: { _ in
                 if chmod(path, mode) != 0 {

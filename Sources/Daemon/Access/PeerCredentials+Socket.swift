@@ -1,0 +1,37 @@
+import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension PeerCredentials {
+    /// SO_PEERCRED of an accepted Unix socket, and its user's groups; nil on any other socket.
+    /// Read once per connection, when it is accepted: a lookup per request would cost a hop to
+    /// the event loop each time.
+    static func read(from channel: any Channel) -> EventLoopFuture<PeerCredentials?> {
+        guard let provider = channel as? any SocketOptionProvider, case .unixDomainSocket? = channel.localAddress else {
+            return channel.eventLoop.makeSucceededFuture(nil)
+        }
+        let raw: EventLoopFuture<PeerCredentialBytes> = provider.unsafeGetSocketOption(
+            level: .socket, name: NIOBSDSocket.Option(rawValue: SO_PEERCRED))
+        // The group lookup reads the local group database once per connection.
+        return raw.map {
+            Optional(
+                PeerCredentials(
+                    pid: $0.pid, uid: $0.uid, gid: $0.gid,
+                    groups: PeerCredentials.groups(ofUser: $0.uid, primary: $0.gid)))
+        }.recover { _ in nil }
+    }
+}
+
+/// Where a connection's credentials live while its requests are handled.
+enum PeerCredentialScope {
+    @TaskLocal static var current: PeerCredentials?
+}
+
+/// `struct ucred` (pid, uid, gid), which Swift's Glibc does not export: the same layout.
+struct PeerCredentialBytes: Sendable {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
+}

@@ -1,0 +1,24 @@
+/// What the daemon grants its clients, resolved from `limits`: over a cap a client gets a JSON
+/// 503 or 429 and the refusal is counted, never an unbounded queue.
+public struct Limits: Sendable, Equatable {
+    /// Open connections in all.
+    public var maxConnections: Int
+    /// Open connections of one peer uid.
+    public var maxConnectionsPerPeer: Int
+    /// How long a connection may wait, between requests, for its next one.
+    public var idleTimeout: Duration
+    /// How long a request may take to arrive, from its first byte to its last.
+    public var readTimeout: Duration
+    /// `GET /v1/events` clients at once (exempt from the idle timeout).
+    public var maxEventStreams: Int
+    /// Events kept for an event-stream client that does not read; past it the client is dropped.
+    public var eventStreamBuffer: Int
+    /// Requests of one peer uid being answered at once.
+    public var maxRequestsInFlightPerPeer: Int
+    /// Ads the store keeps, ready, shown or expired.
+    public var maxStoredAds: Int
+
+    public static let standard = Limits(
+        maxConnections: 256, maxConnectionsPerPeer: 64, idleTimeout: .seconds(30), readTimeout: .seconds(5),
+        maxEventStreams: 32, eventStreamBuffer: 256, maxRequestsInFlightPerPeer: 32, maxStoredAds: 2000)
+}

@@ -1,0 +1,95 @@
+import Logging
+import Metrics
+import Prometheus
+
+/// The limits of one daemon in force: what connections, requests and event streams are held
+/// now, and the counting and logging of every refusal and every connection the daemon closes.
+final class ClientLimits: Sendable {
+    /// A cap that refused a client; its name is the configuration key.
+    enum Cap: String, CaseIterable, Sendable {
+        case maxConnections = "max_connections"
+        case maxConnectionsPerPeer = "max_connections_per_peer"
+        case maxEventStreams = "max_event_streams"
+        case maxRequestsInFlightPerPeer = "max_requests_in_flight_per_peer"
+    }
+
+    /// Why the daemon closed a connection itself.
+    enum Closing: String, CaseIterable, Sendable {
+        case idleTimeout = "idle_timeout"
+        case readTimeout = "read_timeout"
+        case eventStreamBehind = "event_stream_behind"
+    }
+
+    let limits: Limits
+    let connections: PeerQuota
+    let requests: PeerQuota
+    let eventStreams: PeerQuota
+    private let logger: Logger
+    private let log: RateLimitedLog<ContinuousClock>
+    private let refusals: [Cap: Metrics.Counter]
+    private let closings: [Closing: Metrics.Counter]
+    private let openConnections: Metrics.Gauge
+
+    init(limits: Limits, logger: Logger, metrics: PrometheusMetricsFactory) {
+        self.limits = limits
+        connections = PeerQuota(total: limits.maxConnections, perPeer: limits.maxConnectionsPerPeer)
+        requests = PeerQuota(total: nil, perPeer: limits.maxRequestsInFlightPerPeer)
+        eventStreams = PeerQuota(total: limits.maxEventStreams, perPeer: nil)
+        self.logger = logger
+        log = RateLimitedLog(clock: ContinuousClock())
+        refusals = Dictionary(
+            uniqueKeysWithValues: Cap.allCases.map {
+                (
+                    $0,
+                    Metrics.Counter(
+                        label: "secure_signals_limit_refusals_total", dimensions: [("limit", $0.rawValue)],
+                        factory: metrics)
+                )
+            })
+        closings = Dictionary(
+            uniqueKeysWithValues: Closing.allCases.map {
+                (
+                    $0,
+                    Metrics.Counter(
+                        label: "secure_signals_connections_closed_total", dimensions: [("reason", $0.rawValue)],
+                        factory: metrics)
+                )
+            })
+        openConnections = Metrics.Gauge(label: "secure_signals_connections_open", factory: metrics)
+    }
+
+    /// The cap a quota's refusal reached.
+    static func cap(of refusal: PeerQuota.Refusal, total: Cap, perPeer: Cap) -> (cap: Cap, value: Int) {
+        switch refusal {
+        case .total(let value): return (total, value)
+        case .perPeer(let value): return (perPeer, value)
+        }
+    }
+
+    /// Counts a refusal, and logs it unless this peer's refusals by `cap` were logged this minute.
+    func refused(by cap: Cap, value: Int, peer: PeerCredentials?) {
+        refusals[cap]?.increment()
+        let uid = peer.map { "\($0.uid)" } ?? "unknown"
+        guard log.shouldLog("\(uid) \(cap.rawValue)") else { return }
+        logger.warning(
+            "refused a client over a limit (logged once a minute per peer)",
+            metadata: [
+                "limit": "\(cap.rawValue)", "value": "\(value)", "peer_uid": "\(uid)", "peer_pid": "\(peer?.pid ?? 0)",
+            ])
+    }
+
+    /// Counts a connection the daemon closed, and logs it as `refused` does.
+    func closed(_ closing: Closing, peer: PeerCredentials?) {
+        closings[closing]?.increment()
+        let uid = peer.map { "\($0.uid)" } ?? "unknown"
+        guard log.shouldLog("\(uid) \(closing.rawValue)") else { return }
+        logger.notice(
+            "closed a client's connection (logged once a minute per peer)",
+            metadata: ["reason": "\(closing.rawValue)", "peer_uid": "\(uid)", "peer_pid": "\(peer?.pid ?? 0)"])
+    }
+
+    /// Tells the gauge how many connections are open.
+    func connectionsChanged() {
+        openConnections.record(connections.held)
+    }
+}
