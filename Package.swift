@@ -240,7 +240,7 @@ let package = Package(
                 "secure-signals", "secure-signals-bench", "secure-signalsd", "secure-signalsd-testbed", "SignalCrypto",
                 "SecureSignals",
                 "SharedTypes", "Timing", "TestSupport",
-                "Client", "Daemon", "Adapters", "Mediation", "VAST",
+                "Client", "Daemon", "Adapters", "Mediation", "VAST", "Bench",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

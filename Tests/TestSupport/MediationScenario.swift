@@ -77,3 +77,10 @@ public actor FailureCounter {
 public func metricsText(_ client: DaemonClient) async throws -> String {
     String(decoding: try await client.request(.GET, "/metrics").body, as: UTF8.self)
 }
+
+/// The value of one series in the daemon's `/metrics` text, such as
+/// `secure_signals_limit_refusals_total{limit="max_connections"}`; nil when it is not there.
+public func metricValue(_ series: String, in client: DaemonClient) async throws -> Double? {
+    try await metricsText(client).split(separator: "\n").first { $0.hasPrefix(series + " ") }
+        .flatMap { Double($0.dropFirst(series.count + 1)) }
+}

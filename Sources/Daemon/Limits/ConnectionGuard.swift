@@ -5,7 +5,7 @@ import NIOHTTP1
 /// Watches one connection between NIO's HTTP/1 parser and Hummingbird. It closes the
 /// connection when it waits past the idle timeout for a request or a request takes longer than
 /// the read timeout to arrive; closes it after an answer that says `Connection: close` and
-/// after a request that does not keep the connection alive (HTTP/1.0); and gives the HTTP
+/// after a request that does not keep the connection alive (HTTP/1.0) or is a CONNECT; and gives the HTTP
 /// parser's errors the API's JSON error where Hummingbird would send an empty 400.
 ///
 /// Owned by the connection's event loop, like every channel handler.
@@ -59,7 +59,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if !head.isKeepAlive { closeAfterAnswer = true }
+            // HTTP frames no body after an answer to CONNECT (the daemon has no tunnel to
+            // open): closing the connection is what ends its error's body.
+            if !head.isKeepAlive || head.method == .CONNECT { closeAfterAnswer = true }
         case .body:
             break
         case .end:

@@ -1,0 +1,64 @@
+import Client
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Daemon
+
+/// One app's flood of requests cannot hold the daemon from another app: past
+/// `max_requests_in_flight_per_peer` its requests get 429, and another uid is answered at once.
+struct FairShareTests {
+    static let flooder = PeerCredentials(pid: 4001, uid: 0, gid: 0)
+    static let neighbour = PeerCredentials(pid: 4002, uid: 1000, gid: 1000)
+
+    static var config: [String: Any] {
+        demoConfig(
+            adapters: [
+                // Slow: answers after a minute on the daemon's clock, which the test moves.
+                [
+                    "name": "slow", "type": "test-echo", "recipients": ["demo"], "timeout_ms": 60_000,
+                    "options": ["delay_ms": 60_000],
+                ],
+                ["name": "fast", "type": "test-echo", "recipients": ["demo"], "timeout_ms": 1000],
+            ],
+            extra: ["limits": ["max_requests_in_flight_per_peer": 4], "access": ["allowed_uids": [1000]]])
+    }
+
+    static func signals(_ adapter: String, timeout: Int) -> Data {
+        Data(#"{"request_id": "r", "adapters": ["\#(adapter)"], "timeout_ms": \#(timeout)}"#.utf8)
+    }
+
+    @Test func aFloodingPeerGets429WhileAnotherIsAnsweredAtOnce() async throws {
+        let daemon = try await InProcessDaemon(config: Self.config)
+        try await daemon.run { client in
+            let requests = daemon.application.limits.requests
+            // Four slow requests of the flooder fill its share; the daemon's clock holds them.
+            let flood = (0..<4).map { _ in
+                Task {
+                    try await PeerCredentialScope.$current.withValue(Self.flooder) {
+                        try await client.request(.POST, "/v1/signals", json: Self.signals("slow", timeout: 10_000))
+                    }
+                }
+            }
+            try await waitUntil { requests.held == 4 }
+            let fifth = try await PeerCredentialScope.$current.withValue(Self.flooder) {
+                try await client.request(.POST, "/v1/signals", json: Self.signals("slow", timeout: 10_000))
+            }
+            #expect(fifth.status == 429 && fifth.apiError?.code == "too_many_requests")
+            #expect(fifth.headers["retry-after"] == "1")
+            let neighbours = try await PeerCredentialScope.$current.withValue(Self.neighbour) {
+                try await client.request(.POST, "/v1/signals", json: Self.signals("fast", timeout: 1000))
+            }
+            #expect(
+                neighbours.status == 200, "another uid is answered: \(String(decoding: neighbours.body, as: UTF8.self))"
+            )
+            #expect(requests.held == 4, "while the flood still waits")
+            daemon.application.clock.advance(by: .seconds(10))
+            for request in flood { #expect(try await request.value.status == 200) }
+            #expect(requests.held == 0, "every share is given back")
+            let metrics = String(decoding: try await client.request(.GET, "/metrics").body, as: UTF8.self)
+            #expect(
+                metrics.contains(#"secure_signals_limit_refusals_total{limit="max_requests_in_flight_per_peer"} 1"#))
+        }
+    }
+}
