@@ -20,10 +20,12 @@ public final class RawConnection: Sendable {
         self.collector = collector
     }
 
-    /// Connects to the Unix socket at `path`.
-    public static func open(_ path: String) async throws -> RawConnection {
+    /// Connects to the Unix socket at `path`. A connection that `reads: false` never reads what
+    /// the daemon sends, as a stuck client would not: its answers pile up in the socket.
+    public static func open(_ path: String, reads: Bool = true) async throws -> RawConnection {
         let collector = Collector()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelOption(ChannelOptions.autoRead, value: reads)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(collector) }
             }

@@ -57,7 +57,7 @@ struct DaemonApplication: Sendable {
         router.add(middleware: AccessMiddleware(state: state))
         router.add(middleware: FairShareMiddleware(limits: limits))
         SignalRoutes(state: state).addRoutes(to: router)
-        AdRoutes(ads: state.ads).addRoutes(to: router)
+        AdRoutes(ads: state.ads, limits: limits).addRoutes(to: router)
         MetricsRoutes(metrics: metrics).addRoutes(to: router)
         if let testbedClock { TestbedRoutes(clock: testbedClock, logger: state.logger).addRoutes(to: router) }
         let routes = RouteIndex(router)

@@ -1,7 +1,8 @@
 import Synchronization
 
-/// Hands every ad event to every subscriber whose filter it passes. A subscriber that falls
-/// behind loses its oldest events (each has its own bounded buffer), never anyone else's.
+/// Hands every ad event to every subscriber whose filter it passes. Each subscriber has its own
+/// bounded buffer: one that falls behind it is let go (its stream ends after what it holds, and
+/// it is told), never anyone else's events delayed or dropped.
 public final class EventHub: Sendable {
     public struct Filter: Sendable {
         public var adUnit: String?
@@ -20,29 +21,41 @@ public final class EventHub: Sendable {
     private struct Subscriber {
         var filter: Filter
         var continuation: AsyncStream<AdEvent>.Continuation
+        var fellBehind: @Sendable () -> Void
     }
 
     private let subscribers = Mutex<[Int: Subscriber]>([:])
     private let nextID = Atomic<Int>(0)
-    /// Events each subscriber may have waiting.
-    static let buffer = 1024
+    /// Events a subscriber may have waiting unless it says otherwise.
+    public static let defaultBuffer = 256
 
     public init() {}
 
     /// A stream of the events that pass `filter`, from now on, until the caller stops iterating.
-    public func subscribe(_ filter: Filter) -> AsyncStream<AdEvent> {
+    /// When `buffer` events wait and another comes, the subscriber is let go: `fellBehind` is
+    /// called and the stream ends after the events it holds.
+    public func subscribe(
+        _ filter: Filter, buffer: Int = EventHub.defaultBuffer, fellBehind: @escaping @Sendable () -> Void = {}
+    ) -> AsyncStream<AdEvent> {
         let id = nextID.add(1, ordering: .relaxed).newValue
-        let (stream, continuation) = AsyncStream<AdEvent>.makeStream(bufferingPolicy: .bufferingNewest(Self.buffer))
+        let (stream, continuation) = AsyncStream<AdEvent>.makeStream(bufferingPolicy: .bufferingOldest(buffer))
         continuation.onTermination = { [weak self] _ in
             _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
         }
-        subscribers.withLock { $0[id] = Subscriber(filter: filter, continuation: continuation) }
+        subscribers.withLock {
+            $0[id] = Subscriber(filter: filter, continuation: continuation, fellBehind: fellBehind)
+        }
         return stream
     }
 
     public func publish(_ event: AdEvent) {
-        let targets = subscribers.withLock { $0.values.filter { $0.filter.passes(event) }.map(\.continuation) }
-        for continuation in targets { continuation.yield(event) }
+        let targets = subscribers.withLock { $0.filter { $0.value.filter.passes(event) } }
+        for (id, subscriber) in targets {
+            guard case .dropped = subscriber.continuation.yield(event) else { continue }
+            _ = subscribers.withLock { $0.removeValue(forKey: id) }
+            subscriber.continuation.finish()
+            subscriber.fellBehind()
+        }
     }
 
     public var subscriberCount: Int { subscribers.withLock { $0.count } }

@@ -9,7 +9,7 @@ import Testing
 
 /// Hostile and broken clients, through the daemon binary with small limits: what only a real
 /// socket shows (connections, timeouts, the HTTP parser, closing).
-struct LimitTests {
+struct LimitTests: MediationScenario {
     static func config(_ limits: [String: Any]) -> [String: Any] {
         demoConfig(adapters: [["name": "device-context", "recipients": ["demo"]]], extra: ["limits": limits])
     }
@@ -177,5 +177,48 @@ struct LimitTests {
         let head = try await daemon.client.request(.HEAD, "/v1/adapters")
         #expect(head.status == 200 && head.body.isEmpty)
         #expect(head.headers["content-length"] == get.headers["content-length"])
+    }
+
+    @Test func eventStreamsAreCappedAndOneThatStopsReadingIsLetGo() async throws {
+        var config = Self.config(units: [Self.native: Self.unit("native", [Self.testItem(Self.native)])])
+        config["limits"] = ["max_event_streams": 1, "event_stream_buffer": 4]
+        let daemon = try await RunningDaemon.start(config: config)
+        let subscribe = Array("GET /v1/events HTTP/1.1\r\n\r\n".utf8)
+        // A client that subscribes and never reads takes the one slot.
+        let stuck = try await RawConnection.open(daemon.socketPath, reads: false)
+        try await stuck.send(subscribe)
+        let refused = try await eventually {
+            let second = try await Self.answerThenClose(subscribe, socket: daemon.socketPath)
+            return second?.status == 503 ? second : nil
+        }
+        #expect(refused.errorCode == "too_many_connections")
+        // Events pile up in its socket, then in its buffer of 4; then it is let go.
+        let behind = #"secure_signals_connections_closed_total{reason="event_stream_behind"}"#
+        var loads = 0
+        while try await metricValue(behind, in: daemon.client) == 0, loads < 4000 {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<50 {
+                    group.addTask {
+                        _ = try await Self.post(
+                            daemon.client, "/v1/ads", ["ad_unit": Self.native, "format": "native", "force": true])
+                    }
+                }
+                try await group.waitForAll()
+            }
+            loads += 50
+        }
+        #expect(try await metricValue(behind, in: daemon.client) == 1, "let go after \(loads) loads")
+        let next = try await RawConnection.open(daemon.socketPath)
+        try await next.send(subscribe)
+        try await waitUntil { next.text.contains(": subscribed") }
+        // A subscriber that goes away ends its subscription at once, not at the next heartbeat
+        // (15 s later): the stop does not wait for it.
+        await next.close()
+        await stuck.close()
+        let clock = ContinuousClock()
+        let stopping = clock.now
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit(timeout: .seconds(20)) == 0)
+        #expect(clock.now - stopping < .seconds(10), "stopped in \(clock.now - stopping)")
     }
 }

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NIOCore
 
 /// The request context of the socket API: Hummingbird's core storage plus the credentials of
 /// the connection the request came on (read once per connection by `DaemonChannel`).
@@ -7,9 +8,12 @@ struct DaemonRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The peer's pid, uid and gid; nil where the socket cannot say (not AF_UNIX).
     let peer: PeerCredentials?
+    /// The connection: an event stream ends when it closes.
+    let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
         peer = PeerCredentialScope.current
+        channel = source.channel
     }
 }

@@ -6,6 +6,7 @@ import Timing
 /// The mediation half of the socket API: loads, each ad's lifecycle, and the event stream.
 struct AdRoutes {
     let ads: AdStore<AdjustableClock>
+    let limits: ClientLimits
 
     func addRoutes(to router: Router<DaemonRequestContext>) {
         router.post("/v1/ads", use: load)
@@ -55,12 +56,26 @@ struct AdRoutes {
         return try JSONResponse.make(try await ads.playbackError(try context.parameters.require("id"), code: body.code))
     }
 
+    /// At most `limits.max_event_streams` at once; each holds its slot until its connection closes.
     @Sendable func events(_ request: Request, context: DaemonRequestContext) async throws -> Response {
         let filter = EventHub.Filter(
             adUnit: request.uri.queryParameters.get("ad_unit"), adID: request.uri.queryParameters.get("ad_id"))
+        let (limits, peer, channel) = (self.limits, context.peer, context.channel)
+        if case .total(let value)? = limits.eventStreams.acquire(peer: peer?.uid) {
+            limits.refused(by: .maxEventStreams, value: value, peer: peer)
+            throw APIError(
+                .serviceUnavailable, "too_many_connections",
+                "the daemon has its \(value) event-stream clients (limits.max_event_streams); try again later",
+                headers: [.connection: "close", .retryAfter: "1"])
+        }
+        channel.closeFuture.whenComplete { _ in limits.eventStreams.release(peer: peer?.uid) }
+        let events = ads.events.subscribe(filter, buffer: limits.limits.eventStreamBuffer) {
+            limits.closed(.eventStreamBehind, peer: peer)
+            channel.close(promise: nil)
+        }
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
-            body: ResponseBody(asyncSequence: EventStream.body(ads.events.subscribe(filter))))
+            body: EventStream.body(events, connectionClosed: channel.closeFuture))
     }
 }

@@ -1,31 +1,38 @@
+import AsyncAlgorithms
 import Hummingbird
 import Mediation
 import NIOCore
 
 /// Server-Sent Events: a comment line at once (so a client knows it is subscribed), then one
-/// `event:`/`data:` pair per event, and a comment every 15 s, which also finds out when the
-/// client has gone: the write fails and the subscription ends.
+/// `event:`/`data:` pair per event, and a comment every 15 s (so that proxies and clients see
+/// the stream is alive). Nothing waits between the hub and the socket but the subscription's
+/// own bounded buffer: a client that stops reading fills it and is let go.
 enum EventStream {
     static let heartbeat = Duration.seconds(15)
 
-    static func body(_ events: AsyncStream<AdEvent>) -> AsyncStream<ByteBuffer> {
-        let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingNewest(1024))
-        continuation.yield(ByteBuffer(string: ": subscribed\n\n"))
+    /// The stream's body: `events` as they come, until the connection closes.
+    static func body(_ events: AsyncStream<AdEvent>, connectionClosed: EventLoopFuture<Void>) -> ResponseBody {
+        // Each send waits until the response writer takes it, so the subscription's buffer is
+        // the only one.
+        let output = AsyncChannel<ByteBuffer>()
         let forward = Task {
+            await output.send(ByteBuffer(string: ": subscribed\n\n"))
             for await event in events {
-                continuation.yield(ByteBuffer(string: "event: \(event.name.rawValue)\ndata: \(event.json())\n\n"))
+                await output.send(ByteBuffer(string: "event: \(event.name.rawValue)\ndata: \(event.json())\n\n"))
             }
-            continuation.finish()
+            output.finish()
         }
         let keepAlive = Task {
             while (try? await Task.sleep(for: heartbeat)) != nil {
-                continuation.yield(ByteBuffer(string: ": keep-alive\n\n"))
+                await output.send(ByteBuffer(string: ": keep-alive\n\n"))
             }
         }
-        continuation.onTermination = { _ in
+        // A client that goes away ends its subscription at once, not at the next write.
+        connectionClosed.whenComplete { _ in
             forward.cancel()
             keepAlive.cancel()
+            output.finish()
         }
-        return stream
+        return ResponseBody(asyncSequence: output)
     }
 }
