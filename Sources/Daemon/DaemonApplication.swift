@@ -38,7 +38,7 @@ struct DaemonApplication: Sendable {
             units: configuration.mediation.units, networks: configuration.mediation.networks,
             registry: BuiltinAdNetworks.registry,
             services: AdNetworkServices(fetcher: fetcher, trackers: trackers, signals: collector),
-            clock: clock, logger: logger, metrics: metrics.factory)
+            clock: clock, logger: logger, metrics: metrics.factory, maxStoredAds: configuration.limits.maxStoredAds)
         self.state = DaemonState(collector: collector, ads: ads, access: configuration.access, logger: logger)
         self.clock = clock
         self.trackers = trackers

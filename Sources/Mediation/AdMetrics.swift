@@ -8,9 +8,16 @@ final class AdMetrics: Sendable {
     private let factory: any MetricsFactory
     private let events = Mutex<[String: Counter]>([:])
     private let loads = Mutex<[String: Timer]>([:])
+    private let displacedAds: Counter
 
     init(factory: any MetricsFactory) {
         self.factory = factory
+        displacedAds = Counter(label: "secure_signals_ads_displaced_total", factory: factory)
+    }
+
+    /// Unused ads dropped because the store was full (`limits.max_stored_ads`).
+    func displaced(_ count: Int) {
+        displacedAds.increment(by: Int64(count))
     }
 
     func count(_ event: AdEvent.Name, unit: String) {

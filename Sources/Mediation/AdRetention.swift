@@ -2,16 +2,26 @@ import DequeModule
 import HeapModule
 
 /// The ads a store holds, and when each leaves it: an hour after its expiry (until then it
-/// answers `ad_expired`), or at once when it falls unused out of its unit's latest
-/// `unusedKeptPerUnit` loads (forced loads that supersede one another do not pile up ads
-/// nobody will show). A plain value on the store's clock, so its rules are tested without it.
+/// answers `ad_expired`), a minute after its dismiss, at once when it falls unused out of its
+/// unit's latest `unusedKeptPerUnit` loads (forced loads that supersede one another do not pile
+/// up ads nobody will show), and whenever the store holds more than `capacity`: used and
+/// expired ads first, oldest first, then the oldest unused one. A plain value on the store's
+/// clock, so its rules are tested without it.
 struct AdRetention {
     /// How many of a unit's latest loads keep their ads while unused.
     static let unusedKeptPerUnit = 16
     /// How long an expired ad still answers `ad_expired` before it is forgotten.
     static let keptAfterExpiry = Duration.seconds(3600)
+    /// How long a dismissed ad still answers `GET /v1/ads/{id}`.
+    static let keptAfterDismiss = Duration.seconds(60)
 
+    /// The most ads held at once (`limits.max_stored_ads`).
+    let capacity: Int
     private var ads: [String: LoadedAd] = [:]
+    /// Every ad in load order, oldest first (entries of ads already gone are skipped).
+    private var order = Deque<String>()
+    /// The ads that were used, in the order they were (entries of ads already gone are skipped).
+    private var used = Deque<String>()
     /// When each ad leaves, soonest first (entries of ads already gone are skipped).
     private var drops = Heap<Drop>()
     /// Each unit's latest ads, in load order: an ad that falls off the end unused is dropped.
@@ -25,15 +35,23 @@ struct AdRetention {
         static func < (lhs: Drop, rhs: Drop) -> Bool { lhs.at < rhs.at }
     }
 
+    init(capacity: Int = 2000) {
+        self.capacity = capacity
+    }
+
     subscript(id: String) -> LoadedAd? { ads[id] }
 
     /// How many ads are held, expired ones included.
     var count: Int { ads.count }
 
     /// Holds a new ad, dropping its unit's oldest unused one beyond the latest
-    /// `unusedKeptPerUnit`.
-    mutating func keep(_ ad: LoadedAd) {
+    /// `unusedKeptPerUnit`, and others past `capacity`; returns how many unused ads (of any
+    /// unit) the capacity took.
+    @discardableResult
+    mutating func keep(_ ad: LoadedAd, now: Duration) -> Int {
         ads[ad.id] = ad
+        order.append(ad.id)
+        if ad.isUsed { used.append(ad.id) }
         drops.insert(Drop(at: ad.expiresAt + Self.keptAfterExpiry, id: ad.id))
         var queue = latest[ad.unit.id, default: []]
         queue.append(ad.id)
@@ -45,11 +63,46 @@ struct AdRetention {
         if drops.count > 2 * ads.count + 1024 {
             drops = Heap(ads.values.map { Drop(at: $0.expiresAt + Self.keptAfterExpiry, id: $0.id) })
         }
+        if order.count > 2 * ads.count + 1024 {
+            order = Deque(order.filter { ads[$0] != nil })
+            used = Deque(used.filter { ads[$0] != nil })
+        }
+        return makeRoom(now: now)
+    }
+
+    /// Drops ads until no more than `capacity` are held: of the oldest used ad and the oldest
+    /// ad if it expired, the older first; when neither is there, the oldest (unused) ad. Returns
+    /// how many unused ones went.
+    private mutating func makeRoom(now: Duration) -> Int {
+        var unusedDropped = 0
+        while ads.count > capacity {
+            while let id = order.first, ads[id] == nil { order.removeFirst() }
+            while let id = used.first, ads[id] == nil { used.removeFirst() }
+            let oldestUsed = used.first.flatMap { ads[$0] }
+            let oldestExpired = order.first.flatMap { ads[$0] }.flatMap { $0.expiresAt <= now ? $0 : nil }
+            switch (oldestUsed, oldestExpired) {
+            case (let used?, let expired?): ads[used.loadedAt <= expired.loadedAt ? used.id : expired.id] = nil
+            case (let used?, nil): ads[used.id] = nil
+            case (nil, let expired?): ads[expired.id] = nil
+            case (nil, nil):
+                guard let oldest = order.popFirst() else { return unusedDropped }
+                ads[oldest] = nil
+                unusedDropped += 1
+            }
+        }
+        return unusedDropped
+    }
+
+    /// A minute after its dismiss, a shown ad has nothing left to do: it leaves.
+    mutating func dismissed(_ id: String, now: Duration) {
+        guard ads[id] != nil else { return }
+        drops.insert(Drop(at: now + Self.keptAfterDismiss, id: id))
     }
 
     /// Records what happened to an ad still held; one already dropped stays dropped.
     mutating func update(_ ad: LoadedAd) {
-        guard ads[ad.id] != nil else { return }
+        guard let held = ads[ad.id] else { return }
+        if ad.isUsed, !held.isUsed { used.append(ad.id) }
         ads[ad.id] = ad
     }
 

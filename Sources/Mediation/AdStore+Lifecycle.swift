@@ -148,7 +148,10 @@ extension AdStore {
             }
             publish(name, ad, fields)
         }
-        if names.contains(.dismissed) { preloadAfterDismiss(ad) }
+        if names.contains(.dismissed) {
+            ads.dismissed(id, now: now)
+            preloadAfterDismiss(ad)
+        }
         return repeated ? .duplicate : .recorded
     }
 

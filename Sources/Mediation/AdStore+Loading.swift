@@ -59,7 +59,11 @@ extension AdStore {
                 id: UUID().uuidString.lowercased(), unit: unit, fill: fill, ssv: request.ssv,
                 preferences: request.preferences, loadedAt: now)
             ads.sweep(now: now)
-            ads.keep(ad)
+            let displaced = ads.keep(ad, now: now)
+            if displaced > 0 {
+                metrics.displaced(displaced)
+                logger.debug("the store is full: dropped unused ads", metadata: ["count": "\(displaced)"])
+            }
             readyAd[unit.id] = ad.id
             retryAttempts[unit.id] = 0
             retries.removeValue(forKey: unit.id)?.cancel()

@@ -21,7 +21,7 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     let metrics: AdMetrics
 
     /// The ads held, and when each leaves.
-    var ads = AdRetention()
+    var ads: AdRetention
     var readyAd: [String: String] = [:]
     var inFlight: [String: Task<LoadResult, Never>] = [:]
     var retryAttempts: [String: Int] = [:]
@@ -29,13 +29,14 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     var privacy: PrivacyState?
 
     /// `metrics`: where the ad events and load latencies are counted (the process's backend
-    /// unless a caller gives one).
+    /// unless a caller gives one); `maxStoredAds`: the most ads held at once.
     public init(
         units: [AdUnit], networks: [AdNetworkConfiguration], registry: AdNetworkRegistry,
         services: AdNetworkServices, clock: C, logger: Logger, events: EventHub = EventHub(),
-        metrics: any MetricsFactory = MetricsSystem.factory
+        metrics: any MetricsFactory = MetricsSystem.factory, maxStoredAds: Int = 2000
     ) throws(AdLoadError) {
         self.clock = clock
+        self.ads = AdRetention(capacity: maxStoredAds)
         self.metrics = AdMetrics(factory: metrics)
         self.origin = clock.now
         self.services = services

@@ -21,23 +21,23 @@ struct AdRetentionTests {
 
     @Test func aUnitKeepsItsLatestUnusedAdsAndEveryUsedOne() {
         var retention = AdRetention()
-        retention.keep(ad("used", used: true))
-        retention.keep(ad("first"))
-        for index in 1..<AdRetention.unusedKeptPerUnit { retention.keep(ad("later-\(index)")) }
+        retention.keep(ad("used", used: true), now: .zero)
+        retention.keep(ad("first"), now: .zero)
+        for index in 1..<AdRetention.unusedKeptPerUnit { retention.keep(ad("later-\(index)"), now: .zero) }
         #expect(retention["first"] != nil, "16 loads: the oldest unused ad is still kept")
-        retention.keep(ad("newest"))
+        retention.keep(ad("newest"), now: .zero)
         #expect(retention["first"] == nil, "the 17th load drops the oldest unused ad")
         #expect(retention["used"] != nil, "an ad that was used is kept until its time")
         #expect(retention.count == AdRetention.unusedKeptPerUnit + 1)
         let other = AdUnit(id: "v", format: .native, waterfall: [])
-        retention.keep(ad("elsewhere", unit: other))
+        retention.keep(ad("elsewhere", unit: other), now: .zero)
         #expect(retention["later-1"] != nil, "another unit's loads count for that unit only")
     }
 
     @Test func anAdIsForgottenAnHourAfterItExpires() {
         var retention = AdRetention()
-        retention.keep(ad("early", at: .zero))
-        retention.keep(ad("late", at: .seconds(30)))
+        retention.keep(ad("early", at: .zero), now: .zero)
+        retention.keep(ad("late", at: .seconds(30)), now: .seconds(30))
         let expiry = Duration.seconds(60)
         retention.sweep(now: expiry + AdRetention.keptAfterExpiry)
         #expect(retention["early"] != nil, "kept up to an hour past its expiry")
@@ -50,12 +50,12 @@ struct AdRetentionTests {
     @Test func anUpdateNeverBringsBackAnAdThatWasDropped() {
         var retention = AdRetention()
         var ad = ad("gone")
-        retention.keep(ad)
+        retention.keep(ad, now: .zero)
         retention.sweep(now: .seconds(60) + AdRetention.keptAfterExpiry + .seconds(1))
         ad.clickRecorded = true
         retention.update(ad)
         #expect(retention["gone"] == nil)
-        retention.keep(self.ad("kept"))
+        retention.keep(self.ad("kept"), now: .zero)
         var kept = self.ad("kept")
         kept.clickRecorded = true
         retention.update(kept)
@@ -64,8 +64,60 @@ struct AdRetentionTests {
 
     @Test func dropsOfAdsAlreadyGoneDoNotPileUp() {
         var retention = AdRetention()
-        for index in 0..<10_000 { retention.keep(ad("ad-\(index)")) }
+        for index in 0..<10_000 { retention.keep(ad("ad-\(index)"), now: .zero) }
         #expect(retention.count == AdRetention.unusedKeptPerUnit)
         #expect(retention.pendingDrops <= 2 * retention.count + 1024 + 1)
+    }
+}
+
+/// The store's cap (`limits.max_stored_ads`) and the short stay of a dismissed ad.
+struct AdRetentionCapTests {
+    static let units = (0..<8).map { AdUnit(id: "u\($0)", format: .native, waterfall: [], expiry: .seconds(60)) }
+
+    func ad(_ id: String, unit: Int, at loadedAt: Duration = .zero, used: Bool = false) -> LoadedAd {
+        AdRetentionTests().ad(id, unit: Self.units[unit], at: loadedAt, used: used)
+    }
+
+    @Test func overTheCapUsedAndExpiredAdsGoFirstThenTheOldestUnused() {
+        var retention = AdRetention(capacity: 4)
+        #expect(retention.keep(ad("expired", unit: 1, at: .zero), now: .zero) == 0)
+        #expect(retention.keep(ad("fresh-0", unit: 0, at: .seconds(50)), now: .seconds(50)) == 0)
+        #expect(retention.keep(ad("used", unit: 2, at: .seconds(55), used: true), now: .seconds(61)) == 0)
+        #expect(retention.keep(ad("fresh-1", unit: 3, at: .seconds(60)), now: .seconds(61)) == 0)
+        #expect(retention.count == 4)
+        #expect(retention.keep(ad("fifth", unit: 4, at: .seconds(61)), now: .seconds(61)) == 0)
+        #expect(retention["expired"] == nil && retention["used"] != nil, "the expired one goes first (it is older)")
+        #expect(retention.keep(ad("sixth", unit: 5, at: .seconds(62)), now: .seconds(62)) == 0)
+        #expect(retention["used"] == nil, "then the used one")
+        #expect(retention.keep(ad("seventh", unit: 6, at: .seconds(63)), now: .seconds(63)) == 1, "counted")
+        #expect(retention["fresh-0"] == nil, "then the oldest unused one")
+        #expect(retention.count == 4)
+        #expect(["fresh-1", "fifth", "sixth", "seventh"].allSatisfy { retention[$0] != nil })
+    }
+
+    @Test func aDismissedAdLeavesAMinuteAfterItsDismiss() {
+        var retention = AdRetention(capacity: 10)
+        retention.keep(ad("shown", unit: 0, used: true), now: .zero)
+        retention.dismissed("shown", now: .seconds(5))
+        retention.sweep(now: .seconds(5) + AdRetention.keptAfterDismiss)
+        #expect(retention["shown"] != nil, "GET /v1/ads/{id} answers until a minute after the dismiss")
+        retention.sweep(now: .seconds(5) + AdRetention.keptAfterDismiss + .milliseconds(1))
+        #expect(retention["shown"] == nil)
+    }
+
+    @Test func thousandsOfLoadsKeepTheStoreAtItsCap() {
+        var retention = AdRetention(capacity: 50)
+        var dropped = 0
+        for index in 0..<5000 {
+            let now = Duration.milliseconds(index)
+            dropped += retention.keep(ad("ad-\(index)", unit: index % 8, at: now), now: now)
+            if index % 3 == 0, var shown = retention["ad-\(index - 1)"] {
+                shown.impressionRecorded = true
+                retention.update(shown)
+            }
+        }
+        #expect(retention.count == 50)
+        #expect(retention.pendingDrops <= 2 * 50 + 1024 + 1, "the schedule does not grow without bound")
+        #expect(dropped > 0)
     }
 }

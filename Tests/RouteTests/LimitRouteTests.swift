@@ -5,9 +5,11 @@ import Testing
 
 @testable import Daemon
 
-/// One app's flood of requests cannot hold the daemon from another app: past
-/// `max_requests_in_flight_per_peer` its requests get 429, and another uid is answered at once.
-struct FairShareTests {
+/// Limits a client meets in the routes themselves, in-process: one app's flood of requests
+/// cannot hold the daemon from another app (past `max_requests_in_flight_per_peer` its requests
+/// get 429, and another uid is answered at once), and loads cannot grow the ad store past
+/// `max_stored_ads`.
+struct LimitRouteTests: MediationScenario {
     static let flooder = PeerCredentials(pid: 4001, uid: 0, gid: 0)
     static let neighbour = PeerCredentials(pid: 4002, uid: 1000, gid: 1000)
 
@@ -59,6 +61,25 @@ struct FairShareTests {
             let metrics = String(decoding: try await client.request(.GET, "/metrics").body, as: UTF8.self)
             #expect(
                 metrics.contains(#"secure_signals_limit_refusals_total{limit="max_requests_in_flight_per_peer"} 1"#))
+        }
+    }
+
+    @Test func forcedLoadsPastTheCapDropTheOldestUnusedAds() async throws {
+        var config = Self.config(units: [Self.native: Self.unit("native", [Self.testItem(Self.native)])])
+        config["limits"] = ["max_stored_ads": 5]
+        let daemon = try await InProcessDaemon(config: config)
+        try await daemon.run { client in
+            var ids: [String] = []
+            for _ in 0..<12 {
+                let (status, json) = try await Self.post(
+                    client, "/v1/ads", ["ad_unit": Self.native, "format": "native", "force": true])
+                #expect(status == 200)
+                ids.append(json["ad_id"] as? String ?? "")
+            }
+            let oldest = try await client.request(.GET, "/v1/ads/\(ids[0])")
+            #expect(oldest.status == 404 && oldest.apiError?.code == "unknown_ad", "the oldest unused ad is gone")
+            for id in ids.suffix(5) { #expect(try await client.request(.GET, "/v1/ads/\(id)").status == 200) }
+            #expect(try await metricValue("secure_signals_ads_displaced_total", in: client) == 7)
         }
     }
 }
