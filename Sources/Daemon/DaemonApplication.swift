@@ -99,5 +99,8 @@ struct DaemonApplication: Sendable {
         try await state.collector.reload(configuration.collector)
         try await state.ads.reload(units: configuration.mediation.units, networks: configuration.mediation.networks)
         state.access = configuration.access
+        if configuration.limits != limits.limits {
+            state.logger.notice("the new limits apply at the next start; a reload keeps the running ones")
+        }
     }
 }
