@@ -33,6 +33,8 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // prctl(2), which Swift cannot call (it is variadic): the daemon becomes its descendants' subreaper.
+        .systemLibrary(name: "CProcessControl"),
         // HPKE (RFC 9180), key configurations (RFC 9458 §3), envelopes and PEM keys.
         .target(
             name: "SignalCrypto",
@@ -91,7 +93,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "SecureSignals", "Mediation", "Adapters", "SignalCrypto", "Timing", "SharedTypes",
+                "SecureSignals", "Mediation", "Adapters", "SignalCrypto", "Timing", "SharedTypes", "CProcessControl",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

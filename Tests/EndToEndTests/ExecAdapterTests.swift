@@ -355,6 +355,22 @@ struct ExecAdapterTests {
         }
     }
 
+    /// A program's child that leaves its process group (setsid) is out of reach of the signal to
+    /// the group; the daemon, its subreaper, stops and reaps it all the same.
+    @Test func aDescendantThatLeftTheProcessGroupIsStoppedAndReaped() async throws {
+        let directory = try TemporaryDirectory()
+        let pids = directory.path("pids")
+        let daemon = try await Self.start([Self.faulty("escaper", mode: "spawn-escapee", pidFile: pids)])
+        _ = try await eventually { try readPIDs(pids).count == 2 ? true : nil }
+        let escapee = try #require(try readPIDs(pids).last)
+        #expect(kill(escapee, 0) == 0)
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit() == 0, "\(daemon.log)")
+        let status = (try? String(contentsOfFile: "/proc/\(escapee)/status", encoding: .utf8)) ?? ""
+        #expect(status.isEmpty, "the escapee \(escapee) outlived the daemon: \(status)")
+        #expect(daemon.log.contains("stopped 1 leftover process"), "\(daemon.log)")
+    }
+
     @Test func aStopSendsSIGTERMAndGivesTheGracePeriod() async throws {
         let directory = try TemporaryDirectory()
         let marker = directory.path("marker")

@@ -54,6 +54,7 @@ public enum DaemonRunner {
     ) async throws {
         let notifier = SystemdNotifier()
         unsetenv("NOTIFY_SOCKET")  // for this process alone, not its children
+        Descendants.becomeSubreaper(logger: logger)
         let listening = AsyncStream<Void>.makeStream()
         let server = try SocketServer.make(
             for: application, configuration: configuration, logger: logger,
@@ -67,7 +68,10 @@ public enum DaemonRunner {
         // socket API has drained.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(
-                service: ShutdownService(application: application), successTerminationBehavior: .ignore,
+                service: ShutdownService(
+                    application: application,
+                    grace: configuration.collector.adapters.compactMap(\.program?.stopGrace).max() ?? .seconds(3),
+                    logger: logger), successTerminationBehavior: .ignore,
                 serviceName: "adapters"),
             .init(service: server, serviceName: "socket API"),
             .init(service: readiness, successTerminationBehavior: .ignore, serviceName: "readiness"),

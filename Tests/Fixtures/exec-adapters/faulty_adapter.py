@@ -37,6 +37,8 @@ Modes:
                     so the daemon's writes fill the pipe
   spawn-child       starts a grandchild `sleep 300` (same process group, stdio on
                     /dev/null), appends its pid to --pid-file, then behaves as ok
+  spawn-escapee     as spawn-child, but the grandchild calls setsid(): it leaves the
+                    program's process group and session, out of reach of a signal to them
 """
 
 import argparse
@@ -52,7 +54,7 @@ import time
 MODES = [
     "ok", "crash-on-3rd", "hang", "garbage", "answer-twice", "exit-during-init",
     "init-error", "never-init", "flood-stderr", "out-of-order", "slow", "ignore-sigterm",
-    "spawn-child", "no-read", "graceful",
+    "spawn-child", "no-read", "graceful", "spawn-escapee",
 ]
 
 stdout_lock = threading.Lock()
@@ -198,9 +200,10 @@ def main():
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if args.pid_file:
         append_pid(args.pid_file, os.getpid())
-    if args.mode == "spawn-child":
+    if args.mode in ("spawn-child", "spawn-escapee"):
         child = subprocess.Popen(["sleep", "300"], stdin=subprocess.DEVNULL,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 start_new_session=args.mode == "spawn-escapee")
         if args.pid_file:
             append_pid(args.pid_file, child.pid)
 
