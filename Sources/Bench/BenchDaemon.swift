@@ -14,8 +14,12 @@ public final class BenchDaemon {
     private let process = Process()
 
     /// 8 `file` adapters whose 64-byte plaintexts stay cached, so each answers at once.
-    public convenience init(daemonBinary: String, adapters: Int = 8, adUnits: [String: Any] = [:]) throws {
-        try self.init(daemonBinary: daemonBinary, adUnits: adUnits) { directory in
+    public convenience init(
+        daemonBinary: String, adapters: Int = 8, adUnits: [String: Any] = [:], extra: [String: Any] = [:],
+        environment: [String: String] = [:]
+    ) throws {
+        try self.init(daemonBinary: daemonBinary, adUnits: adUnits, extra: extra, environment: environment) {
+            directory in
             try (0..<adapters).map { index in
                 let file = directory.appendingPathComponent("signal-\(index).bin")
                 try Data((0..<64).map { UInt8(truncatingIfNeeded: $0 + index) }).write(to: file)
@@ -29,8 +33,11 @@ public final class BenchDaemon {
 
     /// The adapters `makeAdapters` lists (configuration entries; the recipient is "bench"),
     /// given the daemon's directory.
+    /// `extra`: configuration keys set on top (socket mode, access, limits); `environment`:
+    /// variables set for the daemon on top of this process's.
     public init(
-        daemonBinary: String, adUnits: [String: Any] = [:], makeAdapters: (URL) throws -> [[String: Any]]
+        daemonBinary: String, adUnits: [String: Any] = [:], extra: [String: Any] = [:],
+        environment: [String: String] = [:], makeAdapters: (URL) throws -> [[String: Any]]
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("secure-signals-bench-\(getpid())")
         try? FileManager.default.removeItem(at: directory)
@@ -44,19 +51,27 @@ public final class BenchDaemon {
         sealer = try EnvelopeSealer(keyConfig: config)
 
         let adapterList = try makeAdapters(directory)
-        let configuration: [String: Any] = [
+        var configuration: [String: Any] = [
             "socket": ["path": socketPath], "state_directory": directory.appendingPathComponent("state").path,
             "recipients": ["bench": ["key_configs": [keyConfigPath]]], "adapters": adapterList,
             "deadlines": ["request_timeout_ms": 5000], "ad_units": adUnits,
         ]
+        configuration.merge(extra) { current, new in
+            guard let current = current as? [String: Any], let new = new as? [String: Any] else { return new }
+            return current.merging(new) { $1 }
+        }
         let configPath = directory.appendingPathComponent("daemon.json").path
         try JSONSerialization.data(withJSONObject: configuration).write(to: URL(fileURLWithPath: configPath))
 
         process.executableURL = URL(fileURLWithPath: daemonBinary)
         process.arguments = ["--config", configPath, "--log-level", "warning"]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
         try process.run()
     }
+
+    /// The daemon's process id.
+    public var pid: Int32 { process.processIdentifier }
 
     /// Waits until the daemon answers on its socket.
     public func waitUntilServing() async throws {

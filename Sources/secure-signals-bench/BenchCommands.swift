@@ -14,7 +14,7 @@ struct BenchCommand: AsyncParsableCommand {
             Each benchmark reports ratios against a floor measured in the same run; record them in \
             BENCHMARKS.md with the machine and the date.
             """,
-        subcommands: [HPKE.self, Signals.self, Exec.self, Ads.self, OpenRTB.self]
+        subcommands: [HPKE.self, Signals.self, Exec.self, Ads.self, OpenRTB.self, Soak.self, SoakAttack.self]
     )
 
     struct HPKE: ParsableCommand {

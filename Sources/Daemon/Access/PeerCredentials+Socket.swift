@@ -5,22 +5,22 @@ import NIOCore
 #endif
 
 extension PeerCredentials {
-    /// SO_PEERCRED of an accepted Unix socket, and its user's groups; nil on any other socket.
-    /// Read once per connection, when it is accepted: a lookup per request would cost a hop to
-    /// the event loop each time.
+    /// SO_PEERCRED of an accepted Unix socket (without the user's groups: `withGroups` adds them,
+    /// once the connection is admitted); nil on any other socket. Read once per connection, when
+    /// it is accepted: a lookup per request would cost a hop to the event loop each time.
     static func read(from channel: any Channel) -> EventLoopFuture<PeerCredentials?> {
         guard let provider = channel as? any SocketOptionProvider, case .unixDomainSocket? = channel.localAddress else {
             return channel.eventLoop.makeSucceededFuture(nil)
         }
         let raw: EventLoopFuture<PeerCredentialBytes> = provider.unsafeGetSocketOption(
             level: .socket, name: NIOBSDSocket.Option(rawValue: SO_PEERCRED))
-        // The group lookup reads the local group database once per connection.
-        return raw.map {
-            Optional(
-                PeerCredentials(
-                    pid: $0.pid, uid: $0.uid, gid: $0.gid,
-                    groups: PeerCredentials.groups(ofUser: $0.uid, primary: $0.gid)))
-        }.recover { _ in nil }
+        return raw.map { Optional(PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid)) }.recover { _ in nil }
+    }
+
+    /// These credentials with the groups their user belongs to, from the local group database:
+    /// read once per admitted connection, and never for one refused over a cap.
+    func withGroups() -> PeerCredentials {
+        PeerCredentials(pid: pid, uid: uid, gid: gid, groups: PeerCredentials.groups(ofUser: uid, primary: gid))
     }
 }
 

@@ -31,10 +31,11 @@ struct DaemonChannel: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let inner = self.inner
         let limits = self.limits
-        return PeerCredentials.read(from: channel).flatMap { peer in
-            let refusal = limits.connections.acquire(peer: peer?.uid).map {
+        return PeerCredentials.read(from: channel).flatMap { credentials in
+            let refusal = limits.connections.acquire(peer: credentials?.uid).map {
                 ClientLimits.cap(of: $0, total: .maxConnections, perPeer: .maxConnectionsPerPeer)
             }
+            let peer = refusal == nil ? credentials?.withGroups() : credentials
             if refusal == nil {
                 limits.connectionsChanged()
                 channel.closeFuture.whenComplete { _ in

@@ -77,6 +77,14 @@ public enum DaemonRunner {
             .init(service: readiness, successTerminationBehavior: .ignore, serviceName: "readiness"),
             .init(service: reloader, successTerminationBehavior: .ignore, serviceName: "reload on SIGHUP"),
         ]
+        // SECURE_SIGNALS_MALLOC_TRIM_S=0 turns it off, to measure what it does.
+        let trim = ProcessInfo.processInfo.environment["SECURE_SIGNALS_MALLOC_TRIM_S"].flatMap(Int.init) ?? 10
+        if trim > 0 {
+            services.append(
+                .init(
+                    service: MemoryTrimService(interval: .seconds(trim), clock: ContinuousClock()),
+                    successTerminationBehavior: .ignore, serviceName: "memory trim"))
+        }
         if let interval = notifier.watchdogInterval {
             services.append(
                 .init(

@@ -1,0 +1,121 @@
+import Client
+import Foundation
+import Synchronization
+import Timing
+
+/// `secure-signals bench soak`: the daemon through what a hostile or broken client does, then
+/// quiet. Phases: idle; stalled connections (from the attacker process); event-stream clients
+/// that never read together with mixed load (signals, forced ad loads with their lifecycle,
+/// privacy changes) over several connections; quiet. In each, the daemon's resident memory and
+/// open descriptors (at the end and at their peak), and the p99 of `GET /v1/health` asked on a
+/// fresh connection, against the idle phase's p99.
+public struct SoakBenchmark {
+    public struct Phase: Sendable {
+        public var name: String
+        public var end: ProcessFootprint
+        public var peakResidentBytes: Int
+        public var peakDescriptors: Int
+        public var healthP99: Duration?
+        public var healthFailures: Int
+    }
+
+    public struct Plan: Sendable {
+        public var stalled = 2000
+        public var streams = 200
+        public var stalledPhase = Duration.seconds(15)
+        public var mixedPhase = Duration.seconds(90)
+        public var quietPhase = Duration.seconds(30)
+        public var connections = 8
+
+        public init() {}
+    }
+
+    public let daemon: BenchDaemon
+    public let plan: Plan
+    /// Starts the attacker process: `SoakAttacker` with these stalled and stream counts for a time.
+    public let startAttacker: @Sendable (_ stalled: Int, _ streams: Int, _ duration: Duration) throws -> Process
+
+    /// The daemon the benchmark runs: 8 cached file adapters, the test ad units, a socket
+    /// anyone may open and uid 65534 (the attacker's, when run as root) allowed.
+    public static func daemon(binary: String, environment: [String: String] = [:]) throws -> BenchDaemon {
+        try BenchDaemon(
+            daemonBinary: binary, adUnits: AdsBenchmark.units,
+            extra: ["socket": ["mode": "0666"], "access": ["allowed_uids": [65534]]], environment: environment)
+    }
+
+    public init(
+        daemon: BenchDaemon, plan: Plan,
+        startAttacker: @escaping @Sendable (Int, Int, Duration) throws -> Process
+    ) {
+        self.daemon = daemon
+        self.plan = plan
+        self.startAttacker = startAttacker
+    }
+
+    public func run() async throws -> [Phase] {
+        try await daemon.waitUntilServing()
+        let clock = ContinuousClock()
+        try await clock.sleep(for: .seconds(2))
+        var phases = [try await phase("idle", for: .seconds(3)) {}]
+        let stalling = try startAttacker(plan.stalled, 0, plan.stalledPhase)
+        phases.append(try await phase("stalled connections", for: plan.stalledPhase) {})
+        stalling.waitUntilExit()
+        let streaming = try startAttacker(0, plan.streams, plan.mixedPhase)
+        let mixed = MixedLoad(socketPath: daemon.socketPath, connections: plan.connections)
+        let mixedPhase = plan.mixedPhase
+        phases.append(try await phase("mixed load, stuck streams", for: mixedPhase) { try await mixed.run(for: mixedPhase) })
+        streaming.waitUntilExit()
+        phases.append(try await phase("quiet after", for: plan.quietPhase) {})
+        return phases
+    }
+
+    /// Runs `work` for `duration` while sampling the daemon every 200 ms and asking for its
+    /// health on a fresh connection every 100 ms.
+    private func phase(_ name: String, for duration: Duration, _ work: @escaping @Sendable () async throws -> Void)
+        async throws -> Phase
+    {
+        let pid = daemon.pid
+        let socketPath = daemon.socketPath
+        let clock = ContinuousClock()
+        let end = clock.now + duration
+        async let sampled: (Int, Int) = {
+            var peak = (0, 0)
+            while clock.now < end {
+                if let now = ProcessFootprint.of(pid) {
+                    peak = (max(peak.0, now.residentBytes), max(peak.1, now.openDescriptors))
+                }
+                try? await clock.sleep(for: .milliseconds(200))
+            }
+            return peak
+        }()
+        async let probed: ([Duration], Int) = {
+            var latencies: [Duration] = []
+            var failures = 0
+            while clock.now < end {
+                if let latency = await Self.health(socketPath) { latencies.append(latency) } else { failures += 1 }
+                try? await clock.sleep(for: .milliseconds(100))
+            }
+            return (latencies.sorted(), failures)
+        }()
+        try await work()
+        let (peak, (latencies, failures)) = await (sampled, probed)
+        guard let footprint = ProcessFootprint.of(pid) else { throw BenchFailure("secure-signalsd is gone") }
+        return Phase(
+            name: name, end: footprint, peakResidentBytes: max(peak.0, footprint.residentBytes),
+            peakDescriptors: max(peak.1, footprint.openDescriptors),
+            healthP99: latencies.isEmpty ? nil : percentile(latencies, 0.99), healthFailures: failures)
+    }
+
+    /// `GET /v1/health` on a new connection, answered 200 and closed: how long it took.
+    static func health(_ socketPath: String) async -> Duration? {
+        let clock = ContinuousClock()
+        let start = clock.now
+        guard let connection = try? await RawConnection.open(socketPath) else { return nil }
+        defer { Task { await connection.close() } }
+        try? await connection.send("GET /v1/health HTTP/1.1\r\nConnection: close\r\n\r\n")
+        guard await connection.closed(within: .seconds(5)), connection.text.hasPrefix("HTTP/1.1 200") else {
+            return nil
+        }
+        return clock.now - start
+    }
+}
