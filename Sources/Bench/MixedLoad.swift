@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Client
-import NIOHTTP1
 import Foundation
+import NIOHTTP1
 
 /// What many apps do at once, on C keep-alive connections: signals, forced native loads with
 /// an impression and a click, forced rewarded loads shown and dismissed, and now and then a

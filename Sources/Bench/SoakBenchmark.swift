@@ -63,7 +63,8 @@ public struct SoakBenchmark {
         let streaming = try startAttacker(0, plan.streams, plan.mixedPhase)
         let mixed = MixedLoad(socketPath: daemon.socketPath, connections: plan.connections)
         let mixedPhase = plan.mixedPhase
-        phases.append(try await phase("mixed load, stuck streams", for: mixedPhase) { try await mixed.run(for: mixedPhase) })
+        phases.append(
+            try await phase("mixed load, stuck streams", for: mixedPhase) { try await mixed.run(for: mixedPhase) })
         streaming.waitUntilExit()
         phases.append(try await phase("quiet after", for: plan.quietPhase) {})
         return phases

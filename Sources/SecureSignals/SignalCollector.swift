@@ -98,6 +98,9 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
 
     public var privacyState: PrivacyState? { privacy }
 
+    /// The configured deadline of a request; a request may ask for less, never more.
+    public var requestTimeout: Duration { configuration.requestTimeout }
+
     /// Resets an adapter that supports it (a new first-party id, say).
     public func reset(adapter name: String) async throws(ResetFailure) {
         guard let slot = slots[name] else { throw .unknownAdapter("no adapter named '\(name)'") }

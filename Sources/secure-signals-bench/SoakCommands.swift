@@ -40,7 +40,8 @@ extension BenchCommand {
 
         func validate() throws {
             for (name, value) in [
-                ("--stalled-seconds", stalledSeconds), ("--mixed-seconds", mixedSeconds), ("--quiet-seconds", quietSeconds),
+                ("--stalled-seconds", stalledSeconds), ("--mixed-seconds", mixedSeconds),
+                ("--quiet-seconds", quietSeconds),
             ] where !(1...3600).contains(value) {
                 throw ValidationError("\(name) must be in [1, 3600]")
             }
@@ -68,7 +69,8 @@ extension BenchCommand {
             let asAnother = geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
             if !asAnother { print("note: not root, so the attacker runs as this uid and shares its per-peer limits") }
             let phases = try await SoakBenchmark(daemon: daemon, plan: plan) { stalled, streams, duration in
-                try Self.attacker(socketPath, stalled: stalled, streams: streams, duration: duration, asAnother: asAnother)
+                try Self.attacker(
+                    socketPath, stalled: stalled, streams: streams, duration: duration, asAnother: asAnother)
             }.run()
             let missed = report(phases)
             if check && !missed.isEmpty { throw ExitCode(1) }
@@ -103,7 +105,8 @@ extension BenchCommand {
                     phase.name.padding(toLength: 27, withPad: " ", startingAt: 0)
                         + String(
                             format: " %7.1f  %7.1f  %4d  %8d  ", phase.end.residentMegabytes,
-                            Double(phase.peakResidentBytes) / 1_048_576, phase.end.openDescriptors, phase.peakDescriptors)
+                            Double(phase.peakResidentBytes) / 1_048_576, phase.end.openDescriptors,
+                            phase.peakDescriptors)
                         + String(repeating: " ", count: max(0, 13 - p99Text.count)) + p99Text + "  "
                         + String(repeating: " ", count: max(0, 8 - ratio.count)) + ratio
                         + String(format: "  %6d", phase.healthFailures))

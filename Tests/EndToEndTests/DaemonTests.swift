@@ -236,6 +236,11 @@ struct DaemonTests {
             ),
             (#"{"recipients": {"b": {"key_configs": ["missing.keyconfig"]}}}"#, "recipients.b.key_configs[0]"),
             ("{", "not valid JSON"),
+            ("{\n  \"deadlines\": {\n    \"request_timeout_ms\": 5 00\n  }\n}", "not valid JSON (line 3, column"),
+            (
+                #"{"deadlines": {"request_timeout_ms": 1.5}}"#,
+                "deadlines.request_timeout_ms: must be a whole number, not 1.5"
+            ),
         ]
         let longSocket = try await Binary.run(
             "secure-signalsd", ["--socket", "/tmp/" + String(repeating: "s", count: 120), "--check-config"])

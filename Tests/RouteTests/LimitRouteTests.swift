@@ -23,6 +23,7 @@ struct LimitRouteTests: MediationScenario {
                 ],
                 ["name": "fast", "type": "test-echo", "recipients": ["demo"], "timeout_ms": 1000],
             ],
+            deadlines: ["request_timeout_ms": 10_000],
             extra: ["limits": ["max_requests_in_flight_per_peer": 4], "access": ["allowed_uids": [1000]]])
     }
 

@@ -139,6 +139,23 @@ struct SignalRouteTests {
                     400, "bad_request", "request_id"
                 ),
                 (
+                    "a fraction for a whole number",
+                    try await client.request(
+                        .POST, "/v1/signals", json: Data(#"{"request_id":"r","timeout_ms":1.5}"#.utf8)),
+                    400, "bad_request", "timeout_ms: must be a whole number, not 1.5"
+                ),
+                (
+                    "a timeout past the deadline",
+                    try await client.request(
+                        .POST, "/v1/signals", json: Data(#"{"request_id":"r","timeout_ms":900}"#.utf8)),
+                    400, "bad_request", "timeout_ms: must be at most 500 (deadlines.request_timeout_ms), not 900"
+                ),
+                (
+                    "a syntax error",
+                    try await client.request(.POST, "/v1/signals", json: Data("{\n  \"request_id\" \"r\"}".utf8)),
+                    400, "bad_request", "not valid JSON (line 2, column"
+                ),
+                (
                     "missing field", try await client.request(.POST, "/v1/signals", json: Data("{}".utf8)), 400,
                     "bad_request", "request_id: is required"
                 ),

@@ -34,7 +34,7 @@ struct AdUnitSettings: Decodable, Sendable {
             throw StrictJSON.Failure(
                 path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.waterfall]), reason: "needs a line item")
         }
-        maxRetries = try container.decodeIfPresent(Int.self, forKey: .maxRetries) ?? 0
+        maxRetries = try container.wholeNumber(.maxRetries) ?? 0
         guard (0...100).contains(maxRetries) else {
             throw StrictJSON.Failure(
                 path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.maxRetries]),

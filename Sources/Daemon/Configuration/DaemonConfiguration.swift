@@ -167,12 +167,12 @@ struct DaemonConfiguration: Decodable, Sendable {
                     path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.env]),
                     reason: "\"\(key)\" cannot be set: a variable's name has no '=' and neither part a NUL byte")
             }
-            stopGraceMilliseconds = try container.decodeIfPresent(Int.self, forKey: .stopGraceMilliseconds)
+            stopGraceMilliseconds = try container.wholeNumber(.stopGraceMilliseconds)
             circuitBreaker = try container.decodeIfPresent(CircuitBreakerSettings.self, forKey: .circuitBreaker)
             recipients = try container.decodeIfPresent([String].self, forKey: .recipients) ?? []
-            timeoutMilliseconds = try container.decodeIfPresent(Int.self, forKey: .timeoutMilliseconds)
-            initTimeoutMilliseconds = try container.decodeIfPresent(Int.self, forKey: .initTimeoutMilliseconds)
-            cacheTTLMilliseconds = try container.decodeIfPresent(Int.self, forKey: .cacheTTLMilliseconds) ?? 0
+            timeoutMilliseconds = try container.wholeNumber(.timeoutMilliseconds)
+            initTimeoutMilliseconds = try container.wholeNumber(.initTimeoutMilliseconds)
+            cacheTTLMilliseconds = try container.wholeNumber(.cacheTTLMilliseconds) ?? 0
             options = try container.decodeIfPresent(AdapterOptions.self, forKey: .options) ?? AdapterOptions()
             // A timeout of 0 would fail every collection: timeouts start at 1 ms, a cache TTL at 0 (off).
             for (key, value, minimum) in [
@@ -205,7 +205,7 @@ extension CircuitBreakerSettings: Decodable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let failures = try container.decodeIfPresent(Int.self, forKey: .failures) ?? 3
+        let failures = try container.wholeNumber(.failures) ?? 3
         guard (0...1000).contains(failures) else {
             throw StrictJSON.Failure(
                 path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.failures]),
@@ -219,7 +219,7 @@ extension CircuitBreakerSettings: Decodable {
 extension KeyedDecodingContainer {
     /// A whole number in 1...max, or `fallback` when absent; the error names the key.
     func positive(_ key: Key, default fallback: Int, max: Int) throws -> Int {
-        guard let value = try decodeIfPresent(Int.self, forKey: key) else { return fallback }
+        guard let value = try wholeNumber(key) else { return fallback }
         guard (1...max).contains(value) else {
             throw StrictJSON.Failure(
                 path: StrictJSON.keyPath(codingPath + [key]), reason: "must be between 1 and \(max), not \(value)")

@@ -16,7 +16,26 @@ enum StrictJSON {
         } catch let failure as Failure {
             throw failure
         } catch let error as DecodingError {
-            throw describe(error)
+            throw describe(error, in: data)
+        }
+    }
+
+    /// Where `data` stops being JSON, as "line L, column C" (both from 1); nil when it is JSON.
+    /// Foundation's parser says only at which byte ("around character N"), so the line and
+    /// column are counted from there.
+    static func syntaxErrorPosition(in data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            let said = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
+            guard let range = said.range(of: #"character \d+"#, options: .regularExpression),
+                let offset = Int(said[range].dropFirst("character ".count))
+            else { return "" }
+            let before = data.prefix(offset)
+            let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
+            let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+            return "line \(line), column \(column)"
         }
     }
 
@@ -32,7 +51,7 @@ enum StrictJSON {
         return text
     }
 
-    private static func describe(_ error: DecodingError) -> Failure {
+    private static func describe(_ error: DecodingError, in data: Data) -> Failure {
         switch error {
         case .keyNotFound(let key, let context):
             return Failure(path: keyPath(context.codingPath + [key]), reason: "is required")
@@ -42,7 +61,11 @@ enum StrictJSON {
             return Failure(path: keyPath(context.codingPath), reason: "must be \(describe(type)), not null")
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
-                return Failure(path: "", reason: "not valid JSON")
+                let position = syntaxErrorPosition(in: data)
+                return Failure(
+                    path: "",
+                    reason: position.map { $0.isEmpty ? "not valid JSON" : "not valid JSON (\($0))" }
+                        ?? "a value does not fit its field")
             }
             return Failure(path: keyPath(context.codingPath), reason: context.debugDescription)
         @unknown default:
@@ -63,6 +86,20 @@ enum StrictJSON {
             if name.hasPrefix("Dictionary") { return "an object" }
             return "an object"
         }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A whole number, or nil when absent: a fraction is an error that names the key (JSON has
+    /// one kind of number; Foundation would refuse 1.5 without saying where).
+    func wholeNumber(_ key: Key) throws -> Int? {
+        guard let value = try decodeIfPresent(Double.self, forKey: key) else { return nil }
+        guard value.rounded() == value, abs(value) <= 9_007_199_254_740_992 else {
+            let shown = value.formatted(.number.grouping(.never))
+            throw StrictJSON.Failure(
+                path: StrictJSON.keyPath(codingPath + [key]), reason: "must be a whole number, not \(shown)")
+        }
+        return Int(value)
     }
 }
 

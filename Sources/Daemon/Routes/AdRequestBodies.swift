@@ -109,7 +109,11 @@ struct PlaybackErrorBody: Decodable {
 
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
-        code = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .code)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard let code = try container.wholeNumber(.code) else {
+            throw StrictJSON.Failure(path: "code", reason: "is required")
+        }
+        self.code = code
         guard (100...999).contains(code) else {
             throw StrictJSON.Failure(path: "code", reason: "must be a VAST error code, 100 to 999, not \(code)")
         }

@@ -15,7 +15,7 @@ struct SignalsRequest: Decodable {
             throw StrictJSON.Failure(path: "request_id", reason: "must be 1 to 256 bytes long")
         }
         adapters = try container.decodeIfPresent([String].self, forKey: .adapters)
-        timeoutMilliseconds = try container.decodeIfPresent(Int.self, forKey: .timeoutMilliseconds)
+        timeoutMilliseconds = try container.wholeNumber(.timeoutMilliseconds)
         if let timeout = timeoutMilliseconds, !(1...10_000).contains(timeout) {
             throw StrictJSON.Failure(path: "timeout_ms", reason: "must be between 1 and 10000, not \(timeout)")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SharedTypes
+import Timing
 
 /// The signal half of the socket API: health, adapters, signals, the privacy state, resets.
 struct SignalRoutes {
@@ -32,6 +33,11 @@ struct SignalRoutes {
 
     @Sendable func signals(_ request: Request, context: DaemonRequestContext) async throws -> Response {
         let body = try await JSONRequest.decode(SignalsRequest.self, from: request)
+        let deadline = Int(milliseconds(await state.collector.requestTimeout))
+        if let asked = body.timeoutMilliseconds, asked > deadline {
+            throw StrictJSON.Failure(
+                path: "timeout_ms", reason: "must be at most \(deadline) (deadlines.request_timeout_ms), not \(asked)")
+        }
         let result = await state.collector.collect(
             requestID: body.requestID, adapters: body.adapters,
             timeout: body.timeoutMilliseconds.map { .milliseconds($0) })
