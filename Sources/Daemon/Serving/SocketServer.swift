@@ -28,7 +28,10 @@ enum SocketServer {
         return Application(
             responder: application.responder,
             server: .daemon(limits: application.limits),
-            configuration: ApplicationConfiguration(address: .unixDomainSocket(path: path), serverName: nil),
+            // A burst of connections (a flood, refused over the caps) must not overflow the
+            // queue of those not yet accepted, or a well-behaved client's connect fails.
+            configuration: ApplicationConfiguration(
+                address: .unixDomainSocket(path: path), serverName: nil, backlog: 1024),
             onServerRunning: { _ in
                 if chmod(path, mode) != 0 {
                     logger.error("cannot set the socket's mode", metadata: ["errno": "\(errno)"])
