@@ -95,6 +95,7 @@ let package = Package(
             dependencies: [
                 "SecureSignals", "Mediation", "Adapters", "SignalCrypto", "Timing", "SharedTypes", "CProcessControl",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

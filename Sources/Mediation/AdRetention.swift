@@ -22,6 +22,8 @@ struct AdRetention {
     private var order = Deque<String>()
     /// The ads that were used, in the order they were (entries of ads already gone are skipped).
     private var used = Deque<String>()
+    /// When each dismissed ad leaves: a minute after its dismiss.
+    private var dismissedLeave: [String: Duration] = [:]
     /// When each ad leaves, soonest first (entries of ads already gone are skipped).
     private var drops = Heap<Drop>()
     /// Each unit's latest ads, in load order: an ad that falls off the end unused is dropped.
@@ -61,7 +63,8 @@ struct AdRetention {
         latest[ad.unit.id] = queue
         // Dropped ads leave their entries behind; rebuild before those outnumber the live ones.
         if drops.count > 2 * ads.count + 1024 {
-            drops = Heap(ads.values.map { Drop(at: $0.expiresAt + Self.keptAfterExpiry, id: $0.id) })
+            dismissedLeave = dismissedLeave.filter { ads[$0.key] != nil }
+            drops = Heap(ads.values.map { Drop(at: leave(of: $0), id: $0.id) })
         }
         if order.count > 2 * ads.count + 1024 {
             order = Deque(order.filter { ads[$0] != nil })
@@ -70,16 +73,22 @@ struct AdRetention {
         return makeRoom(now: now)
     }
 
-    /// Drops ads until no more than `capacity` are held: of the oldest used ad and the oldest
-    /// ad if it expired, the older first; when neither is there, the oldest (unused) ad. Returns
-    /// how many unused ones went.
+    /// When `ad` leaves: an hour after its expiry, or a minute after its dismiss if that is sooner.
+    private func leave(of ad: LoadedAd) -> Duration {
+        min(ad.expiresAt + Self.keptAfterExpiry, dismissedLeave[ad.id] ?? .seconds(Int64.max))
+    }
+
+    /// Drops ads until no more than `capacity` are held: of the oldest used ad and the ad that
+    /// expired first (the soonest to leave, if it expired or was used), the older first; when
+    /// neither is there, the oldest (unused) ad. Returns how many unused ones went.
     private mutating func makeRoom(now: Duration) -> Int {
         var unusedDropped = 0
         while ads.count > capacity {
             while let id = order.first, ads[id] == nil { order.removeFirst() }
             while let id = used.first, ads[id] == nil { used.removeFirst() }
+            while let first = drops.min, ads[first.id] == nil { drops.removeMin() }
             let oldestUsed = used.first.flatMap { ads[$0] }
-            let oldestExpired = order.first.flatMap { ads[$0] }.flatMap { $0.expiresAt <= now ? $0 : nil }
+            let oldestExpired = drops.min.flatMap { ads[$0.id] }.flatMap { $0.expiresAt <= now || $0.isUsed ? $0 : nil }
             switch (oldestUsed, oldestExpired) {
             case (let used?, let expired?): ads[used.loadedAt <= expired.loadedAt ? used.id : expired.id] = nil
             case (let used?, nil): ads[used.id] = nil
@@ -96,6 +105,7 @@ struct AdRetention {
     /// A minute after its dismiss, a shown ad has nothing left to do: it leaves.
     mutating func dismissed(_ id: String, now: Duration) {
         guard ads[id] != nil else { return }
+        dismissedLeave[id] = now + Self.keptAfterDismiss
         drops.insert(Drop(at: now + Self.keptAfterDismiss, id: id))
     }
 
@@ -111,6 +121,7 @@ struct AdRetention {
         while let first = drops.min, first.at < now {
             drops.removeMin()
             ads[first.id] = nil
+            dismissedLeave[first.id] = nil
         }
     }
 

@@ -8,8 +8,10 @@ extension AdStore {
         try live(id).snapshot(now: now)
     }
 
-    /// The ad, if it exists and has not expired.
+    /// The ad, if it exists and has not expired. Ads whose time to leave has come (a minute
+    /// after a dismiss, an hour after expiry) are gone first, loads or not.
     private func live(_ id: String) throws(AdLifecycleError) -> LoadedAd {
+        ads.sweep(now: now)
         guard let ad = ads[id] else { throw AdLifecycleError(.unknownAd, "no ad '\(id)'") }
         guard ad.expiresAt > now else {
             throw AdLifecycleError(.adExpired, "ad '\(id)' expired; load another")

@@ -51,8 +51,10 @@ public final class EventHub: Sendable {
     public func publish(_ event: AdEvent) {
         let targets = subscribers.withLock { $0.filter { $0.value.filter.passes(event) } }
         for (id, subscriber) in targets {
-            guard case .dropped = subscriber.continuation.yield(event) else { continue }
-            _ = subscribers.withLock { $0.removeValue(forKey: id) }
+            guard case .dropped = subscriber.continuation.yield(event),
+                subscribers.withLock({ $0.removeValue(forKey: id) }) != nil
+            else { continue }
+            // Only the publisher that removed it tells it: two publishers may find it full at once.
             subscriber.continuation.finish()
             subscriber.fellBehind()
         }

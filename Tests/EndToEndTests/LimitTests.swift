@@ -100,6 +100,24 @@ struct LimitTests: MediationScenario {
         #expect(try await daemon.client.health().status == "ok", "the daemon serves on")
     }
 
+    /// Pipelined requests: each is answered before the connection closes, whichever of them
+    /// ends it (a parser error, HTTP/1.0 without keep-alive).
+    @Test func aPipelinedRequestThatEndsTheConnectionIsAnsweredFirst() async throws {
+        let daemon = try await RunningDaemon.start(config: Self.config([:]))
+        let health = "GET /v1/health HTTP/1.1\r\n\r\n"
+        for (name, second, expected) in [
+            ("a bad Content-Length", "POST /v1/signals HTTP/1.1\r\nContent-Length: ten\r\n\r\n", "\"bad_request\""),
+            ("HTTP/1.0", "GET /v1/health HTTP/1.0\r\n\r\n", "\"status\":\"ok\""),
+        ] {
+            let connection = try await RawConnection.open(daemon.socketPath)
+            try await connection.send(health + second)
+            #expect(await connection.closed(within: .seconds(5)), "\(name): closed")
+            let answers = connection.text.components(separatedBy: "HTTP/1.1 ").dropFirst()
+            #expect(answers.count == 2, "\(name): both answered: \(connection.text)")
+            #expect(answers.last?.contains(expected) == true, "\(name): \(connection.text)")
+        }
+    }
+
     @Test func http10WithoutKeepAliveAndA413CloseTheConnectionAfterTheAnswer() async throws {
         let daemon = try await RunningDaemon.start(config: Self.config([:]))
         let old = try await Self.answerThenClose(

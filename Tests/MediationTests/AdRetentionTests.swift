@@ -105,6 +105,30 @@ struct AdRetentionCapTests {
         #expect(retention["shown"] == nil)
     }
 
+    /// Expiry is per unit: an expired ad of a short-lived unit goes before a fresh one loaded
+    /// earlier for a long-lived unit.
+    @Test func theAdThatExpiredGoesFirstWhateverItsUnit() {
+        let long = AdUnit(id: "long", format: .native, waterfall: [], expiry: .seconds(3600))
+        var retention = AdRetention(capacity: 2)
+        retention.keep(AdRetentionTests().ad("long-lived", unit: long, at: .zero), now: .zero)
+        retention.keep(ad("short-lived", unit: 1, at: .seconds(1)), now: .seconds(1))
+        #expect(retention.keep(ad("new", unit: 2, at: .seconds(100)), now: .seconds(100)) == 0, "nothing unused went")
+        #expect(retention["short-lived"] == nil && retention["long-lived"] != nil && retention["new"] != nil)
+    }
+
+    /// The schedule is rebuilt as drops of ads already gone pile up; a dismissed ad's minute
+    /// survives it.
+    @Test func aDismissedAdsMinuteSurvivesTheScheduleBeingRebuilt() {
+        var retention = AdRetention(capacity: 100)
+        retention.keep(ad("shown", unit: 0, used: true), now: .zero)
+        retention.dismissed("shown", now: .seconds(5))
+        for index in 0..<3000 {
+            retention.keep(ad("filler-\(index)", unit: 1 + index % 7, at: .seconds(5)), now: .seconds(5))
+        }
+        retention.sweep(now: .seconds(5) + AdRetention.keptAfterDismiss + .milliseconds(1))
+        #expect(retention["shown"] == nil)
+    }
+
     @Test func thousandsOfLoadsKeepTheStoreAtItsCap() {
         var retention = AdRetention(capacity: 50)
         var dropped = 0

@@ -5,10 +5,12 @@ import Testing
 /// Reading `/proc/PID/stat`, whose command name may hold anything but a newline.
 struct DescendantsTests {
     @Test func aStatLineIsReadAfterTheCommandsLastParenthesis() {
-        let tricky = Descendants.parse(stat: "4242 (a) b (Z 1) S 17 4242 4242 0 -1 4194560", pid: 4242)
-        #expect(tricky == Descendants.Process(pid: 4242, parent: 17, isZombie: false))
+        let tricky = Descendants.parse(stat: "4242 (a) b (Z 1) S 17 4242 300 0 -1 4194560", pid: 4242)
+        #expect(tricky == Descendants.Process(pid: 4242, parent: 17, isZombie: false, processGroup: 4242, session: 300))
+        #expect(tricky?.isProgram == true, "a group leader in another's session: a program")
         let zombie = Descendants.parse(stat: "99 (sleep) Z 1 99 99 0 -1", pid: 99)
-        #expect(zombie == Descendants.Process(pid: 99, parent: 1, isZombie: true))
+        #expect(zombie == Descendants.Process(pid: 99, parent: 1, isZombie: true, processGroup: 99, session: 99))
+        #expect(zombie?.isProgram == false, "a session leader (setsid): adopted")
         #expect(Descendants.parse(stat: "garbage", pid: 1) == nil)
     }
 }

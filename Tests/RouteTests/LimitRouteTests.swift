@@ -83,4 +83,22 @@ struct LimitRouteTests: MediationScenario {
             #expect(try await metricValue("secure_signals_ads_displaced_total", in: client) == 7)
         }
     }
+
+    /// A dismissed ad answers `GET /v1/ads/{id}` for a minute, then is gone, with no load in
+    /// between to sweep it.
+    @Test func aDismissedAdIsGoneAMinuteLater() async throws {
+        let daemon = try await InProcessDaemon(
+            config: Self.config(units: [Self.rewarded: Self.unit("rewarded", [Self.testItem(Self.rewarded)])]))
+        try await daemon.run { client in
+            let (_, json) = try await Self.post(client, "/v1/ads", ["ad_unit": Self.rewarded, "format": "rewarded"])
+            let id = try #require(json["ad_id"] as? String)
+            #expect(try await Self.post(client, "/v1/ads/\(id)/show").status == 200)
+            #expect(try await Self.post(client, "/v1/ads/\(id)/dismiss").status == 200)
+            daemon.application.clock.advance(by: .seconds(59))
+            #expect(try await client.request(.GET, "/v1/ads/\(id)").status == 200)
+            daemon.application.clock.advance(by: .seconds(2))
+            let gone = try await client.request(.GET, "/v1/ads/\(id)")
+            #expect(gone.status == 404 && gone.apiError?.code == "unknown_ad")
+        }
+    }
 }

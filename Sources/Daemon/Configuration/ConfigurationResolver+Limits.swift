@@ -6,6 +6,7 @@ extension ConfigurationResolver {
             maxConnections: limits.maxConnections, maxConnectionsPerPeer: limits.maxConnectionsPerPeer,
             idleTimeout: .milliseconds(limits.idleTimeoutMilliseconds),
             readTimeout: .milliseconds(limits.readTimeoutMilliseconds), maxEventStreams: limits.maxEventStreams,
+            maxEventStreamsPerPeer: limits.maxEventStreamsPerPeer,
             eventStreamBuffer: limits.eventStreamBuffer, maxRequestsInFlightPerPeer: limits.maxRequestsInFlightPerPeer,
             maxStoredAds: limits.maxStoredAds)
     }

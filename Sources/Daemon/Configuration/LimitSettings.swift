@@ -10,6 +10,7 @@ extension DaemonConfiguration {
         @WireName("idle_timeout_ms") var idleTimeoutMilliseconds = 30_000
         @WireName("read_timeout_ms") var readTimeoutMilliseconds = 5_000
         var maxEventStreams = Limits.standard.maxEventStreams
+        var maxEventStreamsPerPeer = Limits.standard.maxEventStreamsPerPeer
         var eventStreamBuffer = Limits.standard.eventStreamBuffer
         var maxRequestsInFlightPerPeer = Limits.standard.maxRequestsInFlightPerPeer
         var maxStoredAds = Limits.standard.maxStoredAds
@@ -26,6 +27,8 @@ extension DaemonConfiguration {
             idleTimeoutMilliseconds = try container.positive(.idleTimeoutMilliseconds, default: 30_000, max: 3_600_000)
             readTimeoutMilliseconds = try container.positive(.readTimeoutMilliseconds, default: 5_000, max: 600_000)
             maxEventStreams = try container.positive(.maxEventStreams, default: standard.maxEventStreams, max: 4096)
+            maxEventStreamsPerPeer = try container.positive(
+                .maxEventStreamsPerPeer, default: standard.maxEventStreamsPerPeer, max: 4096)
             eventStreamBuffer = try container.positive(
                 .eventStreamBuffer, default: standard.eventStreamBuffer, max: 65_536)
             maxRequestsInFlightPerPeer = try container.positive(

@@ -11,6 +11,8 @@ public struct Limits: Sendable, Equatable {
     public var readTimeout: Duration
     /// `GET /v1/events` clients at once (exempt from the idle timeout).
     public var maxEventStreams: Int
+    /// `GET /v1/events` clients of one peer uid.
+    public var maxEventStreamsPerPeer: Int
     /// Events kept for an event-stream client that does not read; past it the client is dropped.
     public var eventStreamBuffer: Int
     /// Requests of one peer uid being answered at once.
@@ -20,5 +22,6 @@ public struct Limits: Sendable, Equatable {
 
     public static let standard = Limits(
         maxConnections: 256, maxConnectionsPerPeer: 64, idleTimeout: .seconds(30), readTimeout: .seconds(5),
-        maxEventStreams: 32, eventStreamBuffer: 256, maxRequestsInFlightPerPeer: 32, maxStoredAds: 2000)
+        maxEventStreams: 32, maxEventStreamsPerPeer: 8, eventStreamBuffer: 256, maxRequestsInFlightPerPeer: 32,
+        maxStoredAds: 2000)
 }

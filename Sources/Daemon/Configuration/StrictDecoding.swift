@@ -93,11 +93,16 @@ extension KeyedDecodingContainer {
     /// A whole number, or nil when absent: a fraction is an error that names the key (JSON has
     /// one kind of number; Foundation would refuse 1.5 without saying where).
     func wholeNumber(_ key: Key) throws -> Int? {
-        guard let value = try decodeIfPresent(Double.self, forKey: key) else { return nil }
+        let path = StrictJSON.keyPath(codingPath + [key])
+        let read: Double?
+        do {
+            read = try decodeIfPresent(Double.self, forKey: key)
+        } catch DecodingError.typeMismatch {
+            throw StrictJSON.Failure(path: path, reason: "must be a whole number")
+        }
+        guard let value = read else { return nil }
         guard value.rounded() == value, abs(value) <= 9_007_199_254_740_992 else {
-            let shown = value.formatted(.number.grouping(.never))
-            throw StrictJSON.Failure(
-                path: StrictJSON.keyPath(codingPath + [key]), reason: "must be a whole number, not \(shown)")
+            throw StrictJSON.Failure(path: path, reason: "must be a whole number, not \(value)")
         }
         return Int(value)
     }

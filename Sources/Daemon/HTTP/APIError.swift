@@ -17,3 +17,10 @@ struct APIError: APIFailure, CustomStringConvertible {
 
     var description: String { "\(status.code) \(errorCode): \(message)" }
 }
+
+extension APIError {
+    /// 413: the rest of the body is not read, so the connection cannot carry another request.
+    static let bodyTooLarge = APIError(
+        .contentTooLarge, "body_too_large", "the request body is over \(JSONRequest.maximumBytes / 1024) KiB",
+        headers: [.connection: "close"])
+}

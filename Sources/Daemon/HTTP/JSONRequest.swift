@@ -29,10 +29,3 @@ enum JSONRequest {
         return try StrictJSON.decode(type, from: Data(buffer: body))
     }
 }
-
-extension APIError {
-    /// 413: the rest of the body is not read, so the connection cannot carry another request.
-    static let bodyTooLarge = APIError(
-        .contentTooLarge, "body_too_large", "the request body is over \(JSONRequest.maximumBytes / 1024) KiB",
-        headers: [.connection: "close"])
-}

@@ -10,6 +10,7 @@ final class ClientLimits: Sendable {
         case maxConnections = "max_connections"
         case maxConnectionsPerPeer = "max_connections_per_peer"
         case maxEventStreams = "max_event_streams"
+        case maxEventStreamsPerPeer = "max_event_streams_per_peer"
         case maxRequestsInFlightPerPeer = "max_requests_in_flight_per_peer"
     }
 
@@ -34,7 +35,7 @@ final class ClientLimits: Sendable {
         self.limits = limits
         connections = PeerQuota(total: limits.maxConnections, perPeer: limits.maxConnectionsPerPeer)
         requests = PeerQuota(total: nil, perPeer: limits.maxRequestsInFlightPerPeer)
-        eventStreams = PeerQuota(total: limits.maxEventStreams, perPeer: nil)
+        eventStreams = PeerQuota(total: limits.maxEventStreams, perPeer: limits.maxEventStreamsPerPeer)
         self.logger = logger
         log = RateLimitedLog(clock: ContinuousClock())
         refusals = Dictionary(

@@ -1,3 +1,4 @@
+import DequeModule
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -22,7 +23,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let peer: PeerCredentials?
     private var activity = ConnectionActivity()
     private var timer: (kind: ConnectionActivity.Timer, task: Scheduled<Void>)?
-    private var closeAfterAnswer = false
+    /// For each request read and not yet answered, in order: whether it keeps the connection
+    /// alive (HTTP/1.0 without keep-alive, `Connection: close` and CONNECT do not).
+    private var keepAlive = Deque<Bool>()
+    /// The answer being written ends the connection.
+    private var answerCloses = false
+    /// An answer's head is written and its end is not.
+    private var answerInProgress = false
+    /// Hummingbird's second answer to a request already answered: not written.
+    private var suppressing = false
     private var parserFailure: HTTPParserError?
 
     init(limits: ClientLimits, peer: PeerCredentials?) {
@@ -61,7 +70,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             // HTTP frames no body after an answer to CONNECT (the daemon has no tunnel to
             // open): closing the connection is what ends its error's body.
-            if !head.isKeepAlive || head.method == .CONNECT { closeAfterAnswer = true }
+            keepAlive.append(head.isKeepAlive && head.method != .CONNECT)
         case .body:
             break
         case .end:
@@ -72,35 +81,46 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if let failure = error as? HTTPParserError {
-            parserFailure = failure
-            closeAfterAnswer = true
-        }
+        // The connection closes after the answer to this failure, not after an earlier
+        // request's answer still being written (a pipelined request's).
+        if let failure = error as? HTTPParserError { parserFailure = failure }
         context.fireErrorCaught(error)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
         case .head(let head):
-            if head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "close" }) {
-                closeAfterAnswer = true
-            }
             if let failure = parserFailure, Self.isHummingbirdsParseErrorAnswer(head) {
                 // Hummingbird answers the parser's error itself, with an empty 400. Once the
-                // request was answered that would be a second answer: nothing is sent.
+                // request was answered that would be a second answer: nothing more is sent.
                 guard !activity.wasAnsweredEarly else {
+                    suppressing = true
                     promise?.succeed()
+                    context.close(promise: nil)
                     return
                 }
                 return writeAnswer(failure, context: context, promise: promise)
             }
+            let asked = keepAlive.popFirst() ?? true
+            answerCloses =
+                !asked || head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
+            answerInProgress = true
             context.write(data, promise: promise)
         case .body:
+            guard !suppressing else {
+                promise?.succeed()
+                return
+            }
             context.write(data, promise: promise)
         case .end:
+            guard !suppressing else {
+                promise?.succeed()
+                return
+            }
+            answerInProgress = false
             activity.answerEnded()
             updateTimer(context)
-            guard closeAfterAnswer, !activity.isAnswering else { return context.write(data, promise: promise) }
+            guard answerCloses else { return context.write(data, promise: promise) }
             let written = promise ?? context.eventLoop.makePromise()
             context.writeAndFlush(data, promise: written)
             written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
@@ -116,7 +136,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         headers.replaceOrAdd(name: "Connection", value: "close")
         let head = HTTPResponseHead(
             version: .http1_1, status: HTTPResponseStatus(statusCode: failure.status.code), headers: headers)
-        closeAfterAnswer = true
+        answerCloses = true
+        answerInProgress = true
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: promise)
     }
@@ -149,8 +170,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(promise: nil)
         case .read:
             limits.closed(.readTimeout, peer: peer)
-            // A request answered before it arrived whole gets no second answer.
-            guard !activity.wasAnsweredEarly else { return context.close(promise: nil) }
+            // A request answered before it arrived whole gets no second answer, nor does one
+            // whose answer is being written.
+            guard !activity.wasAnsweredEarly, !answerInProgress else { return context.close(promise: nil) }
             let timeout = APIError(
                 .requestTimeout, "request_timeout",
                 "the request did not arrive within \(Int(limits.limits.readTimeout / .milliseconds(1))) ms")
@@ -159,17 +181,5 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
             written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
         }
-    }
-}
-
-/// The head of a connection's pipeline: tells `ConnectionGuard` that bytes arrived, before the
-/// parser turns them into a request, so that a request's read timeout starts at its first byte.
-final class ByteArrivals: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        context.fireUserInboundEventTriggered(ConnectionGuard.BytesArrived())
-        context.fireChannelRead(data)
     }
 }

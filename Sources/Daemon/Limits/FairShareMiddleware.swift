@@ -11,7 +11,9 @@ struct FairShareMiddleware: RouterMiddleware {
         next: (Request, DaemonRequestContext) async throws -> Response
     ) async throws -> Response {
         let uid = context.peer?.uid
-        if case .perPeer(let value)? = limits.requests.acquire(peer: uid) {
+        if let refusal = limits.requests.acquire(peer: uid) {
+            let (_, value) = ClientLimits.cap(
+                of: refusal, total: .maxRequestsInFlightPerPeer, perPeer: .maxRequestsInFlightPerPeer)
             limits.refused(by: .maxRequestsInFlightPerPeer, value: value, peer: context.peer)
             throw APIError(
                 .tooManyRequests, "too_many_requests",

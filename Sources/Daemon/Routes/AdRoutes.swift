@@ -56,16 +56,22 @@ struct AdRoutes {
         return try JSONResponse.make(try await ads.playbackError(try context.parameters.require("id"), code: body.code))
     }
 
-    /// At most `limits.max_event_streams` at once; each holds its slot until its connection closes.
+    /// At most `limits.max_event_streams` at once, `max_event_streams_per_peer` of one uid;
+    /// each holds its slot until its connection closes. A HEAD subscribes to nothing.
     @Sendable func events(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
+        guard request.method != .head else { return Response(status: .ok, headers: headers) }
         let filter = EventHub.Filter(
             adUnit: request.uri.queryParameters.get("ad_unit"), adID: request.uri.queryParameters.get("ad_id"))
         let (limits, peer, channel) = (self.limits, context.peer, context.channel)
-        if case .total(let value)? = limits.eventStreams.acquire(peer: peer?.uid) {
-            limits.refused(by: .maxEventStreams, value: value, peer: peer)
+        if let refusal = limits.eventStreams.acquire(peer: peer?.uid) {
+            let (cap, value) = ClientLimits.cap(of: refusal, total: .maxEventStreams, perPeer: .maxEventStreamsPerPeer)
+            limits.refused(by: cap, value: value, peer: peer)
             throw APIError(
                 .serviceUnavailable, "too_many_connections",
-                "the daemon has its \(value) event-stream clients (limits.max_event_streams); try again later",
+                cap == .maxEventStreams
+                    ? "the daemon has its \(value) event-stream clients (limits.max_event_streams); try again later"
+                    : "this uid has \(value) event streams open (limits.max_event_streams_per_peer); close one first",
                 headers: [.connection: "close", .retryAfter: "1"])
         }
         channel.closeFuture.whenComplete { _ in limits.eventStreams.release(peer: peer?.uid) }
@@ -74,8 +80,6 @@ struct AdRoutes {
             channel.close(promise: nil)
         }
         return Response(
-            status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
-            body: EventStream.body(events, connectionClosed: channel.closeFuture))
+            status: .ok, headers: headers, body: EventStream.body(events, connectionClosed: channel.closeFuture))
     }
 }

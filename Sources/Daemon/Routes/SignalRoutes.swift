@@ -33,8 +33,10 @@ struct SignalRoutes {
 
     @Sendable func signals(_ request: Request, context: DaemonRequestContext) async throws -> Response {
         let body = try await JSONRequest.decode(SignalsRequest.self, from: request)
-        let deadline = Int(milliseconds(await state.collector.requestTimeout))
-        if let asked = body.timeoutMilliseconds, asked > deadline {
+        if let asked = body.timeoutMilliseconds,
+            case let deadline = Int(milliseconds(await state.collector.requestTimeout)),
+            asked > deadline
+        {
             throw StrictJSON.Failure(
                 path: "timeout_ms", reason: "must be at most \(deadline) (deadlines.request_timeout_ms), not \(asked)")
         }

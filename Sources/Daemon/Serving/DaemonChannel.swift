@@ -1,4 +1,3 @@
-import HTTPTypes
 import HummingbirdCore
 import Logging
 import NIOCore
@@ -9,14 +8,16 @@ import NIOHTTPTypesHTTP1
 /// One connection of the socket API: Hummingbird's HTTP/1.1 channel, with the peer's
 /// credentials read once when it is accepted (visible to its requests through a task-local),
 /// admitted under the connection caps, and watched by `ConnectionGuard`. A connection over a
-/// cap is answered 503 `too_many_connections` and closed without reading a request.
+/// cap is answered 503 `too_many_connections` and closed without reading a request, through
+/// NIO's response encoder alone: a flood of refused connections costs as little as it can.
 struct DaemonChannel: ServerChildChannel {
     struct Value: ServerChildChannelValue {
-        let inner: HTTP1Channel.Value
+        /// The HTTP channel of an admitted connection; nil for a refused one.
+        let inner: HTTP1Channel.Value?
         let peer: PeerCredentials?
-        /// The cap that refused the connection, and its value; nil when it was admitted.
-        let refusal: (cap: ClientLimits.Cap, value: Int)?
-        var channel: any Channel { inner.channel }
+        let channel: any Channel
+        /// The cap that refused the connection, and its value.
+        var refusal: (cap: ClientLimits.Cap, value: Int)? = nil
     }
 
     let inner: HTTP1Channel
@@ -32,55 +33,59 @@ struct DaemonChannel: ServerChildChannel {
         let inner = self.inner
         let limits = self.limits
         return PeerCredentials.read(from: channel).flatMap { credentials in
-            let refusal = limits.connections.acquire(peer: credentials?.uid).map {
-                ClientLimits.cap(of: $0, total: .maxConnections, perPeer: .maxConnectionsPerPeer)
-            }
-            let peer = refusal == nil ? credentials?.withGroups() : credentials
-            if refusal == nil {
-                limits.connectionsChanged()
-                channel.closeFuture.whenComplete { _ in
-                    limits.connections.release(peer: peer?.uid)
-                    limits.connectionsChanged()
+            if let refusal = limits.connections.acquire(peer: credentials?.uid) {
+                let refused = ClientLimits.cap(of: refusal, total: .maxConnections, perPeer: .maxConnectionsPerPeer)
+                limits.refused(by: refused.cap, value: refused.value, peer: credentials)
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(HTTPResponseEncoder())
+                    return Value(inner: nil, peer: credentials, channel: channel, refusal: refused)
                 }
+            }
+            let peer = credentials?.withGroups()
+            limits.connectionsChanged()
+            channel.closeFuture.whenComplete { _ in
+                limits.connections.release(peer: peer?.uid)
+                limits.connectionsChanged()
             }
             return inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
                 let pipeline = channel.pipeline.syncOperations
                 let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
                 try pipeline.addHandler(ConnectionGuard(limits: limits, peer: peer), position: .before(codec))
                 try pipeline.addHandler(ByteArrivals(), position: .first)
-                return Value(inner: value, peer: peer, refusal: refusal)
+                return Value(inner: value, peer: peer, channel: channel)
             }
         }
     }
 
     func handle(value: Value, logger: Logger) async {
         if let refusal = value.refusal {
-            limits.refused(by: refusal.cap, value: refusal.value, peer: value.peer)
-            await Self.refuse(value.inner, cap: refusal.cap, value: refusal.value)
-            return
+            return await Self.refuse(value.channel, cap: refusal.cap, value: refusal.value)
         }
+        guard let http = value.inner else { return }
         await PeerCredentialScope.$current.withValue(value.peer) {
-            await inner.handle(value: value.inner, logger: logger)
+            await inner.handle(value: http, logger: logger)
         }
     }
 
     /// Answers 503 `too_many_connections` at once, and closes.
-    private static func refuse(_ channel: HTTP1Channel.Value, cap: ClientLimits.Cap, value: Int) async {
+    private static func refuse(_ channel: any Channel, cap: ClientLimits.Cap, value: Int) async {
         let failure = APIError(
             .serviceUnavailable, "too_many_connections",
             cap == .maxConnections
                 ? "the daemon has its \(value) connections open (limits.max_connections); try again later"
                 : "this uid has \(value) connections open (limits.max_connections_per_peer); close one first",
             headers: [.connection: "close", .retryAfter: "1"])
-        guard let body = try? failure.body() else { return }
-        var headers = failure.headers
-        headers[.contentType] = "application/json"
-        headers[.contentLength] = "\(body.count)"
-        try? await channel.executeThenClose { _, outbound in
-            try await outbound.write(.head(HTTPResponse(status: failure.status, headerFields: headers)))
-            try await outbound.write(.body(ByteBuffer(bytes: body)))
-            try await outbound.write(.end(nil))
-        }
+        let body = (try? failure.body()) ?? []
+        let head = HTTPResponseHead(
+            version: .http1_1, status: .serviceUnavailable,
+            headers: HTTPHeaders([
+                ("Content-Type", "application/json"), ("Content-Length", "\(body.count)"), ("Connection", "close"),
+                ("Retry-After", "1"),
+            ]))
+        channel.write(HTTPServerResponsePart.head(head), promise: nil)
+        channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
+        try? await channel.writeAndFlush(HTTPServerResponsePart.end(nil))
+        try? await channel.close()
     }
 }
 

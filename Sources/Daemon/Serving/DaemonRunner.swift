@@ -77,14 +77,22 @@ public enum DaemonRunner {
             .init(service: readiness, successTerminationBehavior: .ignore, serviceName: "readiness"),
             .init(service: reloader, successTerminationBehavior: .ignore, serviceName: "reload on SIGHUP"),
         ]
-        // SECURE_SIGNALS_MALLOC_TRIM_S=0 turns it off, to measure what it does.
-        let trim = ProcessInfo.processInfo.environment["SECURE_SIGNALS_MALLOC_TRIM_S"].flatMap(Int.init) ?? 10
-        if trim > 0 {
+        // SECURE_SIGNALS_MALLOC_TRIM_S=0 turns the trim off, to measure what it does.
+        let trim =
+            ProcessInfo.processInfo.environment["SECURE_SIGNALS_MALLOC_TRIM_S"].flatMap(Int.init)
+            .map { Duration.seconds($0) } ?? MemoryTrim.defaultInterval
+        if trim > .zero {
             services.append(
                 .init(
-                    service: MemoryTrimService(interval: .seconds(trim), clock: ContinuousClock()),
+                    service: PeriodicService(interval: trim, clock: ContinuousClock(), work: MemoryTrim.release),
                     successTerminationBehavior: .ignore, serviceName: "memory trim"))
         }
+        services.append(
+            .init(
+                service: PeriodicService(interval: .seconds(10), clock: ContinuousClock()) {
+                    Descendants.reapAdopted()
+                },
+                successTerminationBehavior: .ignore, serviceName: "orphan reaper"))
         if let interval = notifier.watchdogInterval {
             services.append(
                 .init(

@@ -17,6 +17,12 @@ enum Descendants {
         var pid: pid_t
         var parent: pid_t
         var isZombie: Bool
+        var processGroup: pid_t
+        var session: pid_t
+
+        /// An adapter program the daemon started: the leader of its own process group, in the
+        /// daemon's session. Its supervisor reaps it; anything else the daemon adopted.
+        var isProgram: Bool { processGroup == pid && session != pid }
     }
 
     /// Asks the kernel to reparent orphaned descendants to this process.
@@ -54,8 +60,10 @@ enum Descendants {
     static func parse(stat: String, pid: pid_t) -> Process? {
         guard let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count >= 2, let parent = pid_t(fields[1]) else { return nil }
-        return Process(pid: pid, parent: parent, isZombie: fields[0] == "Z")
+        guard fields.count >= 4, let parent = pid_t(fields[1]), let group = pid_t(fields[2]),
+            let session = pid_t(fields[3])
+        else { return nil }
+        return Process(pid: pid, parent: parent, isZombie: fields[0] == "Z", processGroup: group, session: session)
     }
 
     /// Stops every descendant left: SIGTERM, `grace` to go, SIGKILL; each is reaped. Returns
@@ -84,6 +92,16 @@ enum Descendants {
         }
         reapZombies(own)
         return left.count
+    }
+
+    /// While the daemon runs: reaps the orphans it adopted that have exited, so that they do not
+    /// pile up as zombies. Programs are left to their supervisors.
+    static func reapAdopted() {
+        let own = getpid()
+        for process in of(own) where process.parent == own && process.isZombie && !process.isProgram {
+            var status: Int32 = 0
+            _ = waitpid(process.pid, &status, WNOHANG)
+        }
     }
 
     /// Reaps the daemon's own children that have exited (the orphans it adopted), one by one:
