@@ -26,7 +26,7 @@ final class ClientLimits: Sendable {
     let requests: PeerQuota
     let eventStreams: PeerQuota
     private let logger: Logger
-    private let log: RateLimitedLog<ContinuousClock>
+    private let rateLimit: RateLimitedLog<ContinuousClock>
     private let refusals: [Cap: Metrics.Counter]
     private let closings: [Closing: Metrics.Counter]
     private let openConnections: Metrics.Gauge
@@ -37,7 +37,7 @@ final class ClientLimits: Sendable {
         requests = PeerQuota(total: nil, perPeer: limits.maxRequestsInFlightPerPeer)
         eventStreams = PeerQuota(total: limits.maxEventStreams, perPeer: limits.maxEventStreamsPerPeer)
         self.logger = logger
-        log = RateLimitedLog(clock: ContinuousClock())
+        rateLimit = RateLimitedLog(clock: ContinuousClock())
         refusals = Dictionary(
             uniqueKeysWithValues: Cap.allCases.map {
                 (
@@ -70,23 +70,28 @@ final class ClientLimits: Sendable {
     /// Counts a refusal, and logs it unless this peer's refusals by `cap` were logged this minute.
     func refused(by cap: Cap, value: Int, peer: PeerCredentials?) {
         refusals[cap]?.increment()
-        let uid = peer.map { "\($0.uid)" } ?? "unknown"
-        guard log.shouldLog("\(uid) \(cap.rawValue)") else { return }
-        logger.warning(
-            "refused a client over a limit (logged once a minute per peer)",
-            metadata: [
-                "limit": "\(cap.rawValue)", "value": "\(value)", "peer_uid": "\(uid)", "peer_pid": "\(peer?.pid ?? 0)",
-            ])
+        log(
+            .warning, "refused a client over a limit", event: cap.rawValue, peer: peer,
+            metadata: ["limit": "\(cap.rawValue)", "value": "\(value)"])
     }
 
     /// Counts a connection the daemon closed, and logs it as `refused` does.
     func closed(_ closing: Closing, peer: PeerCredentials?) {
         closings[closing]?.increment()
+        log(
+            .notice, "closed a client's connection", event: closing.rawValue, peer: peer,
+            metadata: ["reason": "\(closing.rawValue)"])
+    }
+
+    /// Logs `message` about `peer`, at most once a minute per peer and `event`.
+    private func log(
+        _ level: Logger.Level, _ message: String, event: String, peer: PeerCredentials?, metadata: Logger.Metadata
+    ) {
         let uid = peer.map { "\($0.uid)" } ?? "unknown"
-        guard log.shouldLog("\(uid) \(closing.rawValue)") else { return }
-        logger.notice(
-            "closed a client's connection (logged once a minute per peer)",
-            metadata: ["reason": "\(closing.rawValue)", "peer_uid": "\(uid)", "peer_pid": "\(peer?.pid ?? 0)"])
+        guard rateLimit.shouldLog("\(uid) \(event)") else { return }
+        logger.log(
+            level: level, "\(message) (logged once a minute per peer)",
+            metadata: metadata.merging(["peer_uid": "\(uid)", "peer_pid": "\(peer?.pid ?? 0)"]) { $1 })
     }
 
     /// Tells the gauge how many connections are open.

@@ -25,4 +25,7 @@ final class RateLimitedLog<C: Clock>: Sendable where C.Duration == Duration, C: 
             return true
         }
     }
+
+    /// How many keys it remembers now.
+    var keysHeld: Int { lastLogged.withLock { $0.count } }
 }
