@@ -38,25 +38,20 @@ final class ClientLimits: Sendable {
         eventStreams = PeerQuota(total: limits.maxEventStreams, perPeer: limits.maxEventStreamsPerPeer)
         self.logger = logger
         rateLimit = RateLimitedLog(clock: ContinuousClock())
-        refusals = Dictionary(
-            uniqueKeysWithValues: Cap.allCases.map {
-                (
-                    $0,
-                    Metrics.Counter(
-                        label: "secure_signals_limit_refusals_total", dimensions: [("limit", $0.rawValue)],
-                        factory: metrics)
-                )
-            })
-        closings = Dictionary(
-            uniqueKeysWithValues: Closing.allCases.map {
-                (
-                    $0,
-                    Metrics.Counter(
-                        label: "secure_signals_connections_closed_total", dimensions: [("reason", $0.rawValue)],
-                        factory: metrics)
-                )
-            })
+        refusals = Self.counters("secure_signals_limit_refusals_total", by: "limit", metrics: metrics)
+        closings = Self.counters("secure_signals_connections_closed_total", by: "reason", metrics: metrics)
         openConnections = Metrics.Gauge(label: "secure_signals_connections_open", factory: metrics)
+    }
+
+    /// A counter of `label` for each case, its raw value the `dimension`'s: made once, so every
+    /// series shows from the start, at zero.
+    private static func counters<Key: CaseIterable & RawRepresentable & Hashable>(
+        _ label: String, by dimension: String, metrics: PrometheusMetricsFactory
+    ) -> [Key: Metrics.Counter] where Key.RawValue == String {
+        Dictionary(
+            uniqueKeysWithValues: Key.allCases.map {
+                ($0, Metrics.Counter(label: label, dimensions: [(dimension, $0.rawValue)], factory: metrics))
+            })
     }
 
     /// The cap a quota's refusal reached.

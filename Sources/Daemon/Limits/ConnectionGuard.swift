@@ -121,25 +121,19 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             activity.answerEnded()
             updateTimer(context)
             guard answerCloses else { return context.write(data, promise: promise) }
-            let written = promise ?? context.eventLoop.makePromise()
-            context.writeAndFlush(data, promise: written)
-            written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            context.writeAndClose(data, promise: promise)
         }
     }
 
-    /// Writes `failure`'s status, `Connection: close` and its JSON body, in place of a head.
+    /// Writes `failure`'s head (it closes the connection) and its JSON body, in place of a head.
     private func writeAnswer(
         _ failure: any APIFailure, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?
     ) {
-        let body = (try? failure.body()) ?? Array("{\"error\":{\"code\":\"bad_request\"}}\n".utf8)
-        var headers = HTTPHeaders([("Content-Type", "application/json"), ("Content-Length", "\(body.count)")])
-        headers.replaceOrAdd(name: "Connection", value: "close")
-        let head = HTTPResponseHead(
-            version: .http1_1, status: HTTPResponseStatus(statusCode: failure.status.code), headers: headers)
+        let answer = failure.closingAnswer()
         answerCloses = true
         answerInProgress = true
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: promise)
+        context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(answer.body))), promise: promise)
     }
 
     /// Hummingbird's answer to a parser error: 400, `Content-Length: 0`. The daemon's own 400s
@@ -177,9 +171,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 .requestTimeout, "request_timeout",
                 "the request did not arrive within \(Int(limits.limits.readTimeout / .milliseconds(1))) ms")
             writeAnswer(timeout, context: context, promise: nil)
-            let written = context.eventLoop.makePromise(of: Void.self)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
-            written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            context.writeAndClose(wrapOutboundOut(.end(nil)), promise: nil)
         }
     }
 }

@@ -30,15 +30,9 @@ final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func answer(_ context: ChannelHandlerContext) {
         guard !answered else { return }
         answered = true
-        let body = (try? failure.body()) ?? []
-        var headers = HTTPHeaders([("Content-Type", "application/json"), ("Content-Length", "\(body.count)")])
-        for field in failure.headers { headers.add(name: field.name.rawName, value: field.value) }
-        let head = HTTPResponseHead(
-            version: .http1_1, status: HTTPResponseStatus(statusCode: failure.status.code), headers: headers)
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
-        let written = context.eventLoop.makePromise(of: Void.self)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
-        written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        let answer = failure.closingAnswer()
+        context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(answer.body))), promise: nil)
+        context.writeAndClose(wrapOutboundOut(.end(nil)), promise: nil)
     }
 }
