@@ -14,6 +14,7 @@ import SharedTypes
 public struct DeviceContextAdapter: SignalAdapter {
     public static let name = "device-context"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public static let optionKeys: OptionKeys = ["brand", "model", "os_release_path"]
 
     /// The kernel release: what this adapter reads the device through.
     public let sdkVersion: SemanticVersion

@@ -10,6 +10,7 @@ import SharedTypes
 public struct FileSignalAdapter: SignalAdapter {
     public static let name = "file"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public static let optionKeys: OptionKeys = ["path", "max_age_ms", "sdk_version"]
     public let sdkVersion: SemanticVersion
 
     private let path: String

@@ -13,6 +13,8 @@ import Synchronization
 public final class FirstPartyIDAdapter: SignalAdapter, ResettableSignalAdapter {
     public static let name = "first-party-id"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
+    /// It takes none: its id lives in the state directory.
+    public static let optionKeys: OptionKeys = []
     public let sdkVersion = SemanticVersion(1, 0, 0)
 
     private let file: URL

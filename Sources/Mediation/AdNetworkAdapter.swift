@@ -9,6 +9,10 @@ public protocol AdNetworkAdapter: Sendable {
     /// The network's name, as line items name it.
     static var name: String { get }
     static var adapterVersion: SemanticVersion { get }
+    /// The keys its `setup` may hold; any other key is a configuration error.
+    static var setupKeys: OptionKeys { get }
+    /// The keys a line item's `options` may hold; any other key is a configuration error.
+    static var lineItemOptionKeys: OptionKeys { get }
     var sdkVersion: SemanticVersion { get }
     /// Whether the network counts impressions and clicks itself: the daemon then fires no
     /// trackers of its own for its ads.

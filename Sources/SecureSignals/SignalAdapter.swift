@@ -34,6 +34,8 @@ public protocol SignalAdapter: SignalSource {
     /// The registered name; the configuration allowlists adapters by it.
     static var name: String { get }
     static var adapterVersion: SemanticVersion { get }
+    /// The keys its `options` may hold; any other key is a configuration error.
+    static var optionKeys: OptionKeys { get }
     init(context: AdapterContext) async throws
 }
 

@@ -209,6 +209,9 @@ struct DaemonTests {
         // The example names the packaged group, which this machine may not have.
         example = example.replacingOccurrences(of: "\"group\": \"secure-signals\"", with: "\"group\": \"0\"")
         example = example.replacingOccurrences(of: "../keys/demo/demo.keyconfig", with: DemoRecipient.keyConfigPath)
+        // And directories a test may not be able to make.
+        example = example.replacingOccurrences(of: "/run/secure-signals/", with: directory.path("run") + "/")
+        example = example.replacingOccurrences(of: "/var/lib/secure-signals", with: directory.path("state"))
         example = example.replacingOccurrences(
             of: "../examples/", with: repositoryRoot.appendingPathComponent("examples").path + "/")
         try example.write(toFile: directory.path("good.json"), atomically: true, encoding: .utf8)
@@ -241,11 +244,63 @@ struct DaemonTests {
                 #"{"deadlines": {"request_timeout_ms": 1.5}}"#,
                 "deadlines.request_timeout_ms: must be a whole number, not 1.5"
             ),
+            ("{\n  \"adapters\": [],\n}", "not valid JSON (line 2, column 17): a trailing comma in the document"),
+            (
+                "{\"deadlines\": {\n  \"request_timeout_ms\": 1,\n  \"request_timeout_ms\": 2}}",
+                "deadlines.request_timeout_ms: appears twice in one object (line 3, column 3)"
+            ),
+            (
+                #"{"adapters": [{"name": "file", "options": {"path": "/tmp/x", "max_age": 1}}]}"#,
+                "adapters[0].options.max_age: unknown option; known: max_age_ms, path, sdk_version"
+            ),
+            (
+                #"{"state_directory": "/proc/self/status/state"}"#,
+                "state_directory: /proc/self/status exists and is not a directory"
+            ),
         ]
         let longSocket = try await Binary.run(
             "secure-signalsd", ["--socket", "/tmp/" + String(repeating: "s", count: 120), "--check-config"])
         #expect(longSocket.status == 78 && longSocket.stderr.contains("must be under 108"), "\(longSocket.stderr)")
         try await expectCheckConfigRefuses(bad, in: directory)
+    }
+
+    @Test func checkConfigListsEveryErrorOnItsOwnLine() async throws {
+        let directory = try TemporaryDirectory()
+        try #"{"colour": 1, "adapters": [{"name": "nope"}]}"#.write(
+            toFile: directory.path("shape.json"), atomically: true, encoding: .utf8)
+        try #"{"adapters": [{"name": "nope"}, {"name": "device-context", "options": {"brnd": 1}}]}"#.write(
+            toFile: directory.path("entries.json"), atomically: true, encoding: .utf8)
+        let shape = try await Binary.run(
+            "secure-signalsd", ["--config", directory.path("shape.json"), "--check-config"])
+        #expect(shape.status == 78)
+        // The shape first: an unknown key hides nothing else in its section, and the entries
+        // are checked once the shape is right.
+        #expect(
+            shape.stderr.split(separator: "\n") == [
+                "secure-signalsd: \(directory.path("shape.json")): colour: unknown key"
+            ])
+        let entries = try await Binary.run(
+            "secure-signalsd", ["--config", directory.path("entries.json"), "--check-config"])
+        #expect(entries.status == 78)
+        let lines = entries.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(entries.stderr)")
+        #expect(lines.first?.contains("adapters[0].name: no adapter type named \"nope\"") == true)
+        #expect(
+            lines.last?.hasSuffix("adapters[1].options.brnd: unknown option; known: brand, model, os_release_path")
+                == true)
+    }
+
+    @Test func aStateDirectoryTheDaemonCannotMakeStopsItAtStartWithTheKey() async throws {
+        let directory = try TemporaryDirectory()
+        // Start checks what --check-config checks, before it listens or runs an adapter.
+        try "{\"state_directory\": \"/proc/self/status/x\", \"socket\": {\"path\": \"\(directory.path("s.sock"))\"}}"
+            .write(toFile: directory.path("daemon.json"), atomically: true, encoding: .utf8)
+        let result = try await Binary.run("secure-signalsd", ["--config", directory.path("daemon.json")])
+        #expect(result.status == 78)
+        #expect(
+            result.stderr.contains("state_directory: /proc/self/status exists and is not a directory"),
+            "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("s.sock")))
     }
 
     @Test func theEmbeddedDefaultRunsWithNoFlagsAndSaysWhereItListens() async throws {

@@ -8,6 +8,7 @@ import Synchronization
 public struct EchoAdapter: SignalAdapter {
     public static let name = "test-echo"
     public static let adapterVersion = SemanticVersion(2, 3, 4)
+    public static let optionKeys: OptionKeys = ["delay_ms", "bytes"]
     public let sdkVersion = SemanticVersion(9, 8, 7)
     private let delay: Duration
     private let size: Int?
@@ -32,6 +33,7 @@ public struct EchoAdapter: SignalAdapter {
 public struct HangAdapter: SignalAdapter {
     public static let name = "test-hang"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public static let optionKeys: OptionKeys = []
     public let sdkVersion = SemanticVersion(1, 0, 0)
     public init(context: AdapterContext) async throws {}
 
@@ -45,6 +47,7 @@ public struct HangAdapter: SignalAdapter {
 public struct FailingInitAdapter: SignalAdapter {
     public static let name = "test-fail-init"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public static let optionKeys: OptionKeys = ["message"]
     public let sdkVersion = SemanticVersion(1, 0, 0)
 
     public init(context: AdapterContext) async throws {
@@ -58,6 +61,7 @@ public struct FailingInitAdapter: SignalAdapter {
 public struct SlowInitAdapter: SignalAdapter {
     public static let name = "test-slow-init"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public static let optionKeys: OptionKeys = ["delay_ms"]
     public let sdkVersion = SemanticVersion(1, 0, 0)
 
     public init(context: AdapterContext) async throws {
@@ -73,6 +77,7 @@ public struct SlowInitAdapter: SignalAdapter {
 public struct SelfSealingAdapter: SignalAdapter {
     public static let name = "test-self-sealed"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public static let optionKeys: OptionKeys = []
     public let sdkVersion = SemanticVersion(1, 0, 0)
     public init(context: AdapterContext) async throws {}
 
@@ -83,6 +88,7 @@ public struct SelfSealingAdapter: SignalAdapter {
 public struct ThrowingAdapter: SignalAdapter {
     public static let name = "test-throw"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public static let optionKeys: OptionKeys = []
     public let sdkVersion = SemanticVersion(1, 0, 0)
     public init(context: AdapterContext) async throws {}
 
@@ -95,6 +101,7 @@ public struct ThrowingAdapter: SignalAdapter {
 public final class FailsUntilResetAdapter: SignalAdapter, ResettableSignalAdapter {
     public static let name = "test-fails-until-reset"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public static let optionKeys: OptionKeys = []
     public let sdkVersion = SemanticVersion(1, 0, 0)
     private let wasReset = Mutex(false)
     public init(context: AdapterContext) async throws {}

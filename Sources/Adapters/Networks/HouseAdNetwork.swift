@@ -16,6 +16,9 @@ import Synchronization
 public final class HouseAdNetwork: AdNetworkAdapter {
     public static let name = "house"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public static let setupKeys: OptionKeys = ["directory"]
+    /// None: a line item says which file in its `parameter`.
+    public static let lineItemOptionKeys: OptionKeys = []
     public let sdkVersion = SemanticVersion(1, 0, 0)
 
     private let directory: URL

@@ -18,6 +18,10 @@ import Synchronization
 public final class TestAdNetwork: AdNetworkAdapter {
     public static let name = "test"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public static let setupKeys: OptionKeys = ["tracks_itself", "setup_delay_ms"]
+    public static let lineItemOptionKeys: OptionKeys = [
+        "behavior", "delay_ms", "impression_tracker", "click_tracker", "deep_link",
+    ]
     public let sdkVersion = SemanticVersion(1, 0, 0)
     public let tracksImpressionsAndClicks: Bool
 

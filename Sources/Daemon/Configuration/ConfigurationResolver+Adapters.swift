@@ -7,47 +7,71 @@ import SharedTypes
 #endif
 
 extension ConfigurationResolver {
-    /// `adapters`: each a registered type or a program to run, named once, sealing for
-    /// recipients that exist.
-    func adapters(recipients: [String: Recipient]) throws -> [AdapterConfiguration] {
+    /// `adapters`: each a registered type (with options it takes) or a program to run, named
+    /// once, sealing for recipients that are configured. Every entry is checked.
+    func adapters(recipientNames: Set<String>) throws -> [AdapterConfiguration] {
         var adapters: [AdapterConfiguration] = []
         var names = Set<String>()
         for (index, adapter) in settings.adapters.enumerated() {
-            let at = "adapters[\(index)]"
-            guard !adapter.name.isEmpty,
-                adapter.name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-            else {
-                throw fail("\(at).name", "must be letters, digits, '-' or '_', not \"\(adapter.name)\"")
+            let checked = try problems.collecting {
+                try self.adapter(adapter, at: "adapters[\(index)]", names: &names, recipientNames: recipientNames)
             }
-            guard names.insert(adapter.name).inserted else {
-                throw fail("\(at).name", "\"\(adapter.name)\" is used twice")
-            }
-            var program: ProgramSpec?
-            if let exec = adapter.exec {
-                program = try self.program(exec, adapter, at: at)
-            } else {
-                let type = adapter.type ?? adapter.name
-                guard registry.type(named: type) != nil else {
-                    throw fail(
-                        adapter.type == nil ? "\(at).name" : "\(at).type",
-                        "no adapter type named \"\(type)\" (known: \(registry.names.joined(separator: ", ")); or give \"exec\")"
-                    )
-                }
-            }
-            for (position, recipient) in adapter.recipients.enumerated() where recipients[recipient] == nil {
-                throw fail("\(at).recipients[\(position)]", "no recipient named \"\(recipient)\" in \"recipients\"")
-            }
-            adapters.append(
-                AdapterConfiguration(
-                    name: adapter.name, type: adapter.type, program: program, recipients: adapter.recipients,
-                    timeout: .milliseconds(
-                        adapter.timeoutMilliseconds ?? settings.deadlines.adapterTimeoutMilliseconds),
-                    initTimeout: .milliseconds(
-                        adapter.initTimeoutMilliseconds ?? settings.deadlines.initTimeoutMilliseconds),
-                    cacheTTL: .milliseconds(adapter.cacheTTLMilliseconds), options: resolvingPaths(adapter.options),
-                    circuitBreaker: adapter.circuitBreaker ?? settings.circuitBreaker))
+            if let checked { adapters.append(checked) }
         }
         return adapters
+    }
+
+    /// One entry of `adapters`.
+    func adapter(
+        _ adapter: DaemonConfiguration.AdapterSettings, at: String, names: inout Set<String>,
+        recipientNames: Set<String>
+    ) throws -> AdapterConfiguration {
+        guard !adapter.name.isEmpty,
+            adapter.name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        else {
+            throw fail("\(at).name", "must be letters, digits, '-' or '_', not \"\(adapter.name)\"")
+        }
+        guard names.insert(adapter.name).inserted else {
+            throw fail("\(at).name", "\"\(adapter.name)\" is used twice")
+        }
+        var errors: [ConfigurationError] = []
+        var program: ProgramSpec?
+        if let exec = adapter.exec {
+            program = try self.program(exec, adapter, at: at)
+        } else {
+            let typeName = adapter.type ?? adapter.name
+            guard let type = registry.type(named: typeName) else {
+                throw fail(
+                    adapter.type == nil ? "\(at).name" : "\(at).type",
+                    "no adapter type named \"\(typeName)\" (known: \(registry.names.joined(separator: ", ")); or give \"exec\")"
+                )
+            }
+            errors += unknownKeys(in: adapter.options, declared: type.optionKeys, at: "\(at).options", kind: "option")
+        }
+        for (position, recipient) in adapter.recipients.enumerated() where !recipientNames.contains(recipient) {
+            errors.append(
+                fail("\(at).recipients[\(position)]", "no recipient named \"\(recipient)\" in \"recipients\""))
+        }
+        guard errors.isEmpty else { throw ConfigurationErrors(errors: errors) }
+        return AdapterConfiguration(
+            name: adapter.name, type: adapter.type, program: program, recipients: adapter.recipients,
+            timeout: .milliseconds(adapter.timeoutMilliseconds ?? settings.deadlines.adapterTimeoutMilliseconds),
+            initTimeout: .milliseconds(adapter.initTimeoutMilliseconds ?? settings.deadlines.initTimeoutMilliseconds),
+            cacheTTL: .milliseconds(adapter.cacheTTLMilliseconds), options: resolvingPaths(adapter.options),
+            circuitBreaker: adapter.circuitBreaker ?? settings.circuitBreaker)
+    }
+
+    /// An error for each key of `options` that `declared` does not list, at its path below `at`.
+    func unknownKeys(in options: AdapterOptions, declared: OptionKeys, at: String, kind: String)
+        -> [ConfigurationError]
+    {
+        declared.unknown(in: options).map { unknown in
+            fail(
+                "\(at).\(unknown.path)",
+                unknown.known.isEmpty
+                    ? "unknown \(kind); this takes none"
+                    : "unknown \(kind); known: \(unknown.known.joined(separator: ", "))")
+        }
     }
 
     /// An `exec` entry's program: resolved like every path, and executable now.

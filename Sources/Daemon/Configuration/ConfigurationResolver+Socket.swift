@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 extension ConfigurationResolver {
-    /// `socket`: its path (absolute, short enough for `sun_path`), its mode and its group.
+    /// `socket`: its path (absolute, short enough for `sun_path`, in a directory the daemon can
+    /// make unless systemd hands the socket over), its mode and its group.
     func socket() throws -> (path: String, mode: mode_t, group: gid_t?) {
         var group: gid_t?
         if let name = settings.socket.group {
@@ -17,9 +18,16 @@ extension ConfigurationResolver {
                 throw fail("socket.group", "no group named \"\(name)\"")
             }
         }
-        let path = settings.socket.path.map(absolute) ?? ResolvedConfiguration.defaultSocketPath()
+        let path = socketFlag ?? settings.socket.path.map(absolute) ?? ResolvedConfiguration.defaultSocketPath()
+        let fault: (String) -> ConfigurationError = { reason in
+            socketFlag == nil
+                ? fail("socket.path", reason) : ConfigurationError(file: "--socket", path: "", reason: reason)
+        }
         guard path.utf8.count < 108 else {
-            throw fail("socket.path", "\(path.utf8.count) bytes long; a Unix socket path must be under 108")
+            throw fault("\(path.utf8.count) bytes long; a Unix socket path must be under 108")
+        }
+        if !SocketActivation.isOffered, let reason = ResolvedConfiguration.whyNoSocketDirectory(for: path) {
+            throw fault(reason)
         }
         return (path, mode_t(settings.socket.mode, radix: 8) ?? 0o660, group)
     }

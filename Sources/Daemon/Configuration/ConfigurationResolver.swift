@@ -14,22 +14,32 @@ struct ConfigurationResolver {
     let file: String
     let directory: URL
     let registry: AdapterRegistry
+    /// The socket path `--socket` gave, absolute: it replaces the file's.
+    var socketFlag: String? = nil
 
+    /// What was found wrong so far: every section and entry is checked, and all of it reported.
+    let problems = ConfigurationProblems()
+
+    /// The configuration, or every error found in it.
     func resolve(demoRecipient: Recipient? = nil) throws -> ResolvedConfiguration {
         let recipients = try self.recipients(demo: demoRecipient)
-        let adapters = try self.adapters(recipients: recipients)
-        let socket = try self.socket()
+        let adapters = try self.adapters(recipientNames: Set(settings.recipients.keys).union(recipients.keys))
+        let socket = try problems.collecting { try self.socket() }
+        let stateDirectory = try problems.collecting { try self.stateDirectory() }
+        let mediation = try mediation(signalAdapters: Set(settings.adapters.map(\.name)))
+        try problems.throwIfAny()
+        guard let socket, let stateDirectory else { throw fail("", "a section failed without saying why") }
         return ResolvedConfiguration(
-            source: file, socketPath: socket.path, socketMode: socket.mode, socketGroup: socket.group,
+            source: file, socketPath: socket.path, socketOverridden: socketFlag != nil, socketMode: socket.mode,
+            socketGroup: socket.group,
             access: AccessPolicy(
                 ownUID: getuid(), socketGroup: socket.group, allowedUIDs: Set(settings.access.allowedUIDs),
                 allowedGIDs: Set(settings.access.allowedGIDs)),
             collector: CollectorConfiguration(
                 adapters: adapters, recipients: recipients,
                 requestTimeout: .milliseconds(settings.deadlines.requestTimeoutMilliseconds),
-                maxSignalBytes: settings.deadlines.maxSignalBytes,
-                stateDirectory: URL(fileURLWithPath: settings.stateDirectory.map(absolute) ?? defaultStateDirectory())),
-            mediation: try mediation(signalAdapters: Set(adapters.map(\.name))), limits: limits())
+                maxSignalBytes: settings.deadlines.maxSignalBytes, stateDirectory: stateDirectory),
+            mediation: mediation, limits: limits())
     }
 
     func fail(_ path: String, _ reason: String) -> ConfigurationError {
@@ -41,5 +51,10 @@ struct ConfigurationResolver {
         path.hasPrefix("/") ? path : directory.appendingPathComponent(path).standardizedFileURL.path
     }
 
-    private func defaultStateDirectory() -> String { ResolvedConfiguration.defaultStateDirectory() }
+    /// `state_directory`: absolute, and a directory the daemon can make (or has).
+    func stateDirectory() throws -> URL {
+        let path = settings.stateDirectory.map(absolute) ?? ResolvedConfiguration.defaultStateDirectory()
+        if let reason = RuntimeDirectory.whyNotCreatable(path) { throw fail("state_directory", reason) }
+        return URL(fileURLWithPath: path)
+    }
 }

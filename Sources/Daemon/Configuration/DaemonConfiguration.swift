@@ -22,18 +22,18 @@ struct DaemonConfiguration: Decodable, Sendable {
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        socket = try container.decodeIfPresent(SocketSettings.self, forKey: .socket) ?? SocketSettings()
-        access = try container.decodeIfPresent(AccessSettings.self, forKey: .access) ?? AccessSettings()
-        stateDirectory = try container.decodeIfPresent(String.self, forKey: .stateDirectory)
-        recipients = try container.decodeIfPresent([String: RecipientSettings].self, forKey: .recipients) ?? [:]
-        deadlines = try container.decodeIfPresent(Deadlines.self, forKey: .deadlines) ?? Deadlines()
-        circuitBreaker =
-            try container.decodeIfPresent(CircuitBreakerSettings.self, forKey: .circuitBreaker)
-            ?? CircuitBreakerSettings()
-        adapters = try container.decodeIfPresent([AdapterSettings].self, forKey: .adapters) ?? []
-        adUnits = try container.decodeIfPresent([String: AdUnitSettings].self, forKey: .adUnits) ?? [:]
-        adNetworks = try container.decodeIfPresent([String: AdNetworkSettings].self, forKey: .adNetworks) ?? [:]
-        limits = try container.decodeIfPresent(LimitSettings.self, forKey: .limits) ?? LimitSettings()
+        // Each section is a part: while --check-config collects, one section's failure does not
+        // hide another's.
+        socket = try container.part(.socket, default: SocketSettings())
+        access = try container.part(.access, default: AccessSettings())
+        stateDirectory = try container.part(.stateDirectory, default: nil)
+        recipients = try container.part(.recipients, default: [:])
+        deadlines = try container.part(.deadlines, default: Deadlines())
+        circuitBreaker = try container.part(.circuitBreaker, default: CircuitBreakerSettings())
+        adapters = try container.part(.adapters, default: [])
+        adUnits = try container.part(.adUnits, default: [:])
+        adNetworks = try container.part(.adNetworks, default: [:])
+        limits = try container.part(.limits, default: LimitSettings())
     }
 
     @WireKeys

@@ -13,6 +13,8 @@ import SignalCrypto
 public struct ResolvedConfiguration: Sendable {
     public var source: String
     public var socketPath: String
+    /// Whether `--socket` chose the socket's path, not the file.
+    public var socketOverridden: Bool
     public var socketMode: mode_t
     public var socketGroup: gid_t?
     public var access: AccessPolicy
@@ -21,25 +23,17 @@ public struct ResolvedConfiguration: Sendable {
     public var limits: Limits
 
     /// The configuration file (or the embedded default when `file` is nil), with the socket path
-    /// overridden when `socket` is given (`--socket`).
+    /// overridden when `socket` is given (`--socket`, relative to the working directory).
     public static func load(file: String?, socket: String?, registry: AdapterRegistry) throws -> ResolvedConfiguration {
-        var configuration =
-            try file.map { try ResolvedConfiguration.load(file: $0, registry: registry) }
-            ?? ResolvedConfiguration.embeddedDefault(registry: registry)
-        if let socket {
-            configuration.socketPath =
-                socket.hasPrefix("/") ? socket : FileManager.default.currentDirectoryPath + "/" + socket
-            guard configuration.socketPath.utf8.count < 108 else {
-                throw ConfigurationError(
-                    file: "--socket", path: "",
-                    reason: "\(configuration.socketPath.utf8.count) bytes long; a Unix socket path must be under 108")
-            }
-        }
-        return configuration
+        let flag = socket.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
+        return try file.map { try load(file: $0, registry: registry, socketFlag: flag) }
+            ?? embeddedDefault(registry: registry, socketFlag: flag)
     }
 
     /// Reads and checks a configuration file against the adapter types of `registry`.
-    public static func load(file: String, registry: AdapterRegistry) throws -> ResolvedConfiguration {
+    public static func load(file: String, registry: AdapterRegistry, socketFlag: String? = nil) throws
+        -> ResolvedConfiguration
+    {
         let url = URL(fileURLWithPath: file).standardizedFileURL
         let data: Data
         do {
@@ -47,27 +41,33 @@ public struct ResolvedConfiguration: Sendable {
         } catch {
             throw ConfigurationError(file: file, path: "", reason: "cannot read: \(error.localizedDescription)")
         }
-        return try load(json: data, file: file, directory: url.deletingLastPathComponent(), registry: registry)
+        return try load(
+            json: data, file: file, directory: url.deletingLastPathComponent(), registry: registry,
+            socketFlag: socketFlag)
     }
 
     /// Reads and checks a configuration's JSON text, named `file` in errors; relative paths
     /// resolve against `directory`.
-    static func load(json data: Data, file: String, directory: URL, registry: AdapterRegistry) throws
-        -> ResolvedConfiguration
-    {
+    static func load(
+        json data: Data, file: String, directory: URL, registry: AdapterRegistry, socketFlag: String? = nil
+    ) throws -> ResolvedConfiguration {
         let settings: DaemonConfiguration
         do {
-            settings = try StrictJSON.decode(DaemonConfiguration.self, from: data)
-        } catch let failure as StrictJSON.Failure {
-            throw ConfigurationError(file: file, path: failure.path, reason: failure.reason)
+            settings = try StrictJSON.decodeReportingEvery(DaemonConfiguration.self, from: data)
+        } catch {
+            throw ConfigurationErrors(
+                errors: error.all.map { ConfigurationError(file: file, path: $0.path, reason: $0.reason) })
         }
-        return try ConfigurationResolver(settings: settings, file: file, directory: directory, registry: registry)
-            .resolve()
+        return try ConfigurationResolver(
+            settings: settings, file: file, directory: directory, registry: registry, socketFlag: socketFlag
+        ).resolve()
     }
 
     /// The embedded default: the demo key, the three built-in adapters, a socket under
     /// `$XDG_RUNTIME_DIR` (or `./.run`). Everything works with no file at all.
-    public static func embeddedDefault(registry: AdapterRegistry) throws -> ResolvedConfiguration {
+    public static func embeddedDefault(registry: AdapterRegistry, socketFlag: String? = nil) throws
+        -> ResolvedConfiguration
+    {
         let demo = Recipient(name: "demo", sealer: try EnvelopeSealer(keyConfig: try DemoKey.keyConfig()))
         var settings = DaemonConfiguration()
         let runDirectory = URL(fileURLWithPath: defaultSocketPath()).deletingLastPathComponent().path
@@ -83,7 +83,8 @@ public struct ResolvedConfiguration: Sendable {
         settings.adUnits = MediationConfiguration.testUnits
         return try ConfigurationResolver(
             settings: settings, file: "(embedded default)",
-            directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), registry: registry
+            directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), registry: registry,
+            socketFlag: socketFlag
         ).resolve(demoRecipient: demo)
     }
 }

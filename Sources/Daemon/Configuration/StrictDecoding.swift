@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// JSON decoding that refuses unknown keys and names the offending key path
 /// (`adapters[1].timeout_ms`) in every error: for the configuration file and request bodies.
@@ -10,7 +11,32 @@ enum StrictJSON {
         var description: String { path.isEmpty ? reason : "\(path): \(reason)" }
     }
 
+    /// Every failure one decoding found, in the order found.
+    struct Failures: Error {
+        var all: [Failure]
+    }
+
+    /// Where a decoding that goes on after a failure keeps what it found; see `decodeReportingEvery`.
+    final class FailureLog: Sendable {
+        @TaskLocal static var current: FailureLog?
+        private let failures = Mutex<[Failure]>([])
+        var all: [Failure] { failures.withLock { $0 } }
+        func record(_ failure: Failure) { failures.withLock { $0.append(failure) } }
+    }
+
+    /// `data` decoded, or the first failure: a syntax error, a trailing comma or a name given
+    /// twice (with its line and column), an unknown key, a value that does not fit.
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        if let violation = JSONStrictness.firstViolation(in: data) {
+            let position = position(ofOffset: violation.offset, in: data)
+            throw violation.reason == JSONStrictness.trailingComma
+                ? Failure(
+                    path: "",
+                    reason:
+                        "not valid JSON (\(position)): \(violation.reason) in \(violation.path.isEmpty ? "the document" : violation.path)"
+                )
+                : Failure(path: violation.path, reason: "\(violation.reason) (\(position))")
+        }
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let failure as Failure {
@@ -18,6 +44,23 @@ enum StrictJSON {
         } catch let error as DecodingError {
             throw describe(error, in: data)
         }
+    }
+
+    /// `data` decoded, or every failure found: types that read their parts with `part(_:default:)`
+    /// and check keys with `rejectUnknownKeys` go on after a failure in one part, so that one
+    /// reading of a configuration file lists all that is wrong with it.
+    static func decodeReportingEvery<T: Decodable>(_ type: T.Type, from data: Data) throws(Failures) -> T {
+        let log = FailureLog()
+        let value: T
+        do {
+            value = try FailureLog.$current.withValue(log) { try decode(type, from: data) }
+        } catch let failure as Failure {
+            throw Failures(all: log.all + [failure])
+        } catch {
+            throw Failures(all: log.all + [Failure(path: "", reason: "\(error)")])
+        }
+        guard log.all.isEmpty else { throw Failures(all: log.all) }
+        return value
     }
 
     /// Where `data` stops being JSON, as "line L, column C" (both from 1); nil when it is JSON.
@@ -32,11 +75,16 @@ enum StrictJSON {
             guard let range = said.range(of: #"character \d+"#, options: .regularExpression),
                 let offset = Int(said[range].dropFirst("character ".count))
             else { return "" }
-            let before = data.prefix(offset)
-            let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
-            let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
-            return "line \(line), column \(column)"
+            return position(ofOffset: offset, in: data)
         }
+    }
+
+    /// "line L, column C" (both from 1) of the byte at `offset`.
+    static func position(ofOffset offset: Int, in data: Data) -> String {
+        let before = data.prefix(offset)
+        let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
+        let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+        return "line \(line), column \(column)"
     }
 
     static func keyPath(_ path: [any CodingKey]) -> String {
@@ -51,7 +99,7 @@ enum StrictJSON {
         return text
     }
 
-    private static func describe(_ error: DecodingError, in data: Data) -> Failure {
+    static func describe(_ error: DecodingError, in data: Data) -> Failure {
         switch error {
         case .keyNotFound(let key, let context):
             return Failure(path: keyPath(context.codingPath + [key]), reason: "is required")
@@ -121,13 +169,35 @@ struct AnyCodingKey: CodingKey {
 }
 
 extension Decoder {
-    /// Throws for the first key of this object that `Keys` does not list.
+    /// Throws for the first key of this object that `Keys` does not list; records every one
+    /// instead while a failure log collects.
     func rejectUnknownKeys<Keys: CodingKey & CaseIterable>(_: Keys.Type) throws {
         let known = Set(Keys.allCases.map(\.stringValue))
         let container = try container(keyedBy: AnyCodingKey.self)
         for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
         where !known.contains(key.stringValue) {
-            throw StrictJSON.Failure(path: StrictJSON.keyPath(codingPath + [key]), reason: "unknown key")
+            let failure = StrictJSON.Failure(path: StrictJSON.keyPath(codingPath + [key]), reason: "unknown key")
+            guard let log = StrictJSON.FailureLog.current else { throw failure }
+            log.record(failure)
+        }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// One part of a larger document (a section of the configuration), or `value` when absent.
+    /// While a failure log collects, a part that fails is recorded and read as `value`, so that
+    /// the other parts are still checked.
+    func part<T: Decodable>(_ key: Key, default value: T) throws -> T {
+        do {
+            return try decodeIfPresent(T.self, forKey: key) ?? value
+        } catch {
+            guard let log = StrictJSON.FailureLog.current else { throw error }
+            switch error {
+            case let failure as StrictJSON.Failure: log.record(failure)
+            case let error as DecodingError: log.record(StrictJSON.describe(error, in: Data()))
+            default: throw error
+            }
+            return value
         }
     }
 }

@@ -34,12 +34,15 @@ public enum DaemonRunner {
                 print(configuration.summary)
                 return 0
             }
+            try configuration.makeDirectories()
             let metrics = DaemonMetrics()
             metrics.bootstrapProcessBackend()
             application = try DaemonApplication(
                 configuration: configuration, registry: registry, logger: logger, metrics: metrics, testbed: testbed)
         } catch {
-            FileHandle.standardError.write(Data("secure-signalsd: \(error)\n".utf8))
+            // One line per error, each naming its key, so that all of them can be fixed at once.
+            let lines = ConfigurationErrors.of(error)?.map(\.description) ?? ["\(error)"]
+            FileHandle.standardError.write(Data(lines.map { "secure-signalsd: \($0)\n" }.joined().utf8))
             return configurationErrorStatus
         }
         try await serve(application, configuration: configuration, options: options, registry: registry, logger: logger)

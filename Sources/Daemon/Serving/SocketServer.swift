@@ -47,11 +47,8 @@ enum SocketServer {
             logger: logger)
     }
 
-    /// Makes the socket's directory, and refuses to take over a socket a live daemon listens on.
+    /// Refuses to take over a socket a live daemon listens on (its directory was made at start).
     static func prepareSocketPath(_ path: String) throws {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o750])
         guard FileManager.default.fileExists(atPath: path) else { return }
         if UnixSocketAddress.isListening(path) {
             throw ConfigurationError(file: path, path: "", reason: "another daemon listens on this socket")

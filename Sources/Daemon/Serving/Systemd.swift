@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -49,16 +50,25 @@ public struct SystemdNotifier: Sendable {
 public enum SocketActivation {
     public static let firstDescriptor: Int32 = 3
 
-    public static func takeListeningDescriptor() -> Int32? {
+    /// Whether systemd hands this process its listening socket (or has handed it, at a reload):
+    /// the configured socket path is then not the daemon's to make.
+    public static var isOffered: Bool {
         let environment = ProcessInfo.processInfo.environment
-        defer {
-            unsetenv("LISTEN_PID")
-            unsetenv("LISTEN_FDS")
-            unsetenv("LISTEN_FDNAMES")
-        }
         guard let pid = environment["LISTEN_PID"].flatMap(Int32.init), pid == getpid(),
             let count = environment["LISTEN_FDS"].flatMap(Int.init), count >= 1
-        else { return nil }
+        else { return taken.load(ordering: .relaxed) }
+        return true
+    }
+
+    private static let taken = Atomic<Bool>(false)
+
+    public static func takeListeningDescriptor() -> Int32? {
+        let offered = isOffered
+        unsetenv("LISTEN_PID")
+        unsetenv("LISTEN_FDS")
+        unsetenv("LISTEN_FDNAMES")
+        guard offered else { return nil }
+        taken.store(true, ordering: .relaxed)
         _ = fcntl(firstDescriptor, F_SETFD, FD_CLOEXEC)
         return firstDescriptor
     }

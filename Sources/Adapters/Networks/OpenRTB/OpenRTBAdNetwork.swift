@@ -17,6 +17,13 @@ import Timing
 public struct OpenRTBAdNetwork: AdNetworkAdapter {
     public static let name = "openrtb"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
+    public static let setupKeys = OptionKeys(
+        ["endpoint", "coppa", "gdpr"],
+        nested: [
+            "app": ["id", "name", "bundle", "storeurl", "ver", "publisher_id"],
+            "device": ["ua", "make", "model", "hwv", "devicetype", "os_release_path", "w", "h"],
+        ])
+    public static let lineItemOptionKeys = OpenRTBLineItem.keys
     /// The OpenRTB version it speaks.
     public let sdkVersion = SemanticVersion(2, 6, 0)
 

@@ -16,6 +16,10 @@ struct OpenRTBLineItem: Sendable {
     var reward: Reward
 
     static let defaultTimeoutMilliseconds = 800
+    static let keys: OptionKeys = [
+        "endpoint", "timeout_ms", "bidfloor", "currency", "signals", "recipient", "headers", "reward_type",
+        "reward_amount",
+    ]
 
     /// Reads `options`, with `endpoint` from the network's setup when the line item has none.
     init(_ options: AdapterOptions, defaultEndpoint: String?) throws(AdLoadError) {

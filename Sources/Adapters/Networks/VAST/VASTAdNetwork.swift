@@ -11,6 +11,9 @@ import SharedTypes
 public struct VASTAdNetwork: AdNetworkAdapter {
     public static let name = "vast"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
+    /// None: each line item names its own ad tag.
+    public static let setupKeys: OptionKeys = []
+    public static let lineItemOptionKeys: OptionKeys = ["timeout_ms", "reward_type", "reward_amount"]
     /// The newest VAST version it reads.
     public let sdkVersion = SemanticVersion(4, 2, 0)
 

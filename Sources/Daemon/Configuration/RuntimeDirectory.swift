@@ -1,0 +1,90 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A directory the daemon makes when it starts (the socket's, the state directory): checked
+/// with the configuration, so that `--check-config` and a reload say what start would meet,
+/// and made with the OS's own reason when it cannot be.
+enum RuntimeDirectory {
+    /// Why this process cannot have `path` as a directory it writes in, or nil when it can: an
+    /// existing directory must be writable, a missing one's nearest existing ancestor too.
+    static func whyNotCreatable(_ path: String) -> String? {
+        var existing = path
+        while !existing.isEmpty, !exists(existing) {
+            existing = parent(of: existing)
+        }
+        if existing.isEmpty { existing = "/" }
+        guard isDirectory(existing) else { return "\(existing) exists and is not a directory" }
+        guard access(existing, W_OK | X_OK) == 0 else {
+            let reason = String(cString: strerror(errno))
+            return existing == path
+                ? "\(path) is not writable by uid \(getuid()): \(reason)"
+                : "cannot create \(path): \(existing) is not writable by uid \(getuid()): \(reason)"
+        }
+        return nil
+    }
+
+    /// Makes `path` and its missing parents with `mode`; the error is the OS's reason.
+    static func create(_ path: String, mode: mode_t) throws(Failure) {
+        guard !exists(path) else {
+            if !isDirectory(path) { throw Failure(reason: "\(path) exists and is not a directory") }
+            return
+        }
+        let parent = parent(of: path)
+        if !parent.isEmpty, parent != path { try create(parent, mode: mode) }
+        guard mkdir(path, mode) == 0 || errno == EEXIST else {
+            throw Failure(reason: "cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    struct Failure: Error {
+        var reason: String
+    }
+
+    private static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    private static func parent(of path: String) -> String {
+        guard let slash = path.dropLast().lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}
+
+extension ResolvedConfiguration {
+    /// Why the socket at `path` could not be made, or nil.
+    static func whyNoSocketDirectory(for path: String) -> String? {
+        RuntimeDirectory.whyNotCreatable(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+    }
+
+    /// Makes the socket's directory (unless systemd hands the socket over) and the state
+    /// directory; each error names its key and the OS's reason.
+    public func makeDirectories() throws(ConfigurationErrors) {
+        var errors: [ConfigurationError] = []
+        if !SocketActivation.isOffered {
+            do {
+                try RuntimeDirectory.create(
+                    URL(fileURLWithPath: socketPath).deletingLastPathComponent().path, mode: 0o750)
+            } catch {
+                errors.append(
+                    ConfigurationError(
+                        file: socketOverridden ? "--socket" : source, path: socketOverridden ? "" : "socket.path",
+                        reason: error.reason))
+            }
+        }
+        do {
+            try RuntimeDirectory.create(collector.stateDirectory.path, mode: 0o700)
+        } catch {
+            errors.append(ConfigurationError(file: source, path: "state_directory", reason: error.reason))
+        }
+        guard errors.isEmpty else { throw ConfigurationErrors(errors: errors) }
+    }
+}

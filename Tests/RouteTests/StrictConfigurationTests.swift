@@ -1,0 +1,175 @@
+import Adapters
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Daemon
+
+/// The configuration read strictly: what Foundation's JSON parser lets through, options the
+/// built-ins do not take, and every error of a file at once.
+@Suite struct StrictConfigurationTests {
+    @Test func aTrailingCommaOrANameGivenTwiceIsFoundWithItsPath() {
+        let cases: [(String, JSONStrictness.Violation?)] = [
+            (#"{"a": 1}"#, nil),
+            (#"{"a": [1, 2], "b": {"c": "x,}"}}"#, nil),
+            (#"{"a": "q\"a\"", "b": 1}"#, nil),
+            (#"{"a": 1,}"#, .init(path: "", offset: 7, reason: JSONStrictness.trailingComma)),
+            (#"{"a": {"b": [1, 2 , ]}}"#, .init(path: "a.b", offset: 18, reason: JSONStrictness.trailingComma)),
+            (#"{"a": 1, "a": 2}"#, .init(path: "a", offset: 9, reason: JSONStrictness.nameTwice)),
+            (
+                #"{"x": [{"a": 1}, {"b": 1, "b": 2}]}"#,
+                .init(path: "x[1].b", offset: 26, reason: JSONStrictness.nameTwice)
+            ),
+            // One name, two spellings: JSON means the same name.
+            (#"{"a": 1, "\u0061": 2}"#, .init(path: "a", offset: 9, reason: JSONStrictness.nameTwice)),
+            // The same name in two objects is two names.
+            (#"{"a": {"k": 1}, "b": {"k": 1}}"#, nil),
+            // Not JSON at all: left to Foundation, and no crash.
+            ("}}]]", nil), ("{\"a", nil), ("", nil),
+        ]
+        for (text, expected) in cases {
+            #expect(JSONStrictness.firstViolation(in: Array(text.utf8)) == expected, "\(text)")
+        }
+    }
+
+    @Test func aRequestBodyIsReadAsStrictlyAsTheFile() throws {
+        struct Body: Decodable { var a: Int }
+        #expect(throws: StrictJSON.Failure.self) { try StrictJSON.decode(Body.self, from: Data(#"{"a": 1,}"#.utf8)) }
+        do {
+            _ = try StrictJSON.decode(Body.self, from: Data("{\n  \"a\": 1,\n  \"a\": 2\n}".utf8))
+            Issue.record("a duplicate name was read")
+        } catch let failure as StrictJSON.Failure {
+            #expect(failure.description == "a: appears twice in one object (line 3, column 3)")
+        }
+    }
+
+    @Test func everyUnknownOptionOfABuiltInIsNamedWithTheKeysItTakes() throws {
+        let errors = refusal(
+            """
+            {
+              "adapters": [
+                {"name": "device-context", "options": {"brand": "b", "brnd": "x"}},
+                {"name": "first-party-id", "options": {"seed": 1}},
+                {"name": "sidecar", "exec": "/bin/true", "options": {"anything": 1}}
+              ],
+              "ad_networks": {"openrtb": {"setup": {"endpointt": "x", "device": {"w": 1, "colour": 2}}}},
+              "ad_units": {
+                "/x": {"format": "native", "waterfall": [
+                  {"network": "openrtb", "parameter": "p", "options": {"endpoint": "http://127.0.0.1/", "bidfloorx": 1}},
+                  {"network": "house", "parameter": "*", "options": {"directory": "/tmp"}}
+                ]}
+              }
+            }
+            """)
+        #expect(
+            errors == [
+                "adapters[0].options.brnd: unknown option; known: brand, model, os_release_path",
+                "adapters[1].options.seed: unknown option; this takes none",
+                "ad_networks.openrtb.setup.device.colour: unknown setup key; known: devicetype, h, hwv, make, model, os_release_path, ua, w",
+                "ad_networks.openrtb.setup.endpointt: unknown setup key; known: app, coppa, device, endpoint, gdpr",
+                "ad_units./x.waterfall[0].options.bidfloorx: unknown option; known: bidfloor, currency, endpoint, headers, recipient, reward_amount, reward_type, signals, timeout_ms",
+                "ad_units./x.waterfall[1].options.directory: unknown option; this takes none",
+            ])
+    }
+
+    @Test func theOptionsTheBuiltInsDeclareAreAllTheyRead() throws {
+        // Each documented example of the built-ins' options passes: a declared list that missed
+        // a key the code reads would refuse a working configuration.
+        let errors = refusal(
+            """
+            {
+              "recipients": {"demo": {"key_configs": ["\(DemoRecipient.keyConfigPath)"]}},
+              "adapters": [
+                {"name": "device-context", "options": {"brand": "b", "model": "m", "os_release_path": "/etc/os-release"}},
+                {"name": "file", "options": {"path": "/tmp/s", "max_age_ms": 1000, "sdk_version": "1.0.0"}}
+              ],
+              "ad_networks": {
+                "test": {"setup": {"tracks_itself": true, "setup_delay_ms": 1}},
+                "openrtb": {"setup": {"endpoint": "http://127.0.0.1/", "coppa": false, "gdpr": 1,
+                  "app": {"id": "a", "name": "n", "bundle": "b", "storeurl": "s", "ver": "1", "publisher_id": "p"},
+                  "device": {"ua": "u", "make": "m", "model": "m", "hwv": "h", "devicetype": 3, "os_release_path": "/etc/os-release", "w": 1, "h": 1}}}
+              },
+              "ad_units": {
+                "/n": {"format": "native", "waterfall": [
+                  {"network": "test", "parameter": "p", "options": {"behavior": "no_fill", "delay_ms": 1, "impression_tracker": "http://127.0.0.1/i", "click_tracker": "http://127.0.0.1/c", "deep_link": "app://x"}},
+                  {"network": "openrtb", "parameter": "p", "options": {"timeout_ms": 100, "bidfloor": 1, "currency": "EUR", "signals": ["file"], "recipient": "demo", "headers": {"x": "y"}}}
+                ]},
+                "/r": {"format": "rewarded", "waterfall": [
+                  {"network": "vast", "parameter": "http://127.0.0.1/vast", "options": {"timeout_ms": 100, "reward_type": "coins", "reward_amount": 2}},
+                  {"network": "openrtb", "parameter": "p", "options": {"reward_type": "coins", "reward_amount": 2}}
+                ]}
+              }
+            }
+            """)
+        #expect(errors == [])
+    }
+
+    @Test func everyEntryIsCheckedAndEveryErrorReported() throws {
+        let errors = refusal(
+            """
+            {
+              "recipients": {"a": {"key_configs": ["missing-a"]}, "b": {"key_configs": ["missing-b"]}},
+              "adapters": [
+                {"name": "nope"},
+                {"name": "device-context", "recipients": ["a", "ghost"]},
+                {"name": "device-context"}
+              ],
+              "ad_networks": {"acme": {}},
+              "ad_units": {"/x": {"format": "native", "waterfall": [{"network": "acme", "parameter": "p"}]}}
+            }
+            """)
+        #expect(errors.count == 7, "\(errors)")
+        #expect(errors[0].hasPrefix("recipients.a.key_configs[0]: "))
+        #expect(errors[1].hasPrefix("recipients.b.key_configs[0]: "))
+        #expect(errors[2].hasPrefix("adapters[0].name: no adapter type named \"nope\""))
+        #expect(errors[3] == "adapters[1].recipients[1]: no recipient named \"ghost\" in \"recipients\"")
+        #expect(errors[4] == "adapters[2].name: \"device-context\" is used twice")
+        #expect(errors[5].hasPrefix("ad_networks.acme: no ad network named \"acme\""))
+        #expect(errors[6].hasPrefix("ad_units./x.waterfall[0].network: no ad network named \"acme\""))
+    }
+
+    @Test func everyShapeErrorIsReportedSectionBySection() throws {
+        let errors = refusal(
+            #"{"colour": 1, "deadlines": {"request_timeout_ms": 1.5}, "limits": {"bogus": 1, "max_connections": "x"}}"#)
+        #expect(
+            errors == [
+                "colour: unknown key", "deadlines.request_timeout_ms: must be a whole number, not 1.5",
+                "limits.bogus: unknown key", "limits.max_connections: must be a whole number",
+            ])
+    }
+
+    @Test func directoriesTheDaemonCannotMakeAreNamedByTheirKeys() throws {
+        let directory = try TemporaryDirectory()
+        try "not a directory".write(toFile: directory.path("file"), atomically: true, encoding: .utf8)
+        let errors = refusal(
+            #"{"socket": {"path": "\#(directory.path("file"))/run/s.sock"}, "state_directory": "\#(directory.path("file"))/state"}"#
+        )
+        #expect(
+            errors == [
+                "socket.path: \(directory.path("file")) exists and is not a directory",
+                "state_directory: \(directory.path("file")) exists and is not a directory",
+            ])
+        // Made when it can be, with the mode the daemon wants.
+        let configuration = try ResolvedConfiguration.load(
+            json: Data(
+                #"{"socket": {"path": "\#(directory.path("a/b/s.sock"))"}, "state_directory": "\#(directory.path("s/t"))"}"#
+                    .utf8),
+            file: "daemon.json", directory: directory.url, registry: BuiltinAdapters.registry)
+        try configuration.makeDirectories()
+        var status = stat()
+        #expect(stat(directory.path("s/t"), &status) == 0 && status.st_mode & 0o777 == 0o700)
+        #expect(stat(directory.path("a/b"), &status) == 0 && status.st_mode & 0o777 == 0o750)
+    }
+
+    /// The errors reading `json` finds, without the file name; empty when it is accepted.
+    private func refusal(_ json: String) -> [String] {
+        do {
+            _ = try ResolvedConfiguration.load(
+                json: Data(json.utf8), file: "daemon.json", directory: URL(fileURLWithPath: "/tmp"),
+                registry: BuiltinAdapters.registry)
+            return []
+        } catch {
+            return (ConfigurationErrors.of(error) ?? []).map { "\($0.path): \($0.reason)" }
+        }
+    }
+}
