@@ -371,6 +371,32 @@ struct ExecAdapterTests {
         #expect(daemon.log.contains("stopped 1 leftover process"), "\(daemon.log)")
     }
 
+    /// An escapee whose program died is the daemon's child now; when it exits, the daemon
+    /// reaps it while it runs (every 10 s; the testbed's every 200 ms), leaving no zombie.
+    @Test func anAdoptedOrphanThatExitsIsReapedWhileTheDaemonRuns() async throws {
+        let directory = try TemporaryDirectory()
+        let pids = directory.path("pids")
+        let daemon = try await Self.start([Self.faulty("escaper", mode: "spawn-escapee", pidFile: pids)])
+        let started = try await eventually { (try? readPIDs(pids)).flatMap { $0.count >= 2 ? $0 : nil } }
+        let (program, escapee) = (started[0], started[1])
+        kill(program, SIGKILL)
+        _ = try await eventually { Self.parent(of: escapee) == daemon.pid ? true : nil }
+        kill(escapee, SIGKILL)
+        _ = try await eventually { Self.parent(of: escapee) == nil ? true : nil }
+        #expect(kill(daemon.pid, 0) == 0, "the daemon runs on")
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit() == 0, "\(daemon.log)")
+    }
+
+    /// The parent pid of `pid` while it exists (a zombie too), from /proc.
+    private static func parent(of pid: pid_t) -> pid_t? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? pid_t(fields[1]) : nil
+    }
+
     @Test func aStopSendsSIGTERMAndGivesTheGracePeriod() async throws {
         let directory = try TemporaryDirectory()
         let marker = directory.path("marker")

@@ -45,15 +45,19 @@ public enum DaemonRunner {
             FileHandle.standardError.write(Data(lines.map { "secure-signalsd: \($0)\n" }.joined().utf8))
             return configurationErrorStatus
         }
-        try await serve(application, configuration: configuration, options: options, registry: registry, logger: logger)
+        try await serve(
+            application, configuration: configuration, options: options, registry: registry,
+            reapInterval: testbed ? .milliseconds(200) : .seconds(10), logger: logger)
         logger.notice("stopped")
         return 0
     }
 
-    /// Runs the socket API and the services around it until a graceful shutdown ends them.
+    /// Runs the socket API and the services around it until a graceful shutdown ends them;
+    /// orphans adopted as their subreaper are reaped every `reapInterval` (the testbed's is
+    /// short, so that its tests see it happen).
     static func serve(
         _ application: DaemonApplication, configuration: ResolvedConfiguration, options: DaemonOptions,
-        registry: AdapterRegistry, logger: Logger
+        registry: AdapterRegistry, reapInterval: Duration, logger: Logger
     ) async throws {
         let notifier = SystemdNotifier()
         unsetenv("NOTIFY_SOCKET")  // for this process alone, not its children
@@ -92,7 +96,7 @@ public enum DaemonRunner {
         }
         services.append(
             .init(
-                service: PeriodicService(interval: .seconds(10), clock: ContinuousClock()) {
+                service: PeriodicService(interval: reapInterval, clock: ContinuousClock()) {
                     Descendants.reapAdopted()
                 },
                 successTerminationBehavior: .ignore, serviceName: "orphan reaper"))
