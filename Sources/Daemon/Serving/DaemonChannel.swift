@@ -20,23 +20,25 @@ struct DaemonChannel: ServerChildChannel {
 
     let inner: HTTP1Channel
     let limits: ClientLimits
+    let refusals: Refusals
 
     init(responder: @escaping HTTPChannelHandler.Responder, limits: ClientLimits) {
         // The guard keeps the connection's time; Hummingbird's own idle timer is not used.
         inner = HTTP1Channel(responder: responder, configuration: HTTP1Channel.Configuration())
         self.limits = limits
+        refusals = Refusals(limits: limits.limits)
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let inner = self.inner
         let limits = self.limits
+        let refusals = self.refusals
         return PeerCredentials.read(from: channel).flatMap { credentials in
             if let refusal = limits.connections.acquire(peer: credentials?.uid) {
                 let refused = ClientLimits.cap(of: refusal, total: .maxConnections, perPeer: .maxConnectionsPerPeer)
                 limits.refused(by: refused.cap, value: refused.value, peer: credentials)
                 return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandlers(
-                        HTTPResponseEncoder(), RefusalHandler(Self.refusal(cap: refused.cap, value: refused.value)))
+                    try channel.pipeline.syncOperations.addHandler(RefusalHandler(refusals.answer(over: refused.cap)))
                     return Value(inner: nil, peer: credentials, channel: channel)
                 }
             }
@@ -61,16 +63,6 @@ struct DaemonChannel: ServerChildChannel {
         await PeerCredentialScope.$current.withValue(value.peer) {
             await inner.handle(value: http, logger: logger)
         }
-    }
-
-    /// The 503 of a connection over `cap`.
-    private static func refusal(cap: ClientLimits.Cap, value: Int) -> APIError {
-        APIError(
-            .serviceUnavailable, "too_many_connections",
-            cap == .maxConnections
-                ? "the daemon has its \(value) connections open (limits.max_connections); try again later"
-                : "this uid has \(value) connections open (limits.max_connections_per_peer); close one first",
-            headers: [.connection: "close", .retryAfter: "1"])
     }
 }
 

@@ -29,9 +29,10 @@ enum SocketServer {
             responder: application.responder,
             server: .daemon(limits: application.limits),
             // A burst of connections (a flood, refused over the caps) must not overflow the
-            // queue of those not yet accepted, or a well-behaved client's connect fails.
+            // queue of those not yet accepted, or a well-behaved client's connect fails: as deep
+            // as the kernel allows by default (net.core.somaxconn, 4096 since Linux 5.4).
             configuration: ApplicationConfiguration(
-                address: .unixDomainSocket(path: path), serverName: nil, backlog: 1024),
+                address: .unixDomainSocket(path: path), serverName: nil, backlog: 4096),
             onServerRunning: { _ in
                 if chmod(path, mode) != 0 {
                     logger.error("cannot set the socket's mode", metadata: ["errno": "\(errno)"])
