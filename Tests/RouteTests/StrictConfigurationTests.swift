@@ -32,6 +32,21 @@ import Testing
         }
     }
 
+    /// A request body nested as deep as 64 KiB allows is walked in linear time and memory (a
+    /// path per level would cost gigabytes), and left to Foundation past its own depth limit.
+    @Test func deepNestingCostsNoMoreThanTheTextAndIsLeftToFoundation() {
+        let deep = Array(repeating: UInt8(ascii: "["), count: 65_536)
+        #expect(JSONStrictness.firstViolation(in: deep) == nil)
+        let objects = Array(String(repeating: #"{"a":"#, count: 13_000).utf8)
+        #expect(JSONStrictness.firstViolation(in: objects) == nil)
+        let belowTheLimit = String(repeating: "[", count: 500) + "1,]" + String(repeating: "]", count: 499)
+        #expect(
+            JSONStrictness.firstViolation(in: Array(belowTheLimit.utf8))?.path
+                == String(repeating: "[0]", count: 499))
+        struct Body: Decodable { var a: Int }
+        #expect(throws: StrictJSON.Failure.self) { try StrictJSON.decode(Body.self, from: Data(deep)) }
+    }
+
     @Test func aRequestBodyIsReadAsStrictlyAsTheFile() throws {
         struct Body: Decodable { var a: Int }
         #expect(throws: StrictJSON.Failure.self) { try StrictJSON.decode(Body.self, from: Data(#"{"a": 1,}"#.utf8)) }

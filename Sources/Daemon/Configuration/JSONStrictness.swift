@@ -42,65 +42,79 @@ enum JSONStrictness {
             } else if let violation = scanner.structural(byte, at: offset) {
                 return violation
             }
+            if scanner.gaveUp { return nil }
             if index != bytes.endIndex { bytes.formIndex(after: &index) }
             offset += 1
         }
         return nil
     }
 
-    /// The nesting seen so far and the last token that was not whitespace.
+    /// Deeper than this, the walk stops and leaves the text to Foundation, which refuses it
+    /// (its own limit is 512): a body of 64 KiB of `[` costs no more than a shallow one.
+    static let maximumDepth = 512
+
+    /// The nesting seen so far and the last token that was not whitespace. A frame keeps only
+    /// its own name or index; a path is spelled only for a violation.
     private struct Scanner {
         enum Frame {
-            /// An object: its names so far, and whether a name comes next.
-            case object(path: String, names: Set<String>, expectsName: Bool, lastName: String)
-            case array(path: String, index: Int)
+            /// An object: its names so far, whether a name comes next, and the last name.
+            case object(names: Set<String>, expectsName: Bool, lastName: String)
+            case array(index: Int)
         }
         var frames: [Frame] = []
         var last: UInt8 = 0
         var lastOffset = 0
+        /// Set when the text nests deeper than `maximumDepth`: nothing more is checked.
+        var gaveUp = false
 
-        /// The path of a value that starts now, below the innermost frame.
-        var pathHere: String {
-            switch frames.last {
-            case .object(let path, _, _, let name)?: return path.isEmpty ? name : "\(path).\(name)"
-            case .array(let path, let index)?: return "\(path)[\(index)]"
-            case nil: return ""
+        /// The key path of the value the frame at `depth` is (the document for 0).
+        func path(ofFrameAt depth: Int) -> String {
+            var text = ""
+            for frame in frames.prefix(depth) {
+                switch frame {
+                case .object(_, _, let name): text += text.isEmpty ? name : ".\(name)"
+                case .array(let index): text += "[\(index)]"
+                }
             }
+            return text
         }
 
         mutating func string(_ text: [UInt8], at offset: Int) -> Violation? {
             defer { note(UInt8(ascii: "\""), at: offset) }
-            guard case .object(let path, var names, true, _)? = frames.last else { return nil }
+            guard !gaveUp, case .object(var names, true, _)? = frames.last else { return nil }
             let name = Self.decodedName(text)
-            let full = path.isEmpty ? name : "\(path).\(name)"
             guard names.insert(name).inserted else {
-                return Violation(path: full, offset: offset, reason: JSONStrictness.nameTwice)
+                let path = path(ofFrameAt: frames.count - 1)
+                return Violation(
+                    path: path.isEmpty ? name : "\(path).\(name)", offset: offset, reason: JSONStrictness.nameTwice)
             }
-            frames[frames.count - 1] = .object(path: path, names: names, expectsName: false, lastName: name)
+            frames[frames.count - 1] = .object(names: names, expectsName: false, lastName: name)
             return nil
         }
 
         mutating func structural(_ byte: UInt8, at offset: Int) -> Violation? {
+            guard !gaveUp else { return nil }
             switch byte {
-            case UInt8(ascii: "{"):
-                frames.append(.object(path: pathHere, names: [], expectsName: true, lastName: ""))
-            case UInt8(ascii: "["):
-                frames.append(.array(path: pathHere, index: 0))
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard frames.count < JSONStrictness.maximumDepth else {
+                    gaveUp = true
+                    return nil
+                }
+                frames.append(
+                    byte == UInt8(ascii: "{") ? .object(names: [], expectsName: true, lastName: "") : .array(index: 0))
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                if last == UInt8(ascii: ","), let frame = frames.last {
-                    let path: String
-                    switch frame {
-                    case .object(let inner, _, _, _), .array(let inner, _): path = inner
-                    }
-                    return Violation(path: path, offset: lastOffset, reason: JSONStrictness.trailingComma)
+                if last == UInt8(ascii: ","), !frames.isEmpty {
+                    return Violation(
+                        path: path(ofFrameAt: frames.count - 1), offset: lastOffset,
+                        reason: JSONStrictness.trailingComma)
                 }
                 _ = frames.popLast()
             case UInt8(ascii: ","):
                 switch frames.last {
-                case .object(let path, let names, _, let name)?:
-                    frames[frames.count - 1] = .object(path: path, names: names, expectsName: true, lastName: name)
-                case .array(let path, let index)?:
-                    frames[frames.count - 1] = .array(path: path, index: index + 1)
+                case .object(let names, _, let name)?:
+                    frames[frames.count - 1] = .object(names: names, expectsName: true, lastName: name)
+                case .array(let index)?:
+                    frames[frames.count - 1] = .array(index: index + 1)
                 case nil: break
                 }
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):

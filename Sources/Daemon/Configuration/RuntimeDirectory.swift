@@ -26,7 +26,8 @@ enum RuntimeDirectory {
         return nil
     }
 
-    /// Makes `path` and its missing parents with `mode`; the error is the OS's reason.
+    /// Makes `path` and its missing parents with exactly `mode` (whatever the umask); the
+    /// error is the OS's reason.
     static func create(_ path: String, mode: mode_t) throws(Failure) {
         guard !exists(path) else {
             if !isDirectory(path) { throw Failure(reason: "\(path) exists and is not a directory") }
@@ -34,7 +35,12 @@ enum RuntimeDirectory {
         }
         let parent = parent(of: path)
         if !parent.isEmpty, parent != path { try create(parent, mode: mode) }
-        guard mkdir(path, mode) == 0 || errno == EEXIST else {
+        if mkdir(path, mode) == 0 {
+            // mkdir(2) applies the umask (UMask=0077 in the unit would make 0750 into 0700).
+            guard chmod(path, mode) == 0 else {
+                throw Failure(reason: "cannot set the mode of \(path): \(String(cString: strerror(errno)))")
+            }
+        } else if errno != EEXIST || !isDirectory(path) {
             throw Failure(reason: "cannot create \(path): \(String(cString: strerror(errno)))")
         }
     }

@@ -30,7 +30,10 @@ struct ReloadService: Service {
             notifier.notify("READY=1\nSTATUS=serving; configuration reloaded")
         } catch {
             logger.error("reload failed; keeping the running configuration", metadata: ["error": "\(error)"])
-            notifier.notify("READY=1\nSTATUS=serving; reload failed: \(error)")
+            // STATUS is one line: the first error, and how many more.
+            let errors = ConfigurationErrors.of(error)?.map(\.description) ?? ["\(error)"]
+            let more = errors.count > 1 ? " (and \(errors.count - 1) more)" : ""
+            notifier.notify("READY=1\nSTATUS=serving; reload failed: \(errors.first ?? "")\(more)")
         }
     }
 }
