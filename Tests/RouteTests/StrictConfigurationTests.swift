@@ -143,6 +143,14 @@ import Testing
         #expect(errors[6].hasPrefix("ad_units./x.waterfall[0].network: no ad network named \"acme\""))
     }
 
+    @Test func aNetworkWhoseSetupFailsIsReportedOnceNotForEachLineItem() throws {
+        let errors = refusal(
+            #"{"ad_networks": {"openrtb": {"setup": {"endpont": "http://127.0.0.1/"}}}, "ad_units": {"/x": {"format": "native", "waterfall": [{"network": "openrtb", "parameter": "p"}]}}}"#
+        )
+        #expect(errors.count == 1, "\(errors)")
+        #expect(errors.first?.hasPrefix("ad_networks.openrtb.setup.endpont: unknown setup key") == true)
+    }
+
     @Test func everyShapeErrorIsReportedSectionBySection() throws {
         let errors = refusal(
             #"{"colour": 1, "deadlines": {"request_timeout_ms": 1.5}, "limits": {"bogus": 1, "max_connections": "x"}}"#)

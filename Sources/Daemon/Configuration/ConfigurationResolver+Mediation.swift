@@ -7,13 +7,17 @@ extension ConfigurationResolver {
     /// line items name known networks and suit them. Every network and unit is checked.
     func mediation(signalAdapters: Set<String>) throws -> MediationConfiguration {
         let networkTypes = BuiltinAdNetworks.registry
-        for name in settings.adNetworks.keys.sorted() {
-            _ = try problems.collecting { try network(name, types: networkTypes) }
+        // A network whose setup failed is reported once: its line items are not judged by it.
+        var failedSetups = Set<String>()
+        for name in settings.adNetworks.keys.sorted()
+        where try problems.collecting({ try network(name, types: networkTypes) }) == nil {
+            failedSetups.insert(name)
         }
         var units: [AdUnit] = []
         for (id, unit) in settings.adUnits.sorted(by: { $0.key < $1.key }) {
             let checked = try problems.collecting {
-                try self.unit(id, unit, types: networkTypes, signalAdapters: signalAdapters)
+                try self.unit(
+                    id, unit, types: networkTypes, signalAdapters: signalAdapters, failedSetups: failedSetups)
             }
             if let checked { units.append(checked) }
         }
@@ -46,7 +50,8 @@ extension ConfigurationResolver {
     /// One entry of `ad_units`: each line item's network known, its options declared, and the
     /// item suiting the network and the unit's format.
     func unit(
-        _ id: String, _ unit: AdUnitSettings, types: AdNetworkRegistry, signalAdapters: Set<String>
+        _ id: String, _ unit: AdUnitSettings, types: AdNetworkRegistry, signalAdapters: Set<String>,
+        failedSetups: Set<String> = []
     ) throws -> AdUnit {
         guard !id.isEmpty, id.utf8.count <= 256 else {
             throw fail("ad_units", "an ad unit id must be 1 to 256 bytes")
@@ -72,6 +77,7 @@ extension ConfigurationResolver {
                 errors += unknown
                 continue
             }
+            guard !failedSetups.contains(item.network) else { continue }
             let setup = settings.adNetworks[item.network]?.setup ?? AdapterOptions()
             if let problem = type.problem(with: item, format: unit.format, setup: setup, signalAdapters: signalAdapters)
             {
