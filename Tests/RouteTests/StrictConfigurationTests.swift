@@ -13,15 +13,15 @@ import Testing
             (#"{"a": 1}"#, nil),
             (#"{"a": [1, 2], "b": {"c": "x,}"}}"#, nil),
             (#"{"a": "q\"a\"", "b": 1}"#, nil),
-            (#"{"a": 1,}"#, .init(path: "", offset: 7, reason: JSONStrictness.trailingComma)),
-            (#"{"a": {"b": [1, 2 , ]}}"#, .init(path: "a.b", offset: 18, reason: JSONStrictness.trailingComma)),
-            (#"{"a": 1, "a": 2}"#, .init(path: "a", offset: 9, reason: JSONStrictness.nameTwice)),
+            (#"{"a": 1,}"#, .init(path: "", offset: 7, kind: .trailingComma)),
+            (#"{"a": {"b": [1, 2 , ]}}"#, .init(path: "a.b", offset: 18, kind: .trailingComma)),
+            (#"{"a": 1, "a": 2}"#, .init(path: "a", offset: 9, kind: .nameTwice)),
             (
                 #"{"x": [{"a": 1}, {"b": 1, "b": 2}]}"#,
-                .init(path: "x[1].b", offset: 26, reason: JSONStrictness.nameTwice)
+                .init(path: "x[1].b", offset: 26, kind: .nameTwice)
             ),
             // One name, two spellings: JSON means the same name.
-            (#"{"a": 1, "\u0061": 2}"#, .init(path: "a", offset: 9, reason: JSONStrictness.nameTwice)),
+            (#"{"a": 1, "\u0061": 2}"#, .init(path: "a", offset: 9, kind: .nameTwice)),
             // The same name in two objects is two names.
             (#"{"a": {"k": 1}, "b": {"k": 1}}"#, nil),
             // Not JSON at all: left to Foundation, and no crash.

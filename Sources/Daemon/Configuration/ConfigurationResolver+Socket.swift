@@ -19,14 +19,13 @@ extension ConfigurationResolver {
             }
         }
         let path = socketFlag ?? settings.socket.path.map(absolute) ?? ResolvedConfiguration.defaultSocketPath()
-        let fault: (String) -> ConfigurationError = { reason in
-            socketFlag == nil
-                ? fail("socket.path", reason) : ConfigurationError(file: "--socket", path: "", reason: reason)
-        }
+        let fault = { ResolvedConfiguration.socketError($0, file: file, fromFlag: socketFlag != nil) }
         guard path.utf8.count < 108 else {
             throw fault("\(path.utf8.count) bytes long; a Unix socket path must be under 108")
         }
-        if !SocketActivation.isOffered, let reason = ResolvedConfiguration.whyNoSocketDirectory(for: path) {
+        if !SocketActivation.isOffered,
+            let reason = RuntimeDirectory.whyNotCreatable(ResolvedConfiguration.socketDirectory(of: path))
+        {
             throw fault(reason)
         }
         return (path, mode_t(settings.socket.mode, radix: 8) ?? 0o660, group)

@@ -11,11 +11,14 @@ enum JSONStrictness {
         var path: String
         /// Where in the text, from 0.
         var offset: Int
-        var reason: String
+        var kind: Kind
     }
 
-    static let trailingComma = "a trailing comma"
-    static let nameTwice = "appears twice in one object"
+    /// Which rule was broken; its raw value says it in an error.
+    enum Kind: String {
+        case trailingComma = "a trailing comma"
+        case nameTwice = "appears twice in one object"
+    }
 
     /// The first violation in `bytes`, or nil.
     static func firstViolation(in bytes: some Collection<UInt8>) -> Violation? {
@@ -25,6 +28,8 @@ enum JSONStrictness {
         while index != bytes.endIndex {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
+                // Only a name's bytes are kept: values are skipped, not copied.
+                let isName = scanner.expectsName
                 var text: [UInt8] = []
                 let start = offset
                 bytes.formIndex(after: &index)
@@ -34,7 +39,7 @@ enum JSONStrictness {
                     let inner = bytes[index]
                     if !escaped && inner == UInt8(ascii: "\"") { break }
                     escaped = !escaped && inner == UInt8(ascii: "\\")
-                    text.append(inner)
+                    if isName { text.append(inner) }
                     bytes.formIndex(after: &index)
                     offset += 1
                 }
@@ -67,6 +72,12 @@ enum JSONStrictness {
         /// Set when the text nests deeper than `maximumDepth`: nothing more is checked.
         var gaveUp = false
 
+        /// Whether a string that starts now is an object's name.
+        var expectsName: Bool {
+            guard !gaveUp, case .object(_, true, _)? = frames.last else { return false }
+            return true
+        }
+
         /// The key path of the value the frame at `depth` is (the document for 0).
         func path(ofFrameAt depth: Int) -> String {
             var text = ""
@@ -81,12 +92,12 @@ enum JSONStrictness {
 
         mutating func string(_ text: [UInt8], at offset: Int) -> Violation? {
             defer { note(UInt8(ascii: "\""), at: offset) }
-            guard !gaveUp, case .object(var names, true, _)? = frames.last else { return nil }
+            guard expectsName, case .object(var names, _, _)? = frames.last else { return nil }
             let name = Self.decodedName(text)
             guard names.insert(name).inserted else {
                 let path = path(ofFrameAt: frames.count - 1)
                 return Violation(
-                    path: path.isEmpty ? name : "\(path).\(name)", offset: offset, reason: JSONStrictness.nameTwice)
+                    path: path.isEmpty ? name : "\(path).\(name)", offset: offset, kind: .nameTwice)
             }
             frames[frames.count - 1] = .object(names: names, expectsName: false, lastName: name)
             return nil
@@ -106,7 +117,7 @@ enum JSONStrictness {
                 if last == UInt8(ascii: ","), !frames.isEmpty {
                     return Violation(
                         path: path(ofFrameAt: frames.count - 1), offset: lastOffset,
-                        reason: JSONStrictness.trailingComma)
+                        kind: .trailingComma)
                 }
                 _ = frames.popLast()
             case UInt8(ascii: ","):

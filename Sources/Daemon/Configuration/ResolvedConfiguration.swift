@@ -70,7 +70,7 @@ public struct ResolvedConfiguration: Sendable {
     {
         let demo = Recipient(name: "demo", sealer: try EnvelopeSealer(keyConfig: try DemoKey.keyConfig()))
         var settings = DaemonConfiguration()
-        let runDirectory = URL(fileURLWithPath: defaultSocketPath()).deletingLastPathComponent().path
+        let runDirectory = socketDirectory(of: defaultSocketPath())
         settings.adapters = [
             .init(name: "device-context", recipients: ["demo"]),
             .init(name: "first-party-id", recipients: ["demo"]),

@@ -66,9 +66,17 @@ enum RuntimeDirectory {
 }
 
 extension ResolvedConfiguration {
-    /// Why the socket at `path` could not be made, or nil.
-    static func whyNoSocketDirectory(for path: String) -> String? {
-        RuntimeDirectory.whyNotCreatable(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+    /// The directory the socket at `path` is made in.
+    static func socketDirectory(of path: String) -> String {
+        URL(fileURLWithPath: path).deletingLastPathComponent().path
+    }
+
+    /// An error about the socket's path, named as it was given: `--socket`, or `socket.path`
+    /// in `file`.
+    static func socketError(_ reason: String, file: String, fromFlag: Bool) -> ConfigurationError {
+        fromFlag
+            ? ConfigurationError(file: "--socket", path: "", reason: reason)
+            : ConfigurationError(file: file, path: "socket.path", reason: reason)
     }
 
     /// Makes the socket's directory (unless systemd hands the socket over) and the state
@@ -77,13 +85,9 @@ extension ResolvedConfiguration {
         var errors: [ConfigurationError] = []
         if !SocketActivation.isOffered {
             do {
-                try RuntimeDirectory.create(
-                    URL(fileURLWithPath: socketPath).deletingLastPathComponent().path, mode: 0o750)
+                try RuntimeDirectory.create(Self.socketDirectory(of: socketPath), mode: 0o750)
             } catch {
-                errors.append(
-                    ConfigurationError(
-                        file: socketOverridden ? "--socket" : source, path: socketOverridden ? "" : "socket.path",
-                        reason: error.reason))
+                errors.append(Self.socketError(error.reason, file: source, fromFlag: socketOverridden))
             }
         }
         do {

@@ -29,13 +29,13 @@ enum StrictJSON {
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         if let violation = JSONStrictness.firstViolation(in: data) {
             let position = position(ofOffset: violation.offset, in: data)
-            throw violation.reason == JSONStrictness.trailingComma
-                ? Failure(
-                    path: "",
-                    reason:
-                        "not valid JSON (\(position)): \(violation.reason) in \(violation.path.isEmpty ? "the document" : violation.path)"
-                )
-                : Failure(path: violation.path, reason: "\(violation.reason) (\(position))")
+            switch violation.kind {
+            case .trailingComma:
+                let place = violation.path.isEmpty ? "the document" : violation.path
+                throw Failure(path: "", reason: "not valid JSON (\(position)): \(violation.kind.rawValue) in \(place)")
+            case .nameTwice:
+                throw Failure(path: violation.path, reason: "\(violation.kind.rawValue) (\(position))")
+            }
         }
         do {
             return try JSONDecoder().decode(type, from: data)
