@@ -96,7 +96,14 @@ struct DaemonApplication: Sendable {
 
     /// Takes a reloaded configuration: adapters, networks, ad units and the access policy.
     func reload(_ configuration: ResolvedConfiguration) async throws {
-        try await state.collector.reload(configuration.collector)
+        var collector = configuration.collector
+        let running = await state.collector.stateDirectory
+        if collector.stateDirectory != running {
+            // Made at start with its mode: adapters keep the one they were given.
+            state.logger.notice("the new state_directory applies at the next start; a reload keeps the running one")
+            collector.stateDirectory = running
+        }
+        try await state.collector.reload(collector)
         try await state.ads.reload(units: configuration.mediation.units, networks: configuration.mediation.networks)
         state.access = configuration.access
         if configuration.limits != limits.limits {

@@ -24,6 +24,9 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
     /// Adapters a reload removed, still stopping (their programs get a grace period).
     private var retiring: [UUID: Task<Void, Never>] = [:]
 
+    /// Where the adapters keep their state: set at start, kept across reloads.
+    public var stateDirectory: URL { configuration.stateDirectory }
+
     /// Fails with the first adapter whose type is not registered.
     /// `metrics`: where the adapters' metrics go (the process's backend unless a caller gives one).
     public init(

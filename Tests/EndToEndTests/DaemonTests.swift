@@ -87,6 +87,16 @@ struct DaemonTests {
         #expect(try await status(uid: "65534", gid: "65534") == "403")
     }
 
+    /// Whether `reply` carries a `Date` header (RFC 9110 §6.6.1) within a few seconds of now.
+    static func isDatedNow(_ reply: DaemonClient.Reply) -> Bool {
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "GMT")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        guard let date = reply.headers["date"].flatMap(format.date(from:)) else { return false }
+        return abs(date.timeIntervalSinceNow) <= 5
+    }
+
     /// Launchers that hand the daemon a listening socket: systemd's, and a bare LISTEN_FDS handover.
     static var activationLaunchers: [String] {
         var launchers: [String] = []
@@ -128,6 +138,7 @@ struct DaemonTests {
         }
         #expect(health?.status == "ok", "\(daemon.log)")
         #expect(try await client.collect(requestID: "activated").signals.count == 1)
+        #expect(try await Self.isDatedNow(client.request(.GET, "/v1/health")))
         #expect(daemon.log.contains("serving the socket systemd handed over"))
         #expect(!FileManager.default.fileExists(atPath: directory.path("unused.sock")))
         daemon.send(SIGTERM)
@@ -142,6 +153,7 @@ struct DaemonTests {
             environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "200000"])
         let ready = await listener.wait { $0.contains("READY=1") }
         #expect(ready?.contains("STATUS=serving; 1 of 1 adapters ready") == true, "\(listener.messages)")
+        #expect(try await Self.isDatedNow(daemon.client.request(.GET, "/v1/health")))
         #expect(await listener.wait { $0 == "WATCHDOG=1" } != nil)
         daemon.send(SIGHUP)
         #expect(await listener.wait { $0.contains("RELOADING=1") } != nil)
@@ -183,6 +195,22 @@ struct DaemonTests {
         let opened = try EnvelopeOpener(privateKey: new, keyConfig: newConfig).open(envelope)
         #expect(opened.header.suite.aead == .chaCha20Poly1305)
         #expect(daemon.log.contains("reloaded configuration and keys"))
+    }
+
+    @Test func aReloadKeepsTheStateDirectoryTheDaemonStartedWith() async throws {
+        let daemon = try await RunningDaemon.start(config: demoConfig(adapters: [Self.echo]))
+        let moved = daemon.directory.path("moved")
+        // The reload adds an adapter that keeps state, and names another directory.
+        let reloaded = demoConfig(
+            adapters: [Self.echo, ["name": "first-party-id", "recipients": ["demo"]]],
+            extra: ["socket": ["path": daemon.socketPath], "state_directory": moved])
+        try JSONSerialization.data(withJSONObject: reloaded).write(to: URL(fileURLWithPath: daemon.configPath))
+        daemon.send(SIGHUP)
+        _ = try await eventually { daemon.log.contains("reloaded configuration and keys") ? true : nil }
+        try await daemon.waitUntilAdaptersSettle()
+        #expect(FileManager.default.fileExists(atPath: daemon.directory.path("state/first-party-id")), "\(daemon.log)")
+        #expect(!FileManager.default.fileExists(atPath: moved))
+        #expect(daemon.log.contains("the new state_directory applies at the next start"))
     }
 
     @Test func sigtermLetsAnInFlightRequestFinish() async throws {

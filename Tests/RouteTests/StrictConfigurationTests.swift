@@ -125,7 +125,7 @@ import Testing
             {
               "recipients": {"a": {"key_configs": ["missing-a"]}, "b": {"key_configs": ["missing-b"]}},
               "adapters": [
-                {"name": "nope"},
+                {"name": "nope", "recipients": ["ghost"]},
                 {"name": "device-context", "recipients": ["a", "ghost"]},
                 {"name": "device-context"}
               ],
@@ -133,14 +133,16 @@ import Testing
               "ad_units": {"/x": {"format": "native", "waterfall": [{"network": "acme", "parameter": "p"}]}}
             }
             """)
-        #expect(errors.count == 7, "\(errors)")
+        #expect(errors.count == 8, "\(errors)")
         #expect(errors[0].hasPrefix("recipients.a.key_configs[0]: "))
         #expect(errors[1].hasPrefix("recipients.b.key_configs[0]: "))
+        // An entry's unknown type does not hide its other errors.
         #expect(errors[2].hasPrefix("adapters[0].name: no adapter type named \"nope\""))
-        #expect(errors[3] == "adapters[1].recipients[1]: no recipient named \"ghost\" in \"recipients\"")
-        #expect(errors[4] == "adapters[2].name: \"device-context\" is used twice")
-        #expect(errors[5].hasPrefix("ad_networks.acme: no ad network named \"acme\""))
-        #expect(errors[6].hasPrefix("ad_units./x.waterfall[0].network: no ad network named \"acme\""))
+        #expect(errors[3] == "adapters[0].recipients[0]: no recipient named \"ghost\" in \"recipients\"")
+        #expect(errors[4] == "adapters[1].recipients[1]: no recipient named \"ghost\" in \"recipients\"")
+        #expect(errors[5] == "adapters[2].name: \"device-context\" is used twice")
+        #expect(errors[6].hasPrefix("ad_networks.acme: no ad network named \"acme\""))
+        #expect(errors[7].hasPrefix("ad_units./x.waterfall[0].network: no ad network named \"acme\""))
     }
 
     @Test func aNetworkWhoseSetupFailsIsReportedOnceNotForEachLineItem() throws {
@@ -184,11 +186,25 @@ import Testing
         #expect(stat(directory.path("a/b"), &status) == 0 && status.st_mode & 0o777 == 0o750)
     }
 
+    /// Where `refusal`'s configurations put the socket and the state, unless they say: never
+    /// the machine's default directories.
+    private let scratch = try? TemporaryDirectory()
+
     /// The errors reading `json` finds, without the file name; empty when it is accepted.
     private func refusal(_ json: String) -> [String] {
+        var text = json
+        if let scratch, text.first == "{" {
+            // Added at the front, so that the file's own keys keep their order.
+            var added: [String] = []
+            if !json.contains(#""socket""#) { added.append(#""socket": {"path": "\#(scratch.path("run/s.sock"))"}"#) }
+            if !json.contains(#""state_directory""#) {
+                added.append(#""state_directory": "\#(scratch.path("state"))""#)
+            }
+            text = "{" + added.map { $0 + ", " }.joined() + text.dropFirst()
+        }
         do {
             _ = try ResolvedConfiguration.load(
-                json: Data(json.utf8), file: "daemon.json", directory: URL(fileURLWithPath: "/tmp"),
+                json: Data(text.utf8), file: "daemon.json", directory: URL(fileURLWithPath: "/tmp"),
                 registry: BuiltinAdapters.registry)
             return []
         } catch {

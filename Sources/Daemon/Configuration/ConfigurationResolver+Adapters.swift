@@ -37,16 +37,23 @@ extension ConfigurationResolver {
         var errors: [ConfigurationError] = []
         var program: ProgramSpec?
         if let exec = adapter.exec {
-            program = try self.program(exec, adapter, at: at)
+            do {
+                program = try self.program(exec, adapter, at: at)
+            } catch let error as ConfigurationError {
+                errors.append(error)
+            }
         } else {
             let typeName = adapter.type ?? adapter.name
-            guard let type = registry.type(named: typeName) else {
-                throw fail(
-                    adapter.type == nil ? "\(at).name" : "\(at).type",
-                    "no adapter type named \"\(typeName)\" (known: \(registry.names.joined(separator: ", ")); or give \"exec\")"
-                )
+            if let type = registry.type(named: typeName) {
+                errors += unknownKeys(
+                    in: adapter.options, declared: type.optionKeys, at: "\(at).options", kind: "option")
+            } else {
+                errors.append(
+                    fail(
+                        adapter.type == nil ? "\(at).name" : "\(at).type",
+                        "no adapter type named \"\(typeName)\" (known: \(registry.names.joined(separator: ", ")); or give \"exec\")"
+                    ))
             }
-            errors += unknownKeys(in: adapter.options, declared: type.optionKeys, at: "\(at).options", kind: "option")
         }
         for (position, recipient) in adapter.recipients.enumerated() where !recipientNames.contains(recipient) {
             errors.append(

@@ -9,10 +9,17 @@ extension ResolvedConfiguration {
         return FileManager.default.currentDirectoryPath + "/.run/secure-signals.sock"
     }
 
-    static func defaultStateDirectory() -> String {
-        let environment = ProcessInfo.processInfo.environment
-        if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return state + "/secure-signals" }
-        if let home = environment["HOME"], !home.isEmpty { return home + "/.local/state/secure-signals" }
+    /// systemd's `$STATE_DIRECTORY` (the unit's `StateDirectory=`, made for the service),
+    /// else `$XDG_STATE_HOME/secure-signals`, else `~/.local/state/secure-signals` for a user
+    /// with a home (`/` is none: system users have it), else `./.run/state`.
+    static func defaultStateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let systemd = environment["STATE_DIRECTORY"]?.split(separator: ":").first, systemd.hasPrefix("/") {
+            return String(systemd)
+        }
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/secure-signals" }
+        if let home = environment["HOME"], home.hasPrefix("/"), home != "/" {
+            return home + "/.local/state/secure-signals"
+        }
         return FileManager.default.currentDirectoryPath + "/.run/state"
     }
 }

@@ -65,10 +65,3 @@ struct DaemonChannel: ServerChildChannel {
         }
     }
 }
-
-extension HTTPServerBuilder {
-    /// The socket API's connections (`DaemonChannel`), under `limits`.
-    static func daemon(limits: ClientLimits) -> HTTPServerBuilder {
-        HTTPServerBuilder { responder in DaemonChannel(responder: responder, limits: limits) }
-    }
-}

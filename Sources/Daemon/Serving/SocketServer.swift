@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdCore
 import Logging
 import ServiceLifecycle
 
@@ -15,37 +14,17 @@ enum SocketServer {
         for application: DaemonApplication, configuration: ResolvedConfiguration, logger: Logger,
         onListening: @escaping @Sendable () -> Void
     ) throws -> any Service {
+        let listener: DaemonServer<CallbackResponder<DaemonRequestContext>>.Listener
         if let descriptor = SocketActivation.takeListeningDescriptor() {
             logger.notice("serving the socket systemd handed over", metadata: ["fd": "\(descriptor)"])
-            return ActivatedSocketServer(
-                descriptor: descriptor, responder: application.responder, limits: application.limits, logger: logger,
-                onListening: onListening)
+            listener = .descriptor(descriptor)
+        } else {
+            try prepareSocketPath(configuration.socketPath)
+            listener = .path(configuration.socketPath, mode: configuration.socketMode, group: configuration.socketGroup)
         }
-        try prepareSocketPath(configuration.socketPath)
-        let path = configuration.socketPath
-        let mode = configuration.socketMode
-        let group = configuration.socketGroup
-        return Application(
-            responder: application.responder,
-            server: .daemon(limits: application.limits),
-            // A burst of connections (a flood, refused over the caps) must not overflow the
-            // queue of those not yet accepted, or a well-behaved client's connect fails: as deep
-            // as the kernel allows by default (net.core.somaxconn, 4096 since Linux 5.4).
-            configuration: ApplicationConfiguration(
-                address: .unixDomainSocket(path: path), serverName: nil, backlog: 4096),
-            onServerRunning: { _ in
-                if chmod(path, mode) != 0 {
-                    logger.error("cannot set the socket's mode", metadata: ["errno": "\(errno)"])
-                }
-                if let group, chown(path, uid_t.max, group) != 0 {
-                    logger.error(
-                        "cannot set the socket's group; is the daemon a member of it?",
-                        metadata: ["group": "\(group)", "errno": "\(errno)"])
-                }
-                logger.notice("listening", metadata: ["socket": "\(path)"])
-                onListening()
-            },
-            logger: logger)
+        return DaemonServer(
+            listener: listener, responder: application.responder, limits: application.limits, logger: logger,
+            onListening: onListening)
     }
 
     /// Refuses to take over a socket a live daemon listens on (its directory was made at start).

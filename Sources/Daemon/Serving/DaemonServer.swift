@@ -1,0 +1,119 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOExtras
+import NIOHTTP1
+import NIOPosix
+import ServiceLifecycle
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Serves the socket API on its listening socket: the one systemd handed over, or the
+/// configured path (bound here, then given its mode and group). NIO accepts, `DaemonChannel`
+/// speaks HTTP/1.1, and only an admitted connection becomes a task: one refused over a cap is
+/// answered and closed on its event loop, so a flood of them costs no Swift concurrency at all
+/// (Hummingbird's own server makes a task of every accepted connection). On graceful shutdown
+/// the listener closes while open connections finish the request they are serving.
+struct DaemonServer<Responder: HTTPResponder>: Service where Responder.Context == DaemonRequestContext {
+    /// Where the socket comes from.
+    enum Listener: Sendable {
+        /// A listening descriptor systemd handed over.
+        case descriptor(Int32)
+        /// A path to bind, with the mode and group the socket gets.
+        case path(String, mode: mode_t, group: gid_t?)
+    }
+
+    let listener: Listener
+    let responder: Responder
+    let limits: ClientLimits
+    let logger: Logger
+    let onListening: @Sendable () -> Void
+
+    /// Connections not yet accepted: a burst (a flood refused over the caps) must not overflow
+    /// this queue, or a well-behaved client's connect fails. As deep as the kernel allows by
+    /// default (net.core.somaxconn, 4096 since Linux 5.4).
+    static var backlog: Int32 { 4096 }
+
+    func run() async throws {
+        let logger = self.logger
+        let dates = ResponseDate()
+        let channelSetup = DaemonChannel(
+            responder: Self.respond(with: responder, dates: dates, logger: logger), limits: limits)
+        let admitted = AsyncStream.makeStream(of: DaemonChannel.Value.self)
+        let quiescing = ServerQuiescingHelper(group: MultiThreadedEventLoopGroup.singleton)
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(ChannelOptions.backlog, value: Self.backlog)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
+                }
+            }
+            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+            .childChannelInitializer { channel in
+                channelSetup.setup(channel: channel, logger: logger).map { value in
+                    if value.inner != nil { admitted.continuation.yield(value) }
+                }
+            }
+        let server = try await bind(bootstrap).get()
+        server.closeFuture.whenComplete { _ in admitted.continuation.finish() }
+        onListening()
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { tasks in
+                for await connection in admitted.stream {
+                    tasks.addTask { await channelSetup.handle(value: connection, logger: logger) }
+                }
+            }
+        } onGracefulShutdown: {
+            // Stop accepting; each open connection closes after the request it is serving.
+            quiescing.initiateShutdown(promise: nil)
+        }
+        // Cancelled rather than shut down: the listener closes all the same.
+        try? await server.close()
+    }
+
+    private func bind(_ bootstrap: ServerBootstrap) -> EventLoopFuture<any Channel> {
+        switch listener {
+        case .descriptor(let descriptor):
+            return bootstrap.withBoundSocket(descriptor)
+        case .path(let path, let mode, let group):
+            let logger = self.logger
+            return bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).map { channel in
+                if chmod(path, mode) != 0 {
+                    logger.error("cannot set the socket's mode", metadata: ["errno": "\(errno)"])
+                }
+                if let group, chown(path, uid_t.max, group) != 0 {
+                    logger.error(
+                        "cannot set the socket's group; is the daemon a member of it?",
+                        metadata: ["group": "\(group)", "errno": "\(errno)"])
+                }
+                logger.notice("listening", metadata: ["socket": "\(path)"])
+                return channel
+            }
+        }
+    }
+
+    /// Answers one request through the router, dated (RFC 9110 §6.6.1). The HTTP parser's
+    /// errors go back to Hummingbird's channel, which closes the connection after them.
+    private static func respond(
+        with responder: Responder, dates: ResponseDate, logger: Logger
+    ) -> HTTPChannelHandler.Responder {
+        { request, writer, channel in
+            let context = DaemonRequestContext(
+                source: ApplicationRequestContextSource(channel: channel, logger: logger))
+            var response: Response
+            do {
+                response = try await responder.respond(to: request, context: context)
+            } catch let error as HTTPParserError {
+                throw error
+            } catch {
+                logger.debug("request failed", metadata: ["error": "\(error)"])
+                response = Response(status: .internalServerError)
+            }
+            response.headers[.date] = dates.now
+            try await writer.write(response: response.head, body: response.body)
+        }
+    }
+}
