@@ -56,8 +56,12 @@ public struct SoakBenchmark {
         try await daemon.waitUntilServing()
         let clock = ContinuousClock()
         try await clock.sleep(for: .seconds(2))
-        // The first connections warm the daemon (and this process) up; they are not the idle baseline.
+        // A second of each kind of request warms the daemon (and this process) up first: the
+        // idle baseline then holds the code those requests read in once (5 MB of the binary's
+        // own pages, file-backed and clean), so what "after" adds is memory the load left held.
         for _ in 0..<10 { _ = await Self.health(daemon.socketPath) }
+        try await MixedLoad(socketPath: daemon.socketPath, connections: 1).run(for: .seconds(1))
+        try await clock.sleep(for: .seconds(1))
         var phases = [try await phase("idle", for: .seconds(3)) {}]
         let stalling = try startAttacker(plan.stalled, 0, plan.stalledPhase)
         phases.append(try await phase("stalled connections", for: plan.stalledPhase) {})
