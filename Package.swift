@@ -143,7 +143,7 @@ let package = Package(
         .executableTarget(
             name: "secure-signalsd",
             dependencies: [
-                "Daemon",
+                "Daemon", "SharedTypes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

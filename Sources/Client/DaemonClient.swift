@@ -140,4 +140,10 @@ public struct ClientError: Error, CustomStringConvertible {
             "no daemon listens on \(path) (is secure-signalsd running? --socket or $SECURE_SIGNALS_SOCKET picks another)"
         )
     }
+
+    static func permissionDenied(_ path: String) -> ClientError {
+        ClientError(
+            "permission denied on \(path): is this user in the socket's group (socket.group), and may it enter the socket's directory?"
+        )
+    }
 }

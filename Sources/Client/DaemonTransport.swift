@@ -39,6 +39,8 @@ struct UnixSocketTransport: DaemonTransport {
         } catch let error as IOError where error.errnoCode == ECONNREFUSED || error.errnoCode == ENOENT {
             // A socket file nobody listens on: a daemon that died without removing it.
             throw ClientError.unavailable(socketPath)
+        } catch let error as IOError where error.errnoCode == EACCES || error.errnoCode == EPERM {
+            throw ClientError.permissionDenied(socketPath)
         } catch {
             throw ClientError("the daemon on \(socketPath) did not answer: \(error)")
         }

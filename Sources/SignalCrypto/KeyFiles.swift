@@ -128,16 +128,4 @@ extension KeyFiles {
         }
         return path + ".keyconfig"
     }
-
-    /// Whether the file is PEM text (a private key) rather than a binary key configuration.
-    public static func isPEM(at path: String) throws -> Bool {
-        let bytes = try readFile(at: path, secret: false)
-        return bytes.withUnsafeBytes { bytes in
-            let marker = Array("-----BEGIN ".utf8)
-            guard bytes.count >= marker.count else { return false }
-            return (0...(bytes.count - marker.count)).contains { start in
-                marker.indices.allSatisfy { bytes[start + $0] == marker[$0] }
-            }
-        }
-    }
 }

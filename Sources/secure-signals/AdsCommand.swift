@@ -93,33 +93,27 @@ struct AdsCommand: AsyncParsableCommand {
                 return
             }
             let answer = (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any] ?? [:]
-            let attempts = ((answer["response_info"] as? [String: Any])?["attempts"] as? [[String: Any]] ?? []).map {
-                "\($0["network"] ?? "?") \($0["outcome"] ?? "?") \($0["latency_ms"] ?? "?") ms"
-            }
+            let attempts = attempts(in: answer)
             guard (200..<300).contains(reply.status) else {
                 let error = answer["error"] as? [String: Any] ?? [:]
                 throw CommandFailure(
                     "load failed: \(error["code"] ?? reply.status): \(error["message"] ?? "")"
                         + (attempts.isEmpty ? "" : " (tried: \(attempts.joined(separator: "; ")))"))
             }
-            print("ad \(answer["ad_id"] ?? "?")  \(answer["format"] ?? "?")  expires \(answer["expires_at"] ?? "?")")
-            if let native = answer["native"] as? [String: Any] { print("native: \(native["headline"] ?? "")") }
-            if let custom = answer["custom_native"] as? [String: Any] {
-                let assets = (custom["assets"] as? [String: Any] ?? [:]).keys.sorted().joined(separator: ", ")
-                print("custom native \(custom["format_id"] ?? "?"): \(assets)")
-            }
-            if let reward = answer["reward"] as? [String: Any] {
-                print("reward: \(reward["amount"] ?? "?") \(reward["type"] ?? "?")")
-            }
-            print("waterfall: \(attempts.joined(separator: "; "))")
+            printSummary(of: answer)
         }
     }
 
     struct Get: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a loaded ad (JSON).")
+        static let configuration = CommandConfiguration(
+            abstract: "Print a loaded ad: a summary, or the daemon's JSON with --json.")
         @Argument(help: "The ad's id.") var adId: String
         @OptionGroup var connection: ConnectionOptions
-        func run() async throws { try await printRaw(connection, "/v1/ads/\(adId)") }
+        func run() async throws {
+            if connection.json { return try await printRaw(connection, "/v1/ads/\(adId)") }
+            let reply = try await connection.client.request(.GET, "/v1/ads/\(adId)").successful()
+            printSummary(of: (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any] ?? [:])
+        }
     }
 
     struct Impression: AsyncParsableCommand {
@@ -191,7 +185,8 @@ struct AdsCommand: AsyncParsableCommand {
                 // Written straight to fd 1, so that each event shows at once even into a pipe.
                 let line =
                     connection.json
-                    ? event.data : "\(event.name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(event.data)"
+                    ? event.data
+                    : "\(event.name.padding(toLength: max(16, event.name.count), withPad: " ", startingAt: 0)) \(event.data)"
                 try Array((line + "\n").utf8).withUnsafeBytes { try StandardStreams.write($0) }
             }
         }
@@ -214,6 +209,29 @@ private func lifecycle(
         line += "; open \(target["type"] ?? "?") \(target["url"] ?? "")"
     }
     print(line)
+}
+
+/// An ad's answer (`POST /v1/ads`, `GET /v1/ads/{id}`) as a few lines: id, format, what it shows,
+/// its reward and its waterfall.
+private func printSummary(of answer: [String: Any]) {
+    let attempts = attempts(in: answer)
+    print("ad \(answer["ad_id"] ?? "?")  \(answer["format"] ?? "?")  expires \(answer["expires_at"] ?? "?")")
+    if let native = answer["native"] as? [String: Any] { print("native: \(native["headline"] ?? "")") }
+    if let custom = answer["custom_native"] as? [String: Any] {
+        let assets = (custom["assets"] as? [String: Any] ?? [:]).keys.sorted().joined(separator: ", ")
+        print("custom native \(custom["format_id"] ?? "?"): \(assets)")
+    }
+    if let reward = answer["reward"] as? [String: Any] {
+        print("reward: \(reward["amount"] ?? "?") \(reward["type"] ?? "?")")
+    }
+    print("waterfall: \(attempts.joined(separator: "; "))")
+}
+
+/// The waterfall's attempts of an ad's answer, one short text each.
+private func attempts(in answer: [String: Any]) -> [String] {
+    ((answer["response_info"] as? [String: Any])?["attempts"] as? [[String: Any]] ?? []).map {
+        "\($0["network"] ?? "?") \($0["outcome"] ?? "?") \($0["latency_ms"] ?? "?") ms"
+    }
 }
 
 private func printBody(_ body: Data) {

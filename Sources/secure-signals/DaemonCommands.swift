@@ -2,6 +2,7 @@ import ArgumentParser
 import Client
 import Foundation
 import NIOHTTP1
+import SharedTypes
 
 /// Where the daemon listens, and whether to print JSON: shared by the commands that call it.
 struct ConnectionOptions: ParsableArguments {
@@ -16,48 +17,132 @@ struct ConnectionOptions: ParsableArguments {
 
 struct HealthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "health", abstract: "Ask the daemon whether it is up, and how its adapters are.")
+        commandName: "health", abstract: "Ask the daemon whether it is up, and how its adapters and networks are.",
+        discussion: """
+            A readiness probe: exits 0 when every signal adapter and ad network is ready; 1 when \
+            any is not (failed, timed out or still initializing), and says which; 2 when no \
+            daemon answers on the socket.
+            """)
 
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        if connection.json { return try await printRaw(connection, "/v1/health") }
-        let health = try await connection.client.health()
-        let counts = health.adapters.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        print(
-            "\(health.status): adapters \(counts.isEmpty ? "none" : counts); up \(Int(health.uptimeSeconds)) s; version \(health.version)"
-        )
+        let client = connection.client
+        let health: HealthReport
+        do {
+            health = try await client.health()
+        } catch {
+            printError(error)
+            throw ExitCode(2)
+        }
+        if connection.json {
+            try await printRaw(connection, "/v1/health")
+        } else {
+            let counts = health.adapters.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+            print(
+                "\(health.status): adapters and networks \(counts.isEmpty ? "none" : counts.joined(separator: ", ")); "
+                    + "up \(Int(health.uptimeSeconds)) s; version \(health.version)")
+        }
+        let unready = health.adapters.filter { $0.key != AdapterState.ready.rawValue && $0.value > 0 }
+        guard !unready.isEmpty else { return }
+        if !connection.json {
+            for status in try await client.adapters() where status.state != .ready {
+                print("not ready: \(status.name) (\(status.kind)): \(status.state.rawValue): \(status.description)")
+            }
+        }
+        throw ExitCode(1)
+    }
+}
+
+struct VersionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "version",
+        abstract: "Print this CLI's version and the running daemon's.",
+        discussion: "Exits 1 when no daemon answers (the CLI's version is printed all the same).")
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        let daemon: Result<String, any Error>
+        do {
+            daemon = .success(try await connection.client.health().version)
+        } catch {
+            daemon = .failure(error)
+        }
+        if connection.json {
+            var object: [String: Any] = ["cli": DaemonVersion.current]
+            if case .success(let version) = daemon { object["daemon"] = version } else { object["daemon"] = NSNull() }
+            try printJSON(object)
+        } else {
+            print("cli     \(DaemonVersion.current)")
+            if case .success(let version) = daemon { print("daemon  \(version)") }
+        }
+        if case .failure(let error) = daemon {
+            printError(error)
+            throw ExitCode(1)
+        }
     }
 }
 
 struct AdaptersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "adapters",
-        abstract: "List the daemon's signal adapters: state, versions, init latency, circuit, program.")
+        abstract: "List the daemon's signal adapters and ad networks, or reset one adapter.",
+        subcommands: [List.self, Reset.self], defaultSubcommand: List.self)
 
-    @OptionGroup var connection: ConnectionOptions
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the signal adapters and ad networks: state, versions, init latency, circuit, program.")
 
-    func run() async throws {
-        if connection.json { return try await printRaw(connection, "/v1/adapters") }
-        let adapters = try await connection.client.adapters()
-        let rows = adapters.map { adapter in
-            var description = adapter.description
-            if let program = adapter.program {
-                description += "; program \(program.state.rawValue), pid \(program.pid.map { "\($0)" } ?? "-")"
-                description += ", \(program.restarts) restarts"
-                if let exit = program.lastExit { description += ", last \(exit)" }
-            }
-            return [
-                adapter.name, adapter.kind, adapter.state.rawValue, adapter.adapterVersion?.description ?? "-",
-                adapter.sdkVersion?.description ?? "-",
-                adapter.initLatencyMilliseconds.map { String(format: "%.1f", $0) } ?? "-",
-                adapter.circuit.state.rawValue, description,
-            ]
-        }
-        print(
-            Table(
-                header: ["NAME", "KIND", "STATE", "ADAPTER", "SDK", "INIT MS", "CIRCUIT", "DESCRIPTION"], rows: rows))
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() async throws { try await listAdapters(connection) }
     }
+
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Reset a signal adapter: what it keeps (first-party-id: a new id), its cache and its circuit.",
+            discussion: "Example: secure-signals adapters reset first-party-id")
+
+        @OptionGroup var connection: ConnectionOptions
+
+        @Argument(help: "The adapter's name, as `secure-signals adapters` lists it.")
+        var name: String
+
+        func run() async throws {
+            let path =
+                "/v1/adapters/\(name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name)/reset"
+            let reply = try await connection.client.request(.POST, path).successful()
+            if connection.json {
+                print(String(decoding: reply.body, as: UTF8.self))
+            } else {
+                print("reset \(name)")
+            }
+        }
+    }
+}
+
+/// The adapters table (or the daemon's JSON).
+private func listAdapters(_ connection: ConnectionOptions) async throws {
+    if connection.json { return try await printRaw(connection, "/v1/adapters") }
+    let adapters = try await connection.client.adapters()
+    let rows = adapters.map { adapter in
+        var description = adapter.description
+        if let program = adapter.program {
+            description += "; program \(program.state.rawValue), pid \(program.pid.map { "\($0)" } ?? "-")"
+            description += ", \(program.restarts) restarts"
+            if let exit = program.lastExit { description += ", last \(exit)" }
+        }
+        return [
+            adapter.name, adapter.kind, adapter.state.rawValue, adapter.adapterVersion?.description ?? "-",
+            adapter.sdkVersion?.description ?? "-",
+            adapter.initLatencyMilliseconds.map { String(format: "%.1f", $0) } ?? "-",
+            adapter.circuit.state.rawValue, description,
+        ]
+    }
+    print(
+        Table(
+            header: ["NAME", "KIND", "STATE", "ADAPTER", "SDK", "INIT MS", "CIRCUIT", "DESCRIPTION"], rows: rows))
 }
 
 struct CollectCommand: AsyncParsableCommand {

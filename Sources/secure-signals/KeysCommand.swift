@@ -6,7 +6,7 @@ struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
         abstract: "Make and inspect recipient keys (X25519, RFC 9458 key configurations).",
-        subcommands: [Generate.self, Show.self]
+        subcommands: [Generate.self, Import.self, Show.self]
     )
 
     struct Generate: ParsableCommand {
@@ -30,7 +30,7 @@ struct KeysCommand: ParsableCommand {
                 valueName: "aead"))
         var aeads: [String] = HPKE.AEAD.allCases.map(\.name)
 
-        @Option(help: "Directory to write the two files to.")
+        @Option(help: "Directory to write the two files to (made, mode 0700, if missing).")
         var out: String
 
         @Option(help: "File name stem (default: key-<key id>).")
@@ -49,25 +49,67 @@ struct KeysCommand: ParsableCommand {
             }
         }
 
+        @Flag(help: "Print JSON for scripts.")
+        var json = false
+
         func run() throws {
-            let stem = name ?? "key-\(keyId)"
-            let directory = URL(fileURLWithPath: out)
-            let keyPath = directory.appendingPathComponent("\(stem).key.pem").path
-            let configPath = directory.appendingPathComponent("\(stem).keyconfig").path
-            if !force {
-                for path in [keyPath, configPath] where FileManager.default.fileExists(atPath: path) {
-                    throw CommandFailure("\(path): already exists (use --force to replace it)")
-                }
-            }
             let key = try X25519PrivateKey()
             let config = KeyConfig(
                 keyID: UInt8(keyId), publicKey: key.publicKey, aeads: aeads.compactMap(HPKE.AEAD.init(name:)))
-            try KeyFiles.writePrivateKey(key, to: keyPath, overwrite: force)
-            try KeyFiles.writeKeyConfig(config, to: configPath, overwrite: force)
-            print("key id      \(config.keyID)")
-            print("public key  \(config.publicKey.rawRepresentation.hexString)")
-            print("private key \(keyPath) (mode 0600; keep it secret)")
-            print("key config  \(configPath) (public)")
+            try writeKeyPair(key, config, into: out, stem: name ?? "key-\(keyId)", force: force, json: json)
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make the key configuration of an X25519 private key made elsewhere.",
+            discussion: """
+                For a key made by another tool, e.g. `openssl genpkey -algorithm X25519 -out bidder.pem`: \
+                writes NAME.key.pem (a copy, 0600) and NAME.keyconfig (public) into --out, as \
+                `keys generate` does.
+
+                Example:
+                  secure-signals keys import --key bidder.pem --key-id 7 --out /etc/secure-signals/keys --name bidder
+                """)
+
+        @Option(help: "The PEM private key (PKCS#8 or OpenSSL's form); readable by its owner only.")
+        var key: String
+
+        @Option(help: "Key id, 0-255, carried in every envelope so the recipient finds the key.")
+        var keyId: Int
+
+        @Option(
+            name: .customLong("aead"),
+            help: ArgumentHelp("AEAD to offer, most preferred first; repeat for several.", valueName: "aead"))
+        var aeads: [String] = HPKE.AEAD.allCases.map(\.name)
+
+        @Option(help: "Directory to write the two files to (made, mode 0700, if missing).")
+        var out: String
+
+        @Option(help: "File name stem (default: key-<key id>).")
+        var name: String?
+
+        @Flag(help: "Replace existing files.")
+        var force = false
+
+        @Flag(help: "Print JSON for scripts.")
+        var json = false
+
+        func validate() throws {
+            guard (0...255).contains(keyId) else {
+                throw ValidationError("--key-id must be between 0 and 255, not \(keyId)")
+            }
+            for aead in aeads where HPKE.AEAD(name: aead) == nil {
+                throw ValidationError(
+                    "unknown --aead '\(aead)'; use one of \(HPKE.AEAD.allCases.map(\.name).joined(separator: ", "))")
+            }
+        }
+
+        func run() throws {
+            let privateKey = try KeyFiles.readPrivateKey(at: key)
+            let config = KeyConfig(
+                keyID: UInt8(keyId), publicKey: privateKey.publicKey, aeads: aeads.compactMap(HPKE.AEAD.init(name:)))
+            try writeKeyPair(privateKey, config, into: out, stem: name ?? "key-\(keyId)", force: force, json: json)
         }
     }
 
@@ -80,17 +122,30 @@ struct KeysCommand: ParsableCommand {
                 """
         )
 
-        @Argument(help: "A .keyconfig file (one configuration or an application/ohttp-keys list) or a .key.pem file.")
+        @Argument(
+            help:
+                "A .keyconfig file (one configuration or an application/ohttp-keys list), a private key or a public key (PEM)."
+        )
         var file: String
 
         @Flag(help: "Print JSON for scripts.")
         var json = false
 
         func run() throws {
-            if try KeyFiles.isPEM(at: file) {
+            switch try KeyFiles.kind(at: file) {
+            case .privateKey:
                 try showPrivateKey()
-            } else {
-                try show(configs: try KeyFiles.readKeyConfigs(at: file))
+            case .publicKey(let key):
+                if json {
+                    try printJSON(["type": "public_key", "public_key": key.rawRepresentation.hexString])
+                } else {
+                    print(
+                        "public key  \(key.rawRepresentation.hexString) (PEM; no key id: a key configuration has one)")
+                }
+            case .keyConfigs(let configs):
+                try show(configs: configs)
+            case .notAKeyFile(let why):
+                throw CommandFailure("\(file): not a key file: \(why)")
             }
         }
 
@@ -146,6 +201,45 @@ struct KeysCommand: ParsableCommand {
             ]
         }
     }
+}
+
+/// Writes NAME.key.pem (0600) and NAME.keyconfig into `directory`, made (0700) if missing; an
+/// existing file is replaced only with `force`.
+private func writeKeyPair(
+    _ key: X25519PrivateKey, _ config: KeyConfig, into directory: String, stem: String, force: Bool, json: Bool
+) throws {
+    var isDirectory: ObjCBool = false
+    if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw CommandFailure("\(directory): cannot make the directory: \(error.localizedDescription)")
+        }
+    } else if !isDirectory.boolValue {
+        throw CommandFailure("\(directory): not a directory (--out names the directory the key files go to)")
+    }
+    let folder = URL(fileURLWithPath: directory)
+    let keyPath = folder.appendingPathComponent("\(stem).key.pem").path
+    let configPath = folder.appendingPathComponent("\(stem).keyconfig").path
+    if !force {
+        for path in [keyPath, configPath] where FileManager.default.fileExists(atPath: path) {
+            throw CommandFailure("\(path): already exists (use --force to replace it)")
+        }
+    }
+    try KeyFiles.writePrivateKey(key, to: keyPath, overwrite: force)
+    try KeyFiles.writeKeyConfig(config, to: configPath, overwrite: force)
+    if json {
+        try printJSON([
+            "key_id": Int(config.keyID), "public_key": config.publicKey.rawRepresentation.hexString,
+            "private_key": keyPath, "key_config": configPath,
+        ])
+        return
+    }
+    print("key id      \(config.keyID)")
+    print("public key  \(config.publicKey.rawRepresentation.hexString)")
+    print("private key \(keyPath) (mode 0600; keep it secret)")
+    print("key config  \(configPath) (public)")
 }
 
 func hex(_ value: UInt16) -> String { String(format: "%04x", value) }

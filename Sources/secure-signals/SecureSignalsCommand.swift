@@ -1,4 +1,5 @@
 import ArgumentParser
+import SharedTypes
 
 @main
 struct SecureSignalsCommand: AsyncParsableCommand {
@@ -10,8 +11,10 @@ struct SecureSignalsCommand: AsyncParsableCommand {
             open envelopes by hand, and measure the daemon.
 
             Examples:
-              secure-signals health
+              secure-signals health                      # exit 0 only when all is ready
+              secure-signals version
               secure-signals adapters
+              secure-signals adapters reset first-party-id
               secure-signals collect --request-id ad-42 --adapter device-context
               secure-signals ads load --ad-unit /6499/example/rewarded --format rewarded
               secure-signals keys generate --key-id 7 --out /etc/secure-signals/keys --name bidder
@@ -19,10 +22,10 @@ struct SecureSignalsCommand: AsyncParsableCommand {
               secure-signals seal --key-config keys/demo/demo.keyconfig < payload \\
                 | secure-signals open --key keys/demo/demo.key.pem
             """,
+        version: DaemonVersion.current,
         subcommands: [
-            CollectCommand.self, AdaptersCommand.self, HealthCommand.self, KeysCommand.self, SealCommand.self,
-            OpenCommand.self, BenchCommand.self,
-            AdsCommand.self,
+            CollectCommand.self, AdaptersCommand.self, HealthCommand.self, VersionCommand.self, KeysCommand.self,
+            SealCommand.self, OpenCommand.self, BenchCommand.self, AdsCommand.self,
         ]
     )
 }

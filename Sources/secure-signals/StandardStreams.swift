@@ -25,3 +25,9 @@ struct CommandFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Writes `error` to standard error the way the argument parser writes a command's failure,
+/// for commands that choose their own exit status.
+func printError(_ error: any Error) {
+    FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+}

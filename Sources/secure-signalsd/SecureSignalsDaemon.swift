@@ -2,6 +2,7 @@ import Adapters
 import ArgumentParser
 import Daemon
 import Foundation
+import SharedTypes
 
 @main
 struct SecureSignalsDaemon: AsyncParsableCommand {

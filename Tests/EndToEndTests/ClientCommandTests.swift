@@ -17,9 +17,15 @@ struct ClientCommandTests {
             ]))
         let socket = ["--socket", daemon.socketPath]
 
+        // A failed adapter makes health a failing readiness probe, and says which.
         let health = try await Binary.run("secure-signals", ["health"] + socket)
-        #expect(health.status == 0)
-        #expect(health.stdoutText.hasPrefix("ok: adapters 1 failed, 1 ready;"), "\(health.stdoutText)")
+        #expect(health.status == 1)
+        #expect(
+            health.stdoutText.hasPrefix("ok: adapters and networks 1 failed, 1 ready;"), "\(health.stdoutText)")
+        #expect(health.stdoutText.contains("not ready: test-fail-init (builtin): failed: sdk_unavailable: no vendor SDK"), "\(health.stdoutText)")
+        let healthJSON = try await Binary.run("secure-signals", ["health", "--json"] + socket)
+        #expect(healthJSON.status == 1)
+        #expect((try JSONSerialization.jsonObject(with: Data(healthJSON.stdout)) as? [String: Any])?["status"] != nil)
 
         let adapters = try await Binary.run("secure-signals", ["adapters"] + socket)
         let rows = adapters.stdoutText.split(separator: "\n")
@@ -73,7 +79,7 @@ struct ClientCommandTests {
             for command in ["health", "adapters", "collect"] {
                 let start = clock.now
                 let result = try await Binary.run("secure-signals", [command, "--socket", path])
-                #expect(result.status != 0, "\(command)")
+                #expect(result.status == (command == "health" ? 2 : 1), "\(command)")
                 #expect(result.stdout.isEmpty, "\(command)")
                 #expect(result.stderr.contains("no daemon listens on \(path)"), "\(command): \(result.stderr)")
                 #expect(result.stderr.split(separator: "\n").count == 1, "\(command)")
@@ -81,6 +87,64 @@ struct ClientCommandTests {
                 #expect(clock.now - start < .seconds(5), "\(command) on \(path)")
             }
         }
+    }
+
+    @Test func healthIsAReadinessProbeAndVersionAsksTheDaemon() async throws {
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(adapters: [["name": "test-echo", "recipients": ["demo"]]]))
+        try await daemon.waitUntilAdaptersSettle()
+        let socket = ["--socket", daemon.socketPath]
+        let health = try await Binary.run("secure-signals", ["health"] + socket)
+        #expect(health.status == 0, "\(health.stdoutText)")
+        let version = try await Binary.run("secure-signals", ["version"] + socket)
+        #expect(version.status == 0)
+        let cli = try await Binary.run("secure-signals", ["--version"])
+        let number = cli.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(number.split(separator: ".").count == 3, "\(cli.stdoutText)")
+        #expect(version.stdoutText == "cli     \(number)\ndaemon  \(number)\n")
+        let daemonVersion = try await Binary.run("secure-signalsd", ["--version"])
+        #expect(daemonVersion.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == number)
+        // No daemon: the CLI's own version all the same, and a failure.
+        let alone = try await Binary.run("secure-signals", ["version", "--socket", daemon.directory.path("none.sock")])
+        #expect(alone.status == 1)
+        #expect(alone.stdoutText == "cli     \(number)\n")
+        #expect(alone.stderr.contains("no daemon listens on"))
+    }
+
+    @Test func adaptersResetMakesANewFirstPartyID() async throws {
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(adapters: [["name": "first-party-id", "recipients": ["demo"]]]))
+        try await daemon.waitUntilAdaptersSettle()
+        let idFile = daemon.directory.path("state/first-party-id")
+        let before = try String(contentsOfFile: idFile, encoding: .utf8)
+        let reset = try await Binary.run(
+            "secure-signals", ["adapters", "reset", "first-party-id", "--socket", daemon.socketPath])
+        #expect(reset.status == 0, "\(reset.stderr)")
+        #expect(reset.stdoutText == "reset first-party-id\n")
+        #expect(try String(contentsOfFile: idFile, encoding: .utf8) != before)
+        let unknown = try await Binary.run(
+            "secure-signals", ["adapters", "reset", "nope", "--socket", daemon.socketPath])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("404"), "\(unknown.stderr)")
+    }
+
+    @Test(
+        .enabled(
+            if: getuid() == 0 && Binary.onPath("setpriv") != nil, "needs root and setpriv to connect as another user"))
+    func aSocketThisUserMayNotOpenIsSaidPlainly() async throws {
+        let daemon = try await RunningDaemon.start(config: demoConfig(adapters: []))
+        chmod(daemon.directory.url.path, 0o755)
+        chmod(Binary.path("secure-signals"), 0o755)
+        let result = try await Binary.runProgram(
+            try #require(Binary.onPath("setpriv")),
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", Binary.path("secure-signals"), "health", "--socket",
+                daemon.socketPath,
+            ])
+        #expect(
+            result.stderr.contains("permission denied on \(daemon.socketPath): is this user in the socket's group"),
+            "\(result.stderr)")
+        #expect(result.status == 2)
     }
 
     @Test(.enabled(if: Binary.onPath("nm") != nil, "needs nm (binutils) to read the binary's symbols"))

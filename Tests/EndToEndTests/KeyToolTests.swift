@@ -185,6 +185,69 @@ struct KeyToolTests {
         #expect(!key.stdoutText.contains("PRIVATE"))
     }
 
+    @Test func generateMakesAMissingDirectoryForItsOwnerAndSpeaksJSON() async throws {
+        let out = directory.path("new/keys")
+        let result = try await Binary.run(
+            "secure-signals", ["keys", "generate", "--key-id", "4", "--out", out, "--name", "b", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try mode(out) == 0o700)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        #expect(object["key_id"] as? Int == 4)
+        #expect(object["key_config"] as? String == out + "/b.keyconfig")
+        let config = try #require(try KeyFiles.readKeyConfigs(at: out + "/b.keyconfig").first)
+        #expect(object["public_key"] as? String == config.publicKey.rawRepresentation.hexString)
+        // A file where the directory should be is named as the directory it is not.
+        try Data("x".utf8).write(to: directory.url.appendingPathComponent("plain"))
+        let refused = try await Binary.run(
+            "secure-signals", ["keys", "generate", "--key-id", "4", "--out", directory.path("plain")])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("\(directory.path("plain")): not a directory"))
+    }
+
+    @Test(.enabled(if: Binary.onPath("openssl") != nil, "the openssl binary is not installed"))
+    func importMakesTheConfigurationOfAKeyOpenSSLMade() async throws {
+        let openssl = try #require(Binary.onPath("openssl"))
+        let pem = directory.path("made-by-openssl.pem")
+        let made = try await Binary.runProgram(openssl, ["genpkey", "-algorithm", "X25519", "-out", pem])
+        #expect(made.status == 0, "\(made.stderr)")
+        chmod(pem, 0o600)
+        let imported = try await Binary.run(
+            "secure-signals",
+            ["keys", "import", "--key", pem, "--key-id", "9", "--out", directory.path("imported"), "--name", "bidder"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let config = try #require(try KeyFiles.readKeyConfigs(at: directory.path("imported/bidder.keyconfig")).first)
+        #expect(config.keyID == 9)
+        #expect(try KeyFiles.readPrivateKey(at: pem).publicKey == config.publicKey)
+        // What the daemon seals with the configuration, the original key opens.
+        let sealed = try await Binary.run(
+            "secure-signals", ["seal", "--key-config", directory.path("imported/bidder.keyconfig")],
+            stdin: Array("hello".utf8))
+        let opened = try await Binary.run(
+            "secure-signals", ["open", "--key", pem, "--key-config", directory.path("imported/bidder.keyconfig")],
+            stdin: sealed.stdout)
+        #expect(opened.stdoutText == "hello", "\(opened.stderr)")
+    }
+
+    @Test(.enabled(if: Binary.onPath("openssl") != nil, "the openssl binary is not installed"))
+    func showTellsPublicAndPrivateKeysAndConfigurationsApart() async throws {
+        try await generate(keyID: 5, name: "p")
+        let openssl = try #require(Binary.onPath("openssl"))
+        let publicPEM = directory.path("p.pub.pem")
+        _ = try await Binary.runProgram(
+            openssl, ["pkey", "-in", directory.path("p.key.pem"), "-pubout", "-out", publicPEM])
+        chmod(publicPEM, 0o644)
+        let shown = try await Binary.run("secure-signals", ["keys", "show", "--json", publicPEM])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout)) as? [String: Any])
+        let config = try #require(try KeyFiles.readKeyConfigs(at: directory.path("p.keyconfig")).first)
+        #expect(object["type"] as? String == "public_key")
+        #expect(object["public_key"] as? String == config.publicKey.rawRepresentation.hexString)
+        try Data("just some text\n".utf8).write(to: directory.url.appendingPathComponent("notes.txt"))
+        let other = try await Binary.run("secure-signals", ["keys", "show", directory.path("notes.txt")])
+        #expect(other.status != 0)
+        #expect(other.stderr.contains("\(directory.path("notes.txt")): not a key file"))
+    }
+
     @Test func theDemoKeyPairOpensWhatItsConfigurationSeals() async throws {
         let demo = repositoryRoot.appendingPathComponent("keys/demo")
         // git does not keep the 0600 mode, so work on a private copy as the README says.
