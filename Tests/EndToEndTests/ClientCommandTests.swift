@@ -22,7 +22,8 @@ struct ClientCommandTests {
         #expect(health.status == 1)
         #expect(
             health.stdoutText.hasPrefix("ok: adapters and networks 1 failed, 1 ready;"), "\(health.stdoutText)")
-        #expect(health.stdoutText.contains("not ready: test-fail-init (builtin): failed: sdk_unavailable: no vendor SDK"), "\(health.stdoutText)")
+        let unready = "not ready: test-fail-init (builtin): failed: sdk_unavailable: no vendor SDK"
+        #expect(health.stdoutText.contains(unready), "\(health.stdoutText)")
         let healthJSON = try await Binary.run("secure-signals", ["health", "--json"] + socket)
         #expect(healthJSON.status == 1)
         #expect((try JSONSerialization.jsonObject(with: Data(healthJSON.stdout)) as? [String: Any])?["status"] != nil)
