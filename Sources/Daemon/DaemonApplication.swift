@@ -39,7 +39,10 @@ struct DaemonApplication: Sendable {
             registry: BuiltinAdNetworks.registry,
             services: AdNetworkServices(fetcher: fetcher, trackers: trackers, signals: collector),
             clock: clock, logger: logger, metrics: metrics.factory, maxStoredAds: configuration.limits.maxStoredAds)
-        self.state = DaemonState(collector: collector, ads: ads, access: configuration.access, logger: logger)
+        self.state = DaemonState(
+            collector: collector, ads: ads, access: configuration.access, warnings: configuration.warnings,
+            logger: logger)
+        for warning in configuration.warnings { logger.warning("\(warning)") }
         self.clock = clock
         self.trackers = trackers
         self.metrics = metrics
@@ -106,6 +109,8 @@ struct DaemonApplication: Sendable {
         try await state.collector.reload(collector)
         try await state.ads.reload(units: configuration.mediation.units, networks: configuration.mediation.networks)
         state.access = configuration.access
+        state.warnings = configuration.warnings
+        for warning in configuration.warnings { state.logger.warning("\(warning)") }
         if configuration.limits != limits.limits {
             state.logger.notice("the new limits apply at the next start; a reload keeps the running ones")
         }

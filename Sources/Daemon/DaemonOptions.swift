@@ -12,13 +12,22 @@ public struct DaemonOptions: ParsableArguments {
     @Flag(help: "Check the configuration, print a summary and exit: 0 when valid, 78 with the key at fault when not.")
     public var checkConfig = false
 
-    @Option(help: "trace, debug, info, notice, warning, error or critical.")
-    public var logLevel: String = "info"
+    @Option(
+        help:
+            "trace, debug, info, notice, warning, error or critical; overrides the configuration's log_level (default: info)."
+    )
+    public var logLevel: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "auto (journald when stderr is the journal, else text), text, or journald (a <N> syslog priority, no timestamp).",
+            valueName: "format"))
+    public var logFormat: LogFormat = .auto
 
     public init() {}
 
     public func validate() throws {
-        guard Logger.Level(rawValue: logLevel) != nil else {
+        if let logLevel, Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
     }

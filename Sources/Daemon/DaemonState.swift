@@ -14,13 +14,16 @@ final class DaemonState: Sendable {
     let logger: Logger
     let startedAt = ContinuousClock.now
     private let currentAccess: Mutex<AccessPolicy>
+    private let currentWarnings: Mutex<[String]>
 
     init(
-        collector: SignalCollector<AdjustableClock>, ads: AdStore<AdjustableClock>, access: AccessPolicy, logger: Logger
+        collector: SignalCollector<AdjustableClock>, ads: AdStore<AdjustableClock>, access: AccessPolicy,
+        warnings: [String] = [], logger: Logger
     ) {
         self.collector = collector
         self.ads = ads
         self.currentAccess = Mutex(access)
+        self.currentWarnings = Mutex(warnings)
         self.logger = logger
     }
 
@@ -32,5 +35,11 @@ final class DaemonState: Sendable {
     var access: AccessPolicy {
         get { currentAccess.withLock { $0 } }
         set { currentAccess.withLock { $0 = newValue } }
+    }
+
+    /// The running configuration's warnings (`ResolvedConfiguration.warnings`).
+    var warnings: [String] {
+        get { currentWarnings.withLock { $0 } }
+        set { currentWarnings.withLock { $0 = newValue } }
     }
 }

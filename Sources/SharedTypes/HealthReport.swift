@@ -6,11 +6,14 @@ public struct HealthReport: Codable, Sendable, Equatable {
     public var adapters: [String: Int]
     @WireName("uptime_s") public var uptimeSeconds: Double
     public var version: String
+    /// What is allowed but should not reach production, e.g. sealing for the public demo key.
+    public var warnings: [String]
 
-    public init(status: String, adapters: [String: Int], uptimeSeconds: Double, version: String) {
+    public init(status: String, adapters: [String: Int], uptimeSeconds: Double, version: String, warnings: [String]) {
         self.status = status
         self.adapters = adapters
         self.uptimeSeconds = uptimeSeconds
         self.version = version
+        self.warnings = warnings
     }
 }

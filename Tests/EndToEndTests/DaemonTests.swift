@@ -213,6 +213,43 @@ struct DaemonTests {
         #expect(daemon.log.contains("the new state_directory applies at the next start"))
     }
 
+    @Test func journaldLinesCarryTheirPriorityAndTheDemoKeyIsWarnedOf() async throws {
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(adapters: [Self.echo]), arguments: ["--log-format", "journald"])
+        let health = try await daemon.client.health()
+        #expect(health.warnings.count == 1)
+        #expect(health.warnings.first?.hasPrefix("recipient demo seals for the public demo key") == true)
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit() == 0)
+        let lines = daemon.log.split(separator: "\n")
+        #expect(!lines.isEmpty)
+        for line in lines {
+            #expect(line.range(of: #"^<[2-7]>[a-z-]+: "#, options: .regularExpression) != nil, "\(line)")
+        }
+        #expect(lines.contains { $0.hasPrefix("<4>secure-signalsd: recipient demo seals for the public demo key") })
+        #expect(lines.contains { $0.hasPrefix("<5>secure-signalsd: ") && $0.hasSuffix(" listening") })
+    }
+
+    @Test func theConfigurationsLogLevelAppliesAndChangesOnSIGHUP() async throws {
+        var config = demoConfig(adapters: [Self.echo])
+        config["log_level"] = "warning"
+        let daemon = try await RunningDaemon.start(config: config, logLevel: nil)
+        #expect(try await daemon.client.health().status == "ok")
+        #expect(!daemon.log.contains("listening"), "a notice, under warning")
+        config["log_level"] = "notice"
+        config["socket"] = ["path": daemon.socketPath]
+        config["state_directory"] = daemon.directory.path("state")
+        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: daemon.configPath))
+        daemon.send(SIGHUP)
+        _ = try await eventually { daemon.log.contains("reloaded configuration and keys") ? true : nil }
+        // A bad level is the configuration's error, named by its key.
+        config["log_level"] = "loud"
+        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: daemon.configPath))
+        let check = try await Binary.run("secure-signalsd", ["--config", daemon.configPath, "--check-config"])
+        #expect(check.status == 78)
+        #expect(check.stderr.contains("log_level: must be one of trace, debug, info"), "\(check.stderr)")
+    }
+
     @Test func sigtermLetsAnInFlightRequestFinish() async throws {
         let daemon = try await RunningDaemon.start(
             config: demoConfig(

@@ -22,7 +22,7 @@ final class RunningDaemon: @unchecked Sendable {
     /// `launcher` runs first when given (systemd-socket-activate, say) with the binary as its command.
     init(
         config: [String: Any], binary: String = "secure-signalsd-testbed", arguments: [String] = [],
-        environment: [String: String] = [:], launcher: [String] = []
+        environment: [String: String] = [:], launcher: [String] = [], logLevel: String? = "debug"
     ) throws {
         directory = try TemporaryDirectory()
         socketPath = directory.path("daemon.sock")
@@ -39,7 +39,8 @@ final class RunningDaemon: @unchecked Sendable {
 
         try Data().write(to: logURL)
         let log = try FileHandle(forWritingTo: logURL)
-        let command = [Binary.path(binary), "--config", configPath, "--log-level", "debug"] + arguments
+        let command =
+            [Binary.path(binary), "--config", configPath] + (logLevel.map { ["--log-level", $0] } ?? []) + arguments
         process.executableURL = URL(fileURLWithPath: launcher.first ?? command[0])
         process.arguments = Array((launcher + command).dropFirst())
         var env = ProcessInfo.processInfo.environment
@@ -53,10 +54,11 @@ final class RunningDaemon: @unchecked Sendable {
     /// Starts the daemon and waits until it serves (see `init`).
     static func start(
         config: [String: Any], binary: String = "secure-signalsd-testbed", arguments: [String] = [],
-        environment: [String: String] = [:], launcher: [String] = []
+        environment: [String: String] = [:], launcher: [String] = [], logLevel: String? = "debug"
     ) async throws -> RunningDaemon {
         let daemon = try RunningDaemon(
-            config: config, binary: binary, arguments: arguments, environment: environment, launcher: launcher)
+            config: config, binary: binary, arguments: arguments, environment: environment, launcher: launcher,
+            logLevel: logLevel)
         try await daemon.waitForSocket()
         return daemon
     }

@@ -206,10 +206,13 @@ struct WireFormatTests {
             errors: [AdapterFailure(adapter: "b", code: .timeout, message: "late")])
         #expect(try roundTrip(result) == result)
         let health = HealthReport(
-            status: "ok", adapters: ["ready": 2, "timed_out": 1], uptimeSeconds: 42, version: "1")
+            status: "ok", adapters: ["ready": 2, "timed_out": 1], uptimeSeconds: 42, version: "1", warnings: ["w"])
         #expect(try roundTrip(health) == health)
         let text = String(decoding: try WireFormat.encoder().encode(health), as: UTF8.self)
-        #expect(text == #"{"adapters":{"ready":2,"timed_out":1},"status":"ok","uptime_s":42,"version":"1"}"#)
+        #expect(
+            text
+                == #"{"adapters":{"ready":2,"timed_out":1},"status":"ok","uptime_s":42,"version":"1","warnings":["w"]}"#
+        )
     }
 
     func roundTrip<T: Codable>(_ value: T) throws -> T {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SecureSignals
 
 #if canImport(Glibc)
@@ -27,6 +28,7 @@ struct ConfigurationResolver {
         let socket = try problems.collecting { try self.socket() }
         let stateDirectory = try problems.collecting { try self.stateDirectory() }
         let mediation = try mediation(signalAdapters: Set(settings.adapters.map(\.name)))
+        let logLevel = try problems.collecting { try self.logLevel() }
         try problems.throwIfAny()
         guard let socket, let stateDirectory else { throw fail("", "a section failed without saying why") }
         return ResolvedConfiguration(
@@ -39,7 +41,7 @@ struct ConfigurationResolver {
                 adapters: adapters, recipients: recipients,
                 requestTimeout: .milliseconds(settings.deadlines.requestTimeoutMilliseconds),
                 maxSignalBytes: settings.deadlines.maxSignalBytes, stateDirectory: stateDirectory),
-            mediation: mediation, limits: limits())
+            mediation: mediation, limits: limits(), logLevel: logLevel ?? nil)
     }
 
     func fail(_ path: String, _ reason: String) -> ConfigurationError {
@@ -49,6 +51,17 @@ struct ConfigurationResolver {
     /// `path`, absolute: a relative one resolves against the configuration file's directory.
     func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : directory.appendingPathComponent(path).standardizedFileURL.path
+    }
+
+    /// `log_level`: one of swift-log's levels, or nil when not set.
+    func logLevel() throws -> Logger.Level? {
+        guard let name = settings.logLevel else { return nil }
+        guard let level = Logger.Level(rawValue: name) else {
+            throw fail(
+                "log_level",
+                "must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(name)\"")
+        }
+        return level
     }
 
     /// `state_directory`: absolute, and a directory the daemon can make (or has).

@@ -16,6 +16,7 @@ struct DaemonConfiguration: Decodable, Sendable {
     var adUnits: [String: AdUnitSettings] = [:]
     var adNetworks: [String: AdNetworkSettings] = [:]
     var limits = LimitSettings()
+    var logLevel: String?
 
     init() {}
 
@@ -34,6 +35,7 @@ struct DaemonConfiguration: Decodable, Sendable {
         adUnits = try container.part(.adUnits, default: [:])
         adNetworks = try container.part(.adNetworks, default: [:])
         limits = try container.part(.limits, default: LimitSettings())
+        logLevel = try container.part(.logLevel, default: nil)
     }
 
     @WireKeys

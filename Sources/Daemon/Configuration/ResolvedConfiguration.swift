@@ -1,5 +1,6 @@
 import Adapters
 import Foundation
+import Logging
 import Mediation
 import SecureSignals
 import SharedTypes
@@ -21,6 +22,8 @@ public struct ResolvedConfiguration: Sendable {
     public var collector: CollectorConfiguration
     public var mediation: MediationConfiguration
     public var limits: Limits
+    /// `log_level`, when the file sets it (`--log-level` overrides it).
+    public var logLevel: Logger.Level?
 
     /// The configuration file (or the embedded default when `file` is nil), with the socket path
     /// overridden when `socket` is given (`--socket`, relative to the working directory).

@@ -24,7 +24,7 @@ struct SignalRoutes {
         return try JSONResponse.make(
             HealthReport(
                 status: "ok", adapters: counts, uptimeSeconds: Double(uptime.components.seconds),
-                version: DaemonVersion.current))
+                version: DaemonVersion.current, warnings: state.warnings))
     }
 
     @Sendable func adapters(_ request: Request, context: DaemonRequestContext) async throws -> Response {

@@ -17,12 +17,10 @@ public enum DaemonRunner {
     public static func run(_ options: DaemonOptions, registry: AdapterRegistry, testbed: Bool = false)
         async throws -> Int32
     {
-        let level = Logger.Level(rawValue: options.logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        let flagLevel = options.logLevel.flatMap(Logger.Level.init(rawValue:))
+        let level = LogLevelSetting(flagLevel ?? .info)
+        let format = options.logFormat.resolved()
+        LoggingSystem.bootstrap { label in DaemonLogHandler(label: label, format: format, setting: level) }
         let logger = Logger(label: "secure-signalsd")
 
         let configuration: ResolvedConfiguration
@@ -34,6 +32,7 @@ public enum DaemonRunner {
                 print(configuration.summary)
                 return 0
             }
+            level.level = flagLevel ?? configuration.logLevel ?? .info
             try configuration.makeDirectories()
             let metrics = DaemonMetrics()
             metrics.bootstrapProcessBackend()
@@ -42,11 +41,12 @@ public enum DaemonRunner {
         } catch {
             // One line per error, each naming its key, so that all of them can be fixed at once.
             let lines = ConfigurationErrors.of(error)?.map(\.description) ?? ["\(error)"]
-            FileHandle.standardError.write(Data(lines.map { "secure-signalsd: \($0)\n" }.joined().utf8))
+            let priority = format == .journald ? "<3>" : ""
+            FileHandle.standardError.write(Data(lines.map { "\(priority)secure-signalsd: \($0)\n" }.joined().utf8))
             return configurationErrorStatus
         }
         try await serve(
-            application, configuration: configuration, options: options, registry: registry,
+            application, configuration: configuration, options: options, registry: registry, level: level,
             reapInterval: testbed ? .milliseconds(200) : .seconds(10), logger: logger)
         logger.notice("stopped")
         return 0
@@ -57,7 +57,7 @@ public enum DaemonRunner {
     /// short, so that its tests see it happen).
     static func serve(
         _ application: DaemonApplication, configuration: ResolvedConfiguration, options: DaemonOptions,
-        registry: AdapterRegistry, reapInterval: Duration, logger: Logger
+        registry: AdapterRegistry, level: LogLevelSetting, reapInterval: Duration, logger: Logger
     ) async throws {
         let notifier = SystemdNotifier()
         unsetenv("NOTIFY_SOCKET")  // for this process alone, not its children
@@ -68,7 +68,7 @@ public enum DaemonRunner {
             onListening: { listening.continuation.yield() })
         let reloader = ReloadService(
             file: options.config, socket: options.socket, registry: registry, application: application,
-            notifier: notifier, logger: logger)
+            level: options.logLevel == nil ? level : nil, notifier: notifier, logger: logger)
         let readiness = ReadinessService(
             application: application, listening: listening.stream, notifier: notifier, logger: logger)
         // Services stop in reverse order: the adapters (and their programs) last, once the

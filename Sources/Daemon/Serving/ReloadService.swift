@@ -9,6 +9,8 @@ struct ReloadService: Service {
     let socket: String?
     let registry: AdapterRegistry
     let application: DaemonApplication
+    /// The log level the configuration sets; nil when `--log-level` fixed it.
+    let level: LogLevelSetting?
     let notifier: SystemdNotifier
     let logger: Logger
 
@@ -26,6 +28,7 @@ struct ReloadService: Service {
         do {
             let configuration = try ResolvedConfiguration.load(file: file, socket: socket, registry: registry)
             try await application.reload(configuration)
+            level?.level = configuration.logLevel ?? .info
             logger.notice("reloaded configuration and keys", metadata: ["source": "\(configuration.source)"])
             notifier.notify("READY=1\nSTATUS=serving; configuration reloaded")
         } catch {
