@@ -56,7 +56,7 @@ struct ClientCommandTests {
             "secure-signals", ["collect", "--json", "--timeout-ms", "0", "--socket", daemon.socketPath])
         #expect(refused.status != 0)
         #expect(refused.stdout.isEmpty)
-        #expect(refused.stderr.contains("the daemon answered 400 bad_request: timeout_ms"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("the daemon answered 400 invalid_request: timeout_ms"), "\(refused.stderr)")
         #expect(refused.stderr.split(separator: "\n").count == 1)
 
         // No socket file at all, and a socket file nobody listens on (a daemon that died).

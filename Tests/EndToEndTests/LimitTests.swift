@@ -66,7 +66,7 @@ struct LimitTests: MediationScenario {
                 "invalid chunk size",
                 Array(
                     "POST /v1/signals HTTP/1.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n"
-                        .utf8), 400, "bad_request"
+                        .utf8), 400, "invalid_request"
             ),
             (
                 "10,000 headers",
@@ -79,13 +79,13 @@ struct LimitTests: MediationScenario {
                     ("GET /v1/health HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 1 << 20) + "\r\n\r\n").utf8),
                 431, "headers_too_large"
             ),
-            ("garbage", [0, 1, 2, 0xFF] + Array(" garbage\r\n\r\n".utf8), 400, "bad_request"),
+            ("garbage", [0, 1, 2, 0xFF] + Array(" garbage\r\n\r\n".utf8), 400, "invalid_request"),
             (
                 "a bad Content-Length", Array("POST /v1/signals HTTP/1.1\r\nContent-Length: ten\r\n\r\n".utf8), 400,
-                "bad_request"
+                "invalid_request"
             ),
-            ("HTTP/0.9", Array("GET /v1/health\r\n\r\n".utf8), 400, "bad_request"),
-            ("an unknown method", Array("FROB /v1/health HTTP/1.1\r\n\r\n".utf8), 400, "bad_request"),
+            ("HTTP/0.9", Array("GET /v1/health\r\n\r\n".utf8), 400, "invalid_request"),
+            ("an unknown method", Array("FROB /v1/health HTTP/1.1\r\n\r\n".utf8), 400, "invalid_request"),
         ]
         for (name, bytes, status, code) in cases {
             let answer = try await Self.answerThenClose(bytes, socket: daemon.socketPath)
@@ -106,7 +106,7 @@ struct LimitTests: MediationScenario {
         let daemon = try await RunningDaemon.start(config: Self.config([:]))
         let health = "GET /v1/health HTTP/1.1\r\n\r\n"
         for (name, second, expected) in [
-            ("a bad Content-Length", "POST /v1/signals HTTP/1.1\r\nContent-Length: ten\r\n\r\n", "\"bad_request\""),
+            ("a bad Content-Length", "POST /v1/signals HTTP/1.1\r\nContent-Length: ten\r\n\r\n", "\"invalid_request\""),
             ("HTTP/1.0", "GET /v1/health HTTP/1.0\r\n\r\n", "\"status\":\"ok\""),
         ] {
             let connection = try await RawConnection.open(daemon.socketPath)

@@ -86,7 +86,7 @@ struct AdRouteTests: MediationScenario {
             #expect(unknown.status == 400 && Self.errorCode(unknown.json) == "invalid_request")
             let badField = try await Self.post(
                 client, "/v1/ads", ["ad_unit": "mixed", "format": "native", "colour": 1])
-            #expect(badField.status == 400 && Self.errorCode(badField.json) == "bad_request")
+            #expect(badField.status == 400 && Self.errorCode(badField.json) == "invalid_request")
             let badRatio = try await Self.post(
                 client, "/v1/ads",
                 ["ad_unit": "mixed", "format": "native", "options": ["media_aspect_ratio": "square"]])

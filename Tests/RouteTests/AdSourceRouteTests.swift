@@ -241,7 +241,7 @@ struct AdSourceRouteTests: MediationScenario {
 
             // The player cannot go on: the ad's own Error URL goes once, with the code.
             let bad = try await Self.post(client, "/v1/ads/\(id)/error", ["code": 42])
-            #expect(bad.status == 400 && Self.errorCode(bad.json) == "bad_request")
+            #expect(bad.status == 400 && Self.errorCode(bad.json) == "invalid_request")
             let failed = try await Self.post(client, "/v1/ads/\(id)/error", ["code": 405])
             #expect(failed.status == 200 && failed.json["recorded"] as? Bool == true)
             let again = try await Self.post(client, "/v1/ads/\(id)/error", ["code": 405])

@@ -120,50 +120,50 @@ struct SignalRouteTests {
             let cases: [(String, DaemonClient.Reply, UInt, String, String?)] = [
                 (
                     "malformed JSON", try await client.request(.POST, "/v1/signals", json: Data("{nope".utf8)), 400,
-                    "bad_request", "not valid JSON"
+                    "invalid_request", "not valid JSON"
                 ),
                 (
                     "unknown field",
                     try await client.request(.POST, "/v1/signals", json: Data(#"{"request_id":"r","colour":1}"#.utf8)),
                     400,
-                    "bad_request", "colour: unknown key"
+                    "invalid_request", "colour: unknown key"
                 ),
                 (
                     "bad value",
                     try await client.request(
                         .POST, "/v1/signals", json: Data(#"{"request_id":"r","timeout_ms":0}"#.utf8)),
-                    400, "bad_request", "timeout_ms"
+                    400, "invalid_request", "timeout_ms"
                 ),
                 (
                     "wrong type", try await client.request(.POST, "/v1/signals", json: Data(#"{"request_id":7}"#.utf8)),
-                    400, "bad_request", "request_id"
+                    400, "invalid_request", "request_id"
                 ),
                 (
                     "a fraction for a whole number",
                     try await client.request(
                         .POST, "/v1/signals", json: Data(#"{"request_id":"r","timeout_ms":1.5}"#.utf8)),
-                    400, "bad_request", "timeout_ms: must be a whole number, not 1.5"
+                    400, "invalid_request", "timeout_ms: must be a whole number, not 1.5"
                 ),
                 (
                     "a timeout past the deadline",
                     try await client.request(
                         .POST, "/v1/signals", json: Data(#"{"request_id":"r","timeout_ms":900}"#.utf8)),
-                    400, "bad_request", "timeout_ms: must be at most 500 (deadlines.request_timeout_ms), not 900"
+                    400, "invalid_request", "timeout_ms: must be at most 500 (deadlines.request_timeout_ms), not 900"
                 ),
                 (
                     "a syntax error",
                     try await client.request(.POST, "/v1/signals", json: Data("{\n  \"request_id\" \"r\"}".utf8)),
-                    400, "bad_request", "not valid JSON (line 2, column"
+                    400, "invalid_request", "not valid JSON (line 2, column"
                 ),
                 (
                     "missing field", try await client.request(.POST, "/v1/signals", json: Data("{}".utf8)), 400,
-                    "bad_request", "request_id: is required"
+                    "invalid_request", "request_id: is required"
                 ),
                 (
                     "bad privacy",
                     try await client.request(.PUT, "/v1/privacy", json: Data(#"{"limit_ad_tracking":"yes"}"#.utf8)),
                     400,
-                    "bad_request", "limit_ad_tracking"
+                    "invalid_request", "limit_ad_tracking"
                 ),
                 ("unknown route", try await client.request(.GET, "/v2/everything"), 404, "not_found", nil),
                 ("wrong method", try await client.request(.DELETE, "/v1/signals"), 405, "method_not_allowed", "POST"),

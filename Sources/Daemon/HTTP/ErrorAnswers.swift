@@ -78,14 +78,14 @@ extension ResetFailure: APIFailure {
 
 /// A request body that does not decode: the message names the field.
 extension StrictJSON.Failure: APIFailure {
-    var errorCode: String { "bad_request" }
+    var errorCode: String { "invalid_request" }
     var message: String { description }
     var status: HTTPResponse.Status { .badRequest }
 }
 
 /// A request the HTTP parser could not read: the connection cannot go on after the answer.
 extension HTTPParserError: APIFailure {
-    var errorCode: String { self == .headerOverflow ? "headers_too_large" : "bad_request" }
+    var errorCode: String { self == .headerOverflow ? "headers_too_large" : "invalid_request" }
     var status: HTTPResponse.Status { self == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest }
     var headers: HTTPFields { [.connection: "close"] }
 
