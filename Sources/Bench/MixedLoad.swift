@@ -61,7 +61,7 @@ struct MixedLoad {
             requests += [(.POST, "/v1/ads/\(id)/show", nil), (.POST, "/v1/ads/\(id)/dismiss", nil)]
         }
         if round % 20 == worker % 20 {
-            requests.append((.PUT, "/v1/privacy", #"{"limit_ad_tracking":\#(round % 40 == 0)}"#))
+            requests.append((.PUT, "/v1/privacy", #"{"privacy":{"limit_ad_tracking":\#(round % 40 == 0)}}"#))
         }
         return requests
     }

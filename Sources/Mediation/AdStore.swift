@@ -111,7 +111,8 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
         }
     }
 
-    public func setPrivacy(_ privacy: PrivacyState) { self.privacy = privacy }
+    /// The device's privacy state; nil clears it (no consent).
+    public func setPrivacy(_ privacy: PrivacyState?) { self.privacy = privacy }
 
     /// Queues an ad's trackers, their macros filled now.
     func fire(_ urls: [String], of ad: LoadedAd, kind: TrackerQueue.Kind) {

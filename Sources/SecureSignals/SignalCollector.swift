@@ -92,8 +92,9 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         return statuses
     }
 
-    /// The current privacy state; cached signals are dropped when it changes.
-    public func setPrivacy(_ state: PrivacyState) async {
+    /// The device's privacy state, nil to clear it (no consent); cached signals are dropped
+    /// when it changes.
+    public func setPrivacy(_ state: PrivacyState?) async {
         guard state != privacy else { return }
         privacy = state
         for slot in slots.values { await slot.host.privacyChanged() }

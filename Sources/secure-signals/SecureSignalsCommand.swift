@@ -25,7 +25,7 @@ struct SecureSignalsCommand: AsyncParsableCommand {
         version: DaemonVersion.current,
         subcommands: [
             CollectCommand.self, AdaptersCommand.self, HealthCommand.self, VersionCommand.self, KeysCommand.self,
-            SealCommand.self, OpenCommand.self, BenchCommand.self, AdsCommand.self,
+            PrivacyCommand.self, SealCommand.self, OpenCommand.self, BenchCommand.self, AdsCommand.self,
         ]
     )
 }

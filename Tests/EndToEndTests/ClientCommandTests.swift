@@ -112,6 +112,30 @@ struct ClientCommandTests {
         #expect(alone.stderr.contains("no daemon listens on"))
     }
 
+    @Test func privacyIsSetShownAndCleared() async throws {
+        let daemon = try await RunningDaemon.start(config: demoConfig(adapters: []))
+        let socket = ["--socket", daemon.socketPath]
+        let none = try await Binary.run("secure-signals", ["privacy"] + socket)
+        #expect(none.stdoutText == "no privacy state: no consent\n", "\(none.stderr)")
+        let set = try await Binary.run(
+            "secure-signals",
+            [
+                "privacy", "set", "--limit-ad-tracking", "false", "--tcf-consent", "CPc", "--gpp-sid", "2",
+                "--gdpr-applies",
+                "true",
+            ] + socket)
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdoutText.contains("limit ad tracking  false\ngdpr applies       true\ntcf consent        set\n"))
+        let json = try await Binary.run("secure-signals", ["privacy", "get", "--json"] + socket)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])
+        let privacy = try #require(object["privacy"] as? [String: Any])
+        #expect(privacy["tcf_consent"] as? String == "CPc")
+        #expect(privacy["gpp_sid"] as? [Int] == [2])
+        let cleared = try await Binary.run("secure-signals", ["privacy", "clear"] + socket)
+        #expect(cleared.stdoutText == "no privacy state: no consent\n")
+        #expect(try await daemon.client.request(.GET, "/v1/privacy").body == Data("{\"privacy\":null}\n".utf8))
+    }
+
     @Test func adaptersResetMakesANewFirstPartyID() async throws {
         let daemon = try await RunningDaemon.start(
             config: demoConfig(adapters: [["name": "first-party-id", "recipients": ["demo"]]]))

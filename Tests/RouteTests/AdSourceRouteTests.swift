@@ -94,7 +94,7 @@ struct AdSourceRouteTests: MediationScenario {
                 extra: ["ad_units": units, "ad_networks": networks]))
         try await daemon.run { client in
             let privacy = try JSONSerialization.data(withJSONObject: [
-                "limit_ad_tracking": false, "tcf_consent": "CPabc", "gdpr_applies": true,
+                "privacy": ["limit_ad_tracking": false, "tcf_consent": "CPabc", "gdpr_applies": true]
             ])
             #expect(try await client.request(.PUT, "/v1/privacy", json: privacy).status == 200)
 

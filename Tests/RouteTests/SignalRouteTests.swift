@@ -96,7 +96,7 @@ struct SignalRouteTests {
             let demo = try DemoRecipient(in: daemon.directory)
             #expect(try await client.collect(requestID: "r").errors.map(\.code.rawValue) == ["consent_missing"])
             let consent = try JSONSerialization.data(withJSONObject: [
-                "limit_ad_tracking": false, "tcf_consent": "CPabc",
+                "privacy": ["limit_ad_tracking": false, "tcf_consent": "CPabc"]
             ])
             #expect(try await client.request(.PUT, "/v1/privacy", json: consent).status == 200)
             let first = try #require(try await client.collect(requestID: "r").signals.first)
@@ -106,9 +106,17 @@ struct SignalRouteTests {
             #expect(!second.cached, "a reset drops the cached id")
             #expect(
                 try demo.open(first.envelope)["signal"] as? String != demo.open(second.envelope)["signal"] as? String)
-            let limited = try JSONSerialization.data(withJSONObject: ["limit_ad_tracking": true])
+            let limited = try JSONSerialization.data(withJSONObject: ["privacy": ["limit_ad_tracking": true]])
             #expect(try await client.request(.PUT, "/v1/privacy", json: limited).status == 200)
             #expect(try await client.collect(requestID: "r").errors.map(\.code.rawValue) == ["consent_missing"])
+            // Consent again, then cleared: no state is no consent, and GET says so.
+            #expect(try await client.request(.PUT, "/v1/privacy", json: consent).status == 200)
+            #expect(try await client.collect(requestID: "r").errors.isEmpty)
+            let cleared = try await client.request(.DELETE, "/v1/privacy")
+            #expect(cleared.status == 200 && String(decoding: cleared.body, as: UTF8.self) == "{\"privacy\":null}\n")
+            #expect(try await client.collect(requestID: "r").errors.map(\.code.rawValue) == ["consent_missing"])
+            let shown = try await client.request(.GET, "/v1/privacy")
+            #expect(String(decoding: shown.body, as: UTF8.self) == "{\"privacy\":null}\n")
             let unknown = try await client.request(.POST, "/v1/adapters/nope/reset")
             #expect(unknown.status == 404 && unknown.apiError?.code == "unknown_adapter")
         }
@@ -161,9 +169,16 @@ struct SignalRouteTests {
                 ),
                 (
                     "bad privacy",
-                    try await client.request(.PUT, "/v1/privacy", json: Data(#"{"limit_ad_tracking":"yes"}"#.utf8)),
+                    try await client.request(
+                        .PUT, "/v1/privacy", json: Data(#"{"privacy":{"limit_ad_tracking":"yes"}}"#.utf8)),
                     400,
-                    "invalid_request", "limit_ad_tracking"
+                    "invalid_request", "privacy.limit_ad_tracking"
+                ),
+                (
+                    "privacy not wrapped as GET gives it",
+                    try await client.request(.PUT, "/v1/privacy", json: Data(#"{"limit_ad_tracking":false}"#.utf8)),
+                    400,
+                    "invalid_request", "limit_ad_tracking: unknown"
                 ),
                 ("unknown route", try await client.request(.GET, "/v2/everything"), 404, "not_found", nil),
                 ("wrong method", try await client.request(.DELETE, "/v1/signals"), 405, "method_not_allowed", "POST"),

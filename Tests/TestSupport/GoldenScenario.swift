@@ -50,10 +50,10 @@ public enum GoldenScenario {
             #"{"request_id":"golden","adapters":["test-echo","test-fail-init","first-party-id","nope"]}"#)
         _ = try await exchange(
             "privacy-set", "PUT", "/v1/privacy",
-            #"{"limit_ad_tracking":false,"tcf_consent":"CPc","gpp":"DBAB","gpp_sid":[2,6],"us_privacy":"1YNN","gdpr_applies":true}"#
+            #"{"privacy":{"limit_ad_tracking":false,"tcf_consent":"CPc","gpp":"DBAB","gpp_sid":[2,6],"us_privacy":"1YNN","gdpr_applies":true}}"#
         )
         _ = try await exchange("privacy-get", "GET", "/v1/privacy")
-        _ = try await exchange("privacy-minimal", "PUT", "/v1/privacy", #"{"limit_ad_tracking":false}"#)
+        _ = try await exchange("privacy-minimal", "PUT", "/v1/privacy", #"{"privacy":{"limit_ad_tracking":false}}"#)
         _ = try await exchange("reset", "POST", "/v1/adapters/first-party-id/reset")
         _ = try await exchange("reset-unknown", "POST", "/v1/adapters/nope/reset")
         _ = try await exchange("reset-unsupported", "POST", "/v1/adapters/test-echo/reset")
@@ -108,7 +108,7 @@ public enum GoldenScenario {
         _ = try await exchange("unknown-field", "POST", "/v1/signals", #"{"request_id":"r","colour":1}"#)
         _ = try await exchange("missing-field", "POST", "/v1/signals", "{}")
         _ = try await exchange("bad-value", "POST", "/v1/signals", #"{"request_id":"r","timeout_ms":0}"#)
-        _ = try await exchange("wrong-type", "PUT", "/v1/privacy", #"{"limit_ad_tracking":"yes"}"#)
+        _ = try await exchange("wrong-type", "PUT", "/v1/privacy", #"{"privacy":{"limit_ad_tracking":"yes"}}"#)
         _ = try await exchange("not-json", "POST", "/v1/signals", "request_id=r", type: "text/plain")
         _ = try await exchange(
             "too-large", "POST", "/v1/signals", String(repeating: " ", count: 70_000), type: "application/json")

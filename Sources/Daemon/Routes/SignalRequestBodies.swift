@@ -22,7 +22,20 @@ struct SignalsRequest: Decodable {
     }
 }
 
-/// `PUT /v1/privacy` body: the privacy state, refusing unknown fields.
+/// `PUT /v1/privacy` body: `{"privacy": {...}}`, the object `GET /v1/privacy` answers, refusing
+/// unknown fields (`DELETE` clears the state).
+@WireKeys
+struct PrivacyBody: Decodable {
+    var privacy: StrictPrivacyState
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        privacy = try container.decode(StrictPrivacyState.self, forKey: .privacy)
+    }
+}
+
+/// The privacy state inside `PrivacyBody`, refusing unknown fields.
 struct StrictPrivacyState: Decodable {
     var state: PrivacyState
 

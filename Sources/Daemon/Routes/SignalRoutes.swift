@@ -13,6 +13,7 @@ struct SignalRoutes {
         router.post("/v1/signals", use: signals)
         router.get("/v1/privacy", use: privacy)
         router.put("/v1/privacy", use: setPrivacy)
+        router.delete("/v1/privacy", use: clearPrivacy)
         router.post("/v1/adapters/:name/reset", use: reset)
     }
 
@@ -51,11 +52,19 @@ struct SignalRoutes {
     }
 
     @Sendable func setPrivacy(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        let privacy = try await JSONRequest.decode(StrictPrivacyState.self, from: request).state
+        let privacy = try await JSONRequest.decode(PrivacyBody.self, from: request).privacy.state
         await state.collector.setPrivacy(privacy)
         await state.ads.setPrivacy(privacy)
         state.logger.info("privacy state set", metadata: ["limit_ad_tracking": "\(privacy.limitAdTracking)"])
         return try JSONResponse.make(PrivacyAnswer(privacy: privacy))
+    }
+
+    /// Back to no state at all: no consent, as before the platform first set one.
+    @Sendable func clearPrivacy(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        await state.collector.setPrivacy(nil)
+        await state.ads.setPrivacy(nil)
+        state.logger.info("privacy state cleared")
+        return try JSONResponse.make(PrivacyAnswer(privacy: nil))
     }
 
     @Sendable func reset(_ request: Request, context: DaemonRequestContext) async throws -> Response {

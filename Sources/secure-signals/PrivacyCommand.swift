@@ -1,0 +1,87 @@
+import ArgumentParser
+import Client
+import Foundation
+import SharedTypes
+
+struct PrivacyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "privacy",
+        abstract: "Show, set or clear the device's privacy state (consent), which every adapter is handed.",
+        subcommands: [Get.self, Set.self, Clear.self], defaultSubcommand: Get.self)
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the privacy state (none: no consent).")
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() async throws {
+            if connection.json { return try await printRaw(connection, "/v1/privacy") }
+            try printState(try await connection.client.request(.GET, "/v1/privacy").successful())
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set the privacy state, replacing the one in force.",
+            discussion: """
+                Example:
+                  secure-signals privacy set --limit-ad-tracking false --tcf-consent CPc... --gdpr-applies true
+                """)
+        @OptionGroup var connection: ConnectionOptions
+
+        @Option(help: "Whether the user limited ad tracking: true or false.")
+        var limitAdTracking: Bool
+
+        @Option(help: "The IAB TCF consent string.")
+        var tcfConsent: String?
+
+        @Option(help: "The IAB GPP string.")
+        var gpp: String?
+
+        @Option(name: .customLong("gpp-sid"), help: "A GPP section id in force; repeat for several.")
+        var gppSid: [Int] = []
+
+        @Option(help: "The IAB US Privacy string, e.g. 1YNN.")
+        var usPrivacy: String?
+
+        @Option(help: "Whether the GDPR applies here: true or false (default: unknown).")
+        var gdprApplies: Bool?
+
+        func run() async throws {
+            let state = PrivacyState(
+                limitAdTracking: limitAdTracking, tcfConsent: tcfConsent, gpp: gpp,
+                gppSid: gppSid.isEmpty ? nil : gppSid,
+                usPrivacy: usPrivacy, gdprApplies: gdprApplies)
+            struct Body: Encodable { var privacy: PrivacyState }
+            let body = try WireFormat.encoder().encode(Body(privacy: state))
+            let reply = try await connection.client.request(.PUT, "/v1/privacy", json: body).successful()
+            if connection.json { return print(String(decoding: reply.body, as: UTF8.self), terminator: "") }
+            try printState(reply)
+        }
+    }
+
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Clear the privacy state: no state is no consent, as before the platform set one.")
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() async throws {
+            let reply = try await connection.client.request(.DELETE, "/v1/privacy").successful()
+            if connection.json { return print(String(decoding: reply.body, as: UTF8.self), terminator: "") }
+            try printState(reply)
+        }
+    }
+}
+
+/// The state in `reply` (`{"privacy": ...}`), a field a line.
+private func printState(_ reply: DaemonClient.Reply) throws {
+    struct Answer: Decodable { var privacy: PrivacyState? }
+    guard let state = try WireFormat.decoder().decode(Answer.self, from: reply.body).privacy else {
+        return print("no privacy state: no consent")
+    }
+    print("limit ad tracking  \(state.limitAdTracking)")
+    print("gdpr applies       \(state.gdprApplies.map { "\($0)" } ?? "unknown")")
+    // Consent strings are the platform's to read: only whether each is set is shown.
+    print("tcf consent        \(state.tcfConsent == nil ? "-" : "set")")
+    print("gpp                \(state.gpp == nil ? "-" : "set")\(state.gppSid.map { " (sections \($0))" } ?? "")")
+    print("us privacy         \(state.usPrivacy == nil ? "-" : "set")")
+}
