@@ -2,12 +2,15 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 
-/// One event of `GET /v1/events`: its name and its JSON object.
+/// One event of `GET /v1/events`: its id, name and JSON object.
 public struct ServerSentAdEvent: Sendable {
+    /// The SSE `id:`, increasing across the daemon's events; nil when the stream gave none.
+    public var id: String?
     public var name: String
     public var data: String
 
-    public init(name: String, data: String) {
+    public init(id: String? = nil, name: String, data: String) {
+        self.id = id
         self.name = name
         self.data = data
     }
@@ -59,11 +62,12 @@ extension DaemonClient {
     }
 }
 
-/// Reads the `text/event-stream` lines the daemon writes: `event:` and `data:` fields, `:`
+/// Reads the `text/event-stream` lines the daemon writes: `id:`, `event:` and `data:` fields, `:`
 /// comments, a blank line ending each event. (mattt/EventSource, the package for this, does not
 /// build on Linux: it needs URLSession.bytes.)
 struct EventStreamReader {
     private var line: [UInt8] = []
+    private var id: String?
     private var name = ""
     private var data: [String] = []
 
@@ -80,8 +84,10 @@ struct EventStreamReader {
             if text.isEmpty {
                 if !data.isEmpty || !name.isEmpty {
                     events.append(
-                        ServerSentAdEvent(name: name.isEmpty ? "message" : name, data: data.joined(separator: "\n")))
+                        ServerSentAdEvent(
+                            id: id, name: name.isEmpty ? "message" : name, data: data.joined(separator: "\n")))
                 }
+                id = nil
                 name = ""
                 data = []
             } else if text.hasPrefix(":") {
@@ -90,6 +96,7 @@ struct EventStreamReader {
                 var value = text[text.index(after: colon)...]
                 if value.hasPrefix(" ") { value = value.dropFirst() }
                 switch text[..<colon] {
+                case "id": id = String(value)
                 case "event": name = String(value)
                 case "data": data.append(String(value))
                 default: break

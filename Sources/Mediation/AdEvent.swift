@@ -23,6 +23,8 @@ public struct AdEvent: Sendable, Equatable {
     public var adUnit: String
     /// The event's own fields, besides `ad_id` and `ad_unit`.
     public var fields: [String: EventField]
+    /// Its number in the daemon's event stream (the SSE `id:`), increasing; 0 until published.
+    public var sequence: UInt64 = 0
 
     public init(name: Name, adID: String?, adUnit: String, fields: [String: EventField] = [:]) {
         self.name = name

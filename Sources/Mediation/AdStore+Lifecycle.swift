@@ -80,7 +80,7 @@ extension AdStore {
     }
 
     public func progress(_ id: String, _ progress: VideoProgress) async throws(AdLifecycleError) -> LifecycleOutcome {
-        let ad = try shownRewarded(id)
+        let ad = try undismissed(shownRewarded(id))
         // The client's event counts now, before the network is asked: a dismiss that comes
         // meanwhile must find a completed video completed.
         let outcome = apply([.progress(progress)], to: id)
@@ -99,7 +99,7 @@ extension AdStore {
     /// trackers fire once with the code, and `failed_to_present` is published; a repeat does
     /// nothing. The ad stays shown: dismiss it as usual.
     public func playbackError(_ id: String, code: Int) throws(AdLifecycleError) -> LifecycleOutcome {
-        var ad = try shownRewarded(id)
+        var ad = try undismissed(shownRewarded(id))
         guard !ad.playbackFailed else { return .duplicate }
         ad.playbackFailed = true
         ads.update(ad)
@@ -171,6 +171,14 @@ extension AdStore {
             throw AdLifecycleError(.wrongFormat, "ad '\(id)' is a \(ad.format.rawValue) ad, not a rewarded one")
         }
         guard ad.presentation.shown else { throw AdLifecycleError(.notShown, "ad '\(id)' has not been shown") }
+        return ad
+    }
+
+    /// `ad`, unless it was dismissed: after the dismiss nothing more is recorded for it.
+    private func undismissed(_ ad: LoadedAd) throws(AdLifecycleError) -> LoadedAd {
+        guard !ad.presentation.dismissed else {
+            throw AdLifecycleError(.adAlreadyDismissed, "ad '\(ad.id)' was dismissed; nothing more is recorded for it")
+        }
         return ad
     }
 }

@@ -26,6 +26,9 @@ public final class EventHub: Sendable {
 
     private let subscribers = Mutex<[Int: Subscriber]>([:])
     private let nextID = Atomic<Int>(0)
+    /// The last event's sequence number; taken under `subscribers`' lock, so that every
+    /// subscriber sees them increasing.
+    private let lastSequence = Atomic<UInt64>(0)
     /// Events a subscriber may have waiting unless it says otherwise.
     public static let defaultBuffer = 256
 
@@ -48,13 +51,20 @@ public final class EventHub: Sendable {
         return stream
     }
 
+    /// Numbers `event` (its `sequence`, one more than the last) and hands it to every subscriber
+    /// its filter passes.
     public func publish(_ event: AdEvent) {
-        let targets = subscribers.withLock { $0.filter { $0.value.filter.passes(event) } }
-        for (id, subscriber) in targets {
-            guard case .dropped = subscriber.continuation.yield(event),
-                subscribers.withLock({ $0.removeValue(forKey: id) }) != nil
-            else { continue }
-            // Only the publisher that removed it tells it: two publishers may find it full at once.
+        let behind: [Subscriber] = subscribers.withLock { subscribers in
+            var event = event
+            event.sequence = lastSequence.add(1, ordering: .relaxed).newValue
+            var full: [Int] = []
+            for (id, subscriber) in subscribers where subscriber.filter.passes(event) {
+                if case .dropped = subscriber.continuation.yield(event) { full.append(id) }
+            }
+            return full.compactMap { subscribers.removeValue(forKey: $0) }
+        }
+        // Told outside the lock: finishing a stream runs its termination handler, which takes it.
+        for subscriber in behind {
             subscriber.continuation.finish()
             subscriber.fellBehind()
         }

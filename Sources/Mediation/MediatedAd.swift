@@ -56,4 +56,6 @@ public enum AdLifecycleErrorCode: String, Sendable {
     case adAlreadyUsed = "ad_already_used"
     case wrongFormat = "wrong_format"
     case notShown = "not_shown"
+    /// A progress or playback error reported after the ad was dismissed: nothing more is recorded.
+    case adAlreadyDismissed = "ad_already_dismissed"
 }

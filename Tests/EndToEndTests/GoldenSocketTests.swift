@@ -32,7 +32,7 @@ import Testing
         _ = try await post("/v1/ads", #"{"ad_unit":"/golden/empty","format":"native"}"#)
         var lines: [String] = []
         for try await event in stream {
-            lines.append("event: \(event.name)\ndata: \(event.data)\n")
+            lines.append("id: \(event.id ?? "none")\nevent: \(event.name)\ndata: \(event.data)\n")
             if event.name == "failed_to_load" { break }
         }
         let transcript = GoldenTranscripts.transcript(

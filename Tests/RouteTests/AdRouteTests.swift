@@ -33,9 +33,16 @@ struct AdRouteTests: MediationScenario {
             let again = try await Self.post(client, "/v1/ads/\(id)/show")
             #expect(again.status == 409 && Self.errorCode(again.json) == "ad_already_used")
             #expect(try await Self.post(client, "/v1/ads/\(id)/progress", ["event": "start"]).status == 200)
+            let repeated = try await Self.post(client, "/v1/ads/\(id)/progress", ["event": "start"])
+            #expect(repeated.json["reason"] as? String == "duplicate", "an event reported before")
             // The test network reports the dismiss before the reward here.
             #expect(try await Self.post(client, "/v1/ads/\(id)/progress", ["event": "complete"]).status == 200)
             #expect(try await Self.post(client, "/v1/ads/\(id)/dismiss").json["reason"] as? String == "duplicate")
+            // After the dismiss nothing more is recorded, and the answer says why, not "duplicate".
+            for (path, body) in [("progress", ["event": "third_quartile"]), ("error", ["code": 405] as [String: Any])] {
+                let late = try await Self.post(client, "/v1/ads/\(id)/\(path)", body)
+                #expect(late.status == 409 && Self.errorCode(late.json) == "ad_already_dismissed", "\(path)")
+            }
 
             // Up to the preload after the dismiss, or 10 s.
             let seen = try await Self.collect(events, timeout: .seconds(10)) { $0.count > 1 && $0.last?.0 == "loaded" }

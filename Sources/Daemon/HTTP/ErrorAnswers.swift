@@ -45,7 +45,7 @@ extension AdLifecycleErrorCode: AnsweredCode {
         switch self {
         case .unknownAd: .notFound
         case .adExpired: .gone
-        case .adAlreadyUsed, .notShown, .wrongFormat: .conflict
+        case .adAlreadyUsed, .notShown, .wrongFormat, .adAlreadyDismissed: .conflict
         }
     }
 }

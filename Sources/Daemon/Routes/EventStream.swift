@@ -4,7 +4,7 @@ import Mediation
 import NIOCore
 
 /// Server-Sent Events: a comment line at once (so a client knows it is subscribed), then one
-/// `event:`/`data:` pair per event, and a comment every 15 s (so that proxies and clients see
+/// `id:`/`event:`/`data:` record per event (ids increasing across the daemon), and a comment every 15 s (so that proxies and clients see
 /// the stream is alive). Nothing waits between the hub and the socket but the subscription's
 /// own bounded buffer: a client that stops reading fills it and is let go.
 enum EventStream {
@@ -18,7 +18,9 @@ enum EventStream {
         let forward = Task {
             await output.send(ByteBuffer(string: ": subscribed\n\n"))
             for await event in events {
-                await output.send(ByteBuffer(string: "event: \(event.name.rawValue)\ndata: \(event.json())\n\n"))
+                await output.send(
+                    ByteBuffer(
+                        string: "id: \(event.sequence)\nevent: \(event.name.rawValue)\ndata: \(event.json())\n\n"))
             }
             output.finish()
         }
