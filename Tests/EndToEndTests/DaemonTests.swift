@@ -267,24 +267,58 @@ struct DaemonTests {
         #expect(!isListening(daemon.socketPath))
     }
 
+    /// The repository's example is a working start: checked and served as it is, by any user,
+    /// wherever it is run from.
+    @Test func theRepositorysExampleConfigurationStartsAsItIs() async throws {
+        let directory = try TemporaryDirectory()
+        let example = repositoryRoot.appendingPathComponent("config/daemon.json").path
+        let environment = [
+            "XDG_RUNTIME_DIR": directory.path("run"), "XDG_STATE_HOME": directory.path("state"),
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+        ]
+        let check = try await Binary.run(
+            "secure-signalsd", ["--config", example, "--check-config"], environment: environment)
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdoutText.contains("adapter       python-file (exec /"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path("secure-signalsd"))
+        process.arguments = ["--config", example]
+        process.environment = environment
+        let log = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let client = DaemonClient(socketPath: directory.path("run/secure-signals.sock"))
+        let health = try await eventually { try? await client.health() }
+        #expect(health.status == "ok")
+        let adapters = try await eventually {
+            let all = try? await client.adapters()
+            return all?.allSatisfy { $0.state.rawValue != "initializing" } == true ? all : nil
+        }
+        let unready = adapters.filter { $0.state.rawValue != "ready" }.map { "\($0.name): \($0.description)" }
+        #expect(unready.isEmpty, "\(unready)")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
     @Test func checkConfigValidatesAndNamesTheKeyAtFault() async throws {
         let directory = try TemporaryDirectory()
-        var example = try String(
-            contentsOf: repositoryRoot.appendingPathComponent("config/daemon.json"), encoding: .utf8)
-        // The example names the packaged group, which this machine may not have.
-        example = example.replacingOccurrences(of: "\"group\": \"secure-signals\"", with: "\"group\": \"0\"")
-        example = example.replacingOccurrences(of: "../keys/demo/demo.keyconfig", with: DemoRecipient.keyConfigPath)
-        // And directories a test may not be able to make.
-        example = example.replacingOccurrences(of: "/run/secure-signals/", with: directory.path("run") + "/")
-        example = example.replacingOccurrences(of: "/var/lib/secure-signals", with: directory.path("state"))
-        example = example.replacingOccurrences(
-            of: "../examples/", with: repositoryRoot.appendingPathComponent("examples").path + "/")
-        try example.write(toFile: directory.path("good.json"), atomically: true, encoding: .utf8)
+        // The installed example, with what only a device has (its group, /run, /var/lib, the
+        // bidder's key in /etc) pointed at this test's own.
+        var installed = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("systemd/daemon.json"), encoding: .utf8)
+        installed = installed.replacingOccurrences(of: "\"group\": \"secure-signals\"", with: "\"group\": \"0\"")
+        installed = installed.replacingOccurrences(
+            of: "/etc/secure-signals/keys/bidder.keyconfig", with: DemoRecipient.keyConfigPath)
+        installed = installed.replacingOccurrences(of: "/run/secure-signals/", with: directory.path("run") + "/")
+        installed = installed.replacingOccurrences(of: "/var/lib/secure-signals", with: directory.path("state"))
+        try installed.write(toFile: directory.path("good.json"), atomically: true, encoding: .utf8)
         let good = try await Binary.run("secure-signalsd", ["--config", directory.path("good.json"), "--check-config"])
         #expect(good.status == 0, "\(good.stderr)")
         #expect(good.stdoutText.contains("OK"))
         #expect(good.stdoutText.contains("adapter       audience-segments (file)"))
-        #expect(good.stdoutText.contains("adapter       python-file (exec /"))
 
         let bad: [(String, String)] = [
             (
