@@ -1,5 +1,6 @@
 import Client
 import Foundation
+import SharedTypes
 import Synchronization
 import Timing
 

@@ -61,7 +61,7 @@ struct DaemonApplication: Sendable {
         router.add(middleware: FairShareMiddleware(limits: limits))
         SignalRoutes(state: state).addRoutes(to: router)
         AdRoutes(ads: state.ads, limits: limits).addRoutes(to: router)
-        MetricsRoutes(metrics: metrics).addRoutes(to: router)
+        MetricsRoutes(metrics: metrics, state: state).addRoutes(to: router)
         if let testbedClock { TestbedRoutes(clock: testbedClock, logger: state.logger).addRoutes(to: router) }
         let routes = RouteIndex(router)
         let counting = RouteMiddleware(routes: routes, metrics: metrics)

@@ -1,6 +1,7 @@
 import Hummingbird
 import Metrics
 import Prometheus
+import SharedTypes
 import Synchronization
 
 /// One daemon's Prometheus registry (behind `/metrics`) and the factory every part of it counts
@@ -10,6 +11,7 @@ import Synchronization
 final class DaemonMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     let factory: PrometheusMetricsFactory
+    private let scraped: ScrapedMetrics
     private let requests = Mutex<[String: Metrics.Counter]>([:])
 
     init() {
@@ -22,6 +24,11 @@ final class DaemonMetrics: Sendable {
             .seconds(1), .seconds(5),
         ]
         self.factory = factory
+        scraped = ScrapedMetrics(registry: registry)
+        registry.makeGauge(
+            name: "secure_signals_build_info", labels: [("version", DaemonVersion.current)],
+            help: "The daemon's version, as a label; the value is always 1."
+        ).set(Int64(1))
     }
 
     /// Makes this daemon's factory the process's swift-metrics backend; a process may do that once.
@@ -43,6 +50,10 @@ final class DaemonMetrics: Sendable {
         counter.increment()
     }
 
-    /// The Prometheus text exposition format.
-    func exposition() -> [UInt8] { registry.emitToBuffer() }
+    /// The Prometheus text exposition, every family with its `# HELP`: the process and the
+    /// adapters' states (`statuses`) read now.
+    func exposition(statuses: [AdapterStatus]) -> String {
+        scraped.update(statuses: statuses)
+        return MetricHelp.annotate(String(decoding: registry.emitToBuffer(), as: UTF8.self))
+    }
 }
