@@ -250,6 +250,49 @@ struct DaemonTests {
         #expect(check.stderr.contains("log_level: must be one of trace, debug, info"), "\(check.stderr)")
     }
 
+    @Test(.enabled(if: Binary.onPath("curl") != nil, "needs curl"))
+    func metricsMayBeScrapedOnALoopbackPortThatServesNothingElse() async throws {
+        let port = try Self.freeLoopbackPort()
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(adapters: [Self.echo], extra: ["metrics": ["listen": "127.0.0.1:\(port)"]]))
+        let curl = try #require(Binary.onPath("curl"))
+        let metrics = try await eventually {
+            let result = try? await Binary.runProgram(curl, ["-s", "-f", "http://127.0.0.1:\(port)/metrics"])
+            return result?.status == 0 ? result?.stdoutText : nil
+        }
+        #expect(metrics.contains("# HELP secure_signals_build_info "))
+        #expect(metrics.contains("process_resident_memory_bytes "))
+        let api = try await Binary.runProgram(
+            curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/v1/health"])
+        #expect(api.stdoutText == "404", "the API is the socket's alone")
+        // Anything but a loopback address is refused, by its key.
+        var open = demoConfig(adapters: [Self.echo], extra: ["metrics": ["listen": "0.0.0.0:\(port)"]])
+        open["socket"] = ["path": daemon.directory.path("other.sock")]
+        try JSONSerialization.data(withJSONObject: open).write(
+            to: URL(fileURLWithPath: daemon.directory.path("open.json")))
+        let check = try await Binary.run(
+            "secure-signalsd", ["--config", daemon.directory.path("open.json"), "--check-config"])
+        #expect(check.status == 78)
+        #expect(check.stderr.contains("metrics.listen: must be a loopback address"), "\(check.stderr)")
+    }
+
+    /// A TCP port on 127.0.0.1 that nothing listens on now.
+    static func freeLoopbackPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw DaemonFailure("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     @Test func sigtermLetsAnInFlightRequestFinish() async throws {
         let daemon = try await RunningDaemon.start(
             config: demoConfig(

@@ -29,6 +29,7 @@ struct ConfigurationResolver {
         let stateDirectory = try problems.collecting { try self.stateDirectory() }
         let mediation = try mediation(signalAdapters: Set(settings.adapters.map(\.name)))
         let logLevel = try problems.collecting { try self.logLevel() }
+        let metricsListener = try problems.collecting { try self.metricsListener() }
         try problems.throwIfAny()
         guard let socket, let stateDirectory else { throw fail("", "a section failed without saying why") }
         return ResolvedConfiguration(
@@ -41,7 +42,8 @@ struct ConfigurationResolver {
                 adapters: adapters, recipients: recipients,
                 requestTimeout: .milliseconds(settings.deadlines.requestTimeoutMilliseconds),
                 maxSignalBytes: settings.deadlines.maxSignalBytes, stateDirectory: stateDirectory),
-            mediation: mediation, limits: limits(), logLevel: logLevel ?? nil)
+            mediation: mediation, limits: limits(), logLevel: logLevel ?? nil,
+            metricsListener: metricsListener ?? nil)
     }
 
     func fail(_ path: String, _ reason: String) -> ConfigurationError {

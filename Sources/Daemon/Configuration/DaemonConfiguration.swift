@@ -17,6 +17,7 @@ struct DaemonConfiguration: Decodable, Sendable {
     var adNetworks: [String: AdNetworkSettings] = [:]
     var limits = LimitSettings()
     var logLevel: String?
+    var metrics = MetricsSettings()
 
     init() {}
 
@@ -36,6 +37,7 @@ struct DaemonConfiguration: Decodable, Sendable {
         adNetworks = try container.part(.adNetworks, default: [:])
         limits = try container.part(.limits, default: LimitSettings())
         logLevel = try container.part(.logLevel, default: nil)
+        metrics = try container.part(.metrics, default: MetricsSettings())
     }
 
     @WireKeys

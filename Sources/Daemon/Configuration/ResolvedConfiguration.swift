@@ -24,6 +24,8 @@ public struct ResolvedConfiguration: Sendable {
     public var limits: Limits
     /// `log_level`, when the file sets it (`--log-level` overrides it).
     public var logLevel: Logger.Level?
+    /// `metrics.listen`: a loopback TCP listener for `/metrics` alone (read at start).
+    public var metricsListener: MetricsListener?
 
     /// The configuration file (or the embedded default when `file` is nil), with the socket path
     /// overridden when `socket` is given (`--socket`, relative to the working directory).

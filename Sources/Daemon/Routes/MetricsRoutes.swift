@@ -1,16 +1,17 @@
 import Hummingbird
 import NIOCore
 
-/// `GET /metrics`: the Prometheus text exposition of this daemon's registry.
+/// `GET /metrics`: the Prometheus text exposition of this daemon's registry, on the socket and
+/// on the optional loopback listener (`MetricsServer`).
 struct MetricsRoutes {
     let metrics: DaemonMetrics
     let state: DaemonState
 
-    func addRoutes(to router: Router<DaemonRequestContext>) {
-        router.get("/metrics", use: exposition)
+    func addRoutes<Context: RequestContext>(to router: Router<Context>) {
+        router.get("/metrics") { _, _ in await exposition() }
     }
 
-    @Sendable func exposition(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+    func exposition() async -> Response {
         Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.exposition(statuses: await state.statuses()))))

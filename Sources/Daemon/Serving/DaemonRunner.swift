@@ -84,6 +84,12 @@ public enum DaemonRunner {
             .init(service: readiness, successTerminationBehavior: .ignore, serviceName: "readiness"),
             .init(service: reloader, successTerminationBehavior: .ignore, serviceName: "reload on SIGHUP"),
         ]
+        if let listener = configuration.metricsListener {
+            services.append(
+                .init(
+                    service: MetricsServer.make(listener: listener, application: application, logger: logger),
+                    serviceName: "metrics listener"))
+        }
         // SECURE_SIGNALS_MALLOC_TRIM_S=0 turns the trim off, to measure what it does.
         let trim =
             ProcessInfo.processInfo.environment["SECURE_SIGNALS_MALLOC_TRIM_S"].flatMap(Int.init)
