@@ -323,11 +323,17 @@ struct DaemonTests {
             "secure-signalsd", ["--config", example, "--check-config"], environment: environment)
         #expect(check.status == 0, "\(check.stderr)")
         #expect(check.stdoutText.contains("adapter       python-file (exec /"))
+        // Its stderr is "the journal": JOURNAL_STREAM names the file's device and inode, as
+        // systemd does for a service's stream.
+        let logPath = directory.path("journal")
+        #expect(FileManager.default.createFile(atPath: logPath, contents: nil))
+        var file = stat()
+        #expect(stat(logPath, &file) == 0)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Binary.path("secure-signalsd"))
         process.arguments = ["--config", example]
-        process.environment = environment
-        let log = FileHandle(forWritingAtPath: "/dev/null")
+        process.environment = environment.merging(["JOURNAL_STREAM": "\(file.st_dev):\(file.st_ino)"]) { $1 }
+        let log = FileHandle(forWritingAtPath: logPath)
         process.standardOutput = log
         process.standardError = log
         try process.run()
@@ -344,6 +350,9 @@ struct DaemonTests {
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+        let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("<5>secure-signalsd: ") && $0.hasSuffix(" listening") }, "\(lines)")
+        #expect(lines.allSatisfy { $0.range(of: #"^<[2-7]>"#, options: .regularExpression) != nil }, "\(lines)")
     }
 
     @Test func checkConfigValidatesAndNamesTheKeyAtFault() async throws {
