@@ -26,8 +26,10 @@ final class DaemonMetrics: Sendable {
         self.factory = factory
         scraped = ScrapedMetrics(registry: registry)
         registry.makeGauge(
-            name: "secure_signals_build_info", labels: [("version", DaemonVersion.current)],
-            help: "The daemon's version, as a label; the value is always 1."
+            descriptor: MetricNameDescriptor(
+                namespace: "secure_signals", metricName: "build", unitName: "info",
+                helpText: "The daemon's version, as a label; the value is always 1."),
+            labels: [("version", DaemonVersion.current)]
         ).set(Int64(1))
     }
 

@@ -22,14 +22,18 @@ final class ScrapedMetrics: Sendable {
 
     init(registry: PrometheusCollectorRegistry) {
         self.registry = registry
-        resident = registry.makeGauge(name: "process_resident_memory_bytes", help: "Resident memory size in bytes.")
-        virtual = registry.makeGauge(name: "process_virtual_memory_bytes", help: "Virtual memory size in bytes.")
-        openDescriptors = registry.makeGauge(name: "process_open_fds", help: "Number of open file descriptors.")
-        maxDescriptors = registry.makeGauge(name: "process_max_fds", help: "Maximum number of open file descriptors.")
+        func process(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(namespace: "process", metricName: name, unitName: unit, helpText: help)
+        }
+        resident = registry.makeGauge(descriptor: process("resident_memory", "bytes", "Resident memory size in bytes."))
+        virtual = registry.makeGauge(descriptor: process("virtual_memory", "bytes", "Virtual memory size in bytes."))
+        openDescriptors = registry.makeGauge(descriptor: process("open", "fds", "Number of open file descriptors."))
+        maxDescriptors = registry.makeGauge(
+            descriptor: process("max", "fds", "Maximum number of open file descriptors."))
         startTime = registry.makeGauge(
-            name: "process_start_time_seconds", help: "Start time of the process since unix epoch in seconds.")
+            descriptor: process("start_time", "seconds", "Start time of the process since unix epoch in seconds."))
         cpu = registry.makeCounter(
-            name: "process_cpu_seconds_total", help: "Total user and system CPU time spent in seconds.")
+            descriptor: process("cpu_seconds", "total", "Total user and system CPU time spent in seconds."))
     }
 
     /// Reads the process and sets the adapters-by-state gauge from `statuses`.
@@ -58,8 +62,10 @@ final class ScrapedMetrics: Sendable {
         for series in gone { counts[series] = 0 }
         for (series, count) in counts {
             registry.makeGauge(
-                name: "secure_signals_adapters", labels: [("kind", series[0]), ("state", series[1])],
-                help: "Signal adapters and ad networks, by kind and state."
+                descriptor: MetricNameDescriptor(
+                    namespace: "secure_signals", metricName: "adapters", unitName: "",
+                    helpText: "Signal adapters and ad networks, by kind and state."),
+                labels: [("kind", series[0]), ("state", series[1])]
             ).set(Int64(count))
         }
     }
