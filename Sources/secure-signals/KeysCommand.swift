@@ -19,45 +19,9 @@ struct KeysCommand: ParsableCommand {
                 """
         )
 
-        @Option(help: "Key id, 0-255, carried in every envelope so the recipient finds the key.")
-        var keyId: Int
+        @OptionGroup var pair: KeyPairOptions
 
-        @Option(
-            name: .customLong("aead"),
-            help: ArgumentHelp(
-                "AEAD to offer, most preferred first; repeat for several. "
-                    + "One of: \(HPKE.AEAD.allCases.map(\.name).joined(separator: ", ")).",
-                valueName: "aead"))
-        var aeads: [String] = HPKE.AEAD.allCases.map(\.name)
-
-        @Option(help: "Directory to write the two files to (made, mode 0700, if missing).")
-        var out: String
-
-        @Option(help: "File name stem (default: key-<key id>).")
-        var name: String?
-
-        @Flag(help: "Replace existing files.")
-        var force = false
-
-        func validate() throws {
-            guard (0...255).contains(keyId) else {
-                throw ValidationError("--key-id must be between 0 and 255, not \(keyId)")
-            }
-            for aead in aeads where HPKE.AEAD(name: aead) == nil {
-                throw ValidationError(
-                    "unknown --aead '\(aead)'; use one of \(HPKE.AEAD.allCases.map(\.name).joined(separator: ", "))")
-            }
-        }
-
-        @Flag(help: "Print JSON for scripts.")
-        var json = false
-
-        func run() throws {
-            let key = try X25519PrivateKey()
-            let config = KeyConfig(
-                keyID: UInt8(keyId), publicKey: key.publicKey, aeads: aeads.compactMap(HPKE.AEAD.init(name:)))
-            try writeKeyPair(key, config, into: out, stem: name ?? "key-\(keyId)", force: force, json: json)
-        }
+        func run() throws { try pair.write(try X25519PrivateKey()) }
     }
 
     struct Import: ParsableCommand {
@@ -75,42 +39,9 @@ struct KeysCommand: ParsableCommand {
         @Option(help: "The PEM private key (PKCS#8 or OpenSSL's form); readable by its owner only.")
         var key: String
 
-        @Option(help: "Key id, 0-255, carried in every envelope so the recipient finds the key.")
-        var keyId: Int
+        @OptionGroup var pair: KeyPairOptions
 
-        @Option(
-            name: .customLong("aead"),
-            help: ArgumentHelp("AEAD to offer, most preferred first; repeat for several.", valueName: "aead"))
-        var aeads: [String] = HPKE.AEAD.allCases.map(\.name)
-
-        @Option(help: "Directory to write the two files to (made, mode 0700, if missing).")
-        var out: String
-
-        @Option(help: "File name stem (default: key-<key id>).")
-        var name: String?
-
-        @Flag(help: "Replace existing files.")
-        var force = false
-
-        @Flag(help: "Print JSON for scripts.")
-        var json = false
-
-        func validate() throws {
-            guard (0...255).contains(keyId) else {
-                throw ValidationError("--key-id must be between 0 and 255, not \(keyId)")
-            }
-            for aead in aeads where HPKE.AEAD(name: aead) == nil {
-                throw ValidationError(
-                    "unknown --aead '\(aead)'; use one of \(HPKE.AEAD.allCases.map(\.name).joined(separator: ", "))")
-            }
-        }
-
-        func run() throws {
-            let privateKey = try KeyFiles.readPrivateKey(at: key)
-            let config = KeyConfig(
-                keyID: UInt8(keyId), publicKey: privateKey.publicKey, aeads: aeads.compactMap(HPKE.AEAD.init(name:)))
-            try writeKeyPair(privateKey, config, into: out, stem: name ?? "key-\(keyId)", force: force, json: json)
-        }
+        func run() throws { try pair.write(try KeyFiles.readPrivateKey(at: key)) }
     }
 
     struct Show: ParsableCommand {
@@ -200,6 +131,49 @@ struct KeysCommand: ParsableCommand {
                 },
             ]
         }
+    }
+}
+
+/// What `keys generate` and `keys import` write, and where.
+struct KeyPairOptions: ParsableArguments {
+    @Option(help: "Key id, 0-255, carried in every envelope so the recipient finds the key.")
+    var keyId: Int
+
+    @Option(
+        name: .customLong("aead"),
+        help: ArgumentHelp(
+            "AEAD to offer, most preferred first; repeat for several. "
+                + "One of: \(HPKE.AEAD.allCases.map(\.name).joined(separator: ", ")).",
+            valueName: "aead"))
+    var aeads: [String] = HPKE.AEAD.allCases.map(\.name)
+
+    @Option(help: "Directory to write the two files to (made, mode 0700, if missing).")
+    var out: String
+
+    @Option(help: "File name stem (default: key-<key id>).")
+    var name: String?
+
+    @Flag(help: "Replace existing files.")
+    var force = false
+
+    @Flag(help: "Print JSON for scripts.")
+    var json = false
+
+    func validate() throws {
+        guard (0...255).contains(keyId) else {
+            throw ValidationError("--key-id must be between 0 and 255, not \(keyId)")
+        }
+        for aead in aeads where HPKE.AEAD(name: aead) == nil {
+            throw ValidationError(
+                "unknown --aead '\(aead)'; use one of \(HPKE.AEAD.allCases.map(\.name).joined(separator: ", "))")
+        }
+    }
+
+    /// Writes `key` and its configuration.
+    func write(_ key: X25519PrivateKey) throws {
+        let config = KeyConfig(
+            keyID: UInt8(keyId), publicKey: key.publicKey, aeads: aeads.compactMap(HPKE.AEAD.init(name:)))
+        try writeKeyPair(key, config, into: out, stem: name ?? "key-\(keyId)", force: force, json: json)
     }
 }
 
