@@ -12,6 +12,12 @@ public struct DaemonOptions: ParsableArguments {
     @Flag(help: "Check the configuration, print a summary and exit: 0 when valid, 78 with the key at fault when not.")
     public var checkConfig = false
 
+    @Flag(
+        help:
+            "Print the effective configuration (every default filled in, every path absolute) as JSON that --config accepts, and exit."
+    )
+    public var printConfig = false
+
     @Option(
         help:
             "trace, debug, info, notice, warning, error or critical; overrides the configuration's log_level (default: info)."

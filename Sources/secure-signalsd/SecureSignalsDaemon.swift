@@ -19,6 +19,7 @@ struct SecureSignalsDaemon: AsyncParsableCommand {
               secure-signalsd
               secure-signalsd --config /etc/secure-signals/daemon.json
               secure-signalsd --config config/daemon.json --check-config
+              secure-signalsd --config config/daemon.json --print-config > effective.json
               curl --unix-socket $XDG_RUNTIME_DIR/secure-signals.sock http://localhost/v1/health
 
             Signals: SIGHUP reloads configuration and keys; SIGTERM drains in-flight requests and stops.

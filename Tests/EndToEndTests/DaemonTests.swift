@@ -310,15 +310,41 @@ struct DaemonTests {
         #expect(!isListening(daemon.socketPath))
     }
 
-    /// The repository's example is a working start: checked and served as it is, by any user,
-    /// wherever it is run from.
-    @Test func theRepositorysExampleConfigurationStartsAsItIs() async throws {
-        let directory = try TemporaryDirectory()
-        let example = repositoryRoot.appendingPathComponent("config/daemon.json").path
+    /// The repository's example configuration, and an environment that puts its socket and state
+    /// (the defaults it leaves them to) in `directory`.
+    private func exampleConfiguration(runningIn directory: TemporaryDirectory) -> (String, [String: String]) {
         let environment = [
             "XDG_RUNTIME_DIR": directory.path("run"), "XDG_STATE_HOME": directory.path("state"),
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
         ]
+        return (repositoryRoot.appendingPathComponent("config/daemon.json").path, environment)
+    }
+
+    /// `--print-config` (like `nginx -T`): the example's effective configuration, which
+    /// `--config` accepts as it is and prints back unchanged.
+    @Test func printConfigPrintsWhatConfigAccepts() async throws {
+        let directory = try TemporaryDirectory()
+        let (example, environment) = exampleConfiguration(runningIn: directory)
+        let printed = try await Binary.run(
+            "secure-signalsd", ["--config", example, "--print-config"], environment: environment)
+        #expect(printed.status == 0, "\(printed.stderr)")
+        #expect(printed.stdoutText.contains(#""socket" : {"#))
+        #expect(printed.stdoutText.contains(#""path" : "\#(directory.path("run/secure-signals.sock"))""#))
+        try Data(printed.stdout).write(to: directory.url.appendingPathComponent("effective.json"))
+        let check = try await Binary.run(
+            "secure-signalsd", ["--config", directory.path("effective.json"), "--check-config"])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdoutText.contains("adapter       python-file (exec /"))
+        let again = try await Binary.run(
+            "secure-signalsd", ["--config", directory.path("effective.json"), "--print-config"])
+        #expect(again.stdoutText == printed.stdoutText)
+    }
+
+    /// The repository's example is a working start: checked and served as it is, by any user,
+    /// wherever it is run from.
+    @Test func theRepositorysExampleConfigurationStartsAsItIs() async throws {
+        let directory = try TemporaryDirectory()
+        let (example, environment) = exampleConfiguration(runningIn: directory)
         let check = try await Binary.run(
             "secure-signalsd", ["--config", example, "--check-config"], environment: environment)
         #expect(check.status == 0, "\(check.stderr)")

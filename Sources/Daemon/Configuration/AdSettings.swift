@@ -4,7 +4,7 @@ import SharedTypes
 
 /// `ad_units` and `ad_networks` in the configuration file, as written.
 @WireKeys
-struct AdUnitSettings: Decodable, Sendable {
+struct AdUnitSettings: Codable, Sendable {
     var format: AdFormat
     var waterfall: [LineItemSettings]
     var maxRetries: Int
@@ -46,7 +46,7 @@ struct AdUnitSettings: Decodable, Sendable {
 }
 
 @WireKeys
-struct LineItemSettings: Decodable, Sendable {
+struct LineItemSettings: Codable, Sendable {
     var network: String
     var parameter: String
     @WireName("timeout_ms") var timeoutMilliseconds: Int
@@ -70,10 +70,16 @@ struct LineItemSettings: Decodable, Sendable {
 }
 
 @WireKeys
-struct AdNetworkSettings: Decodable, Sendable {
+struct AdNetworkSettings: Codable, Sendable {
     var lazy: Bool
     @WireName("init_timeout_ms") var initTimeoutMilliseconds: Int
     var setup: AdapterOptions
+
+    init(lazy: Bool = false, initTimeoutMilliseconds: Int = 10_000, setup: AdapterOptions = AdapterOptions()) {
+        self.lazy = lazy
+        self.initTimeoutMilliseconds = initTimeoutMilliseconds
+        self.setup = setup
+    }
 
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)

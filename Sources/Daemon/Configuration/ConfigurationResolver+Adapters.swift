@@ -96,7 +96,8 @@ extension ConfigurationResolver {
         }
         return ProgramSpec(
             executable: path, arguments: adapter.args, environment: adapter.env,
-            stopGrace: .milliseconds(adapter.stopGraceMilliseconds ?? 3000))
+            stopGrace: .milliseconds(
+                adapter.stopGraceMilliseconds ?? DaemonConfiguration.AdapterSettings.defaultStopGraceMilliseconds))
     }
 
     /// Options named `path` or ending in `_path` are paths: relative ones resolve like the file's own.

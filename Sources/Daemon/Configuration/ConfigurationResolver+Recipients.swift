@@ -4,9 +4,8 @@ import SignalCrypto
 extension ConfigurationResolver {
     /// `recipients`: each one's key configuration files read, the first one sealing; every
     /// older file must read too (it still opens what was sealed before a rotation).
-    func recipients(demo: Recipient?) throws -> [String: Recipient] {
+    func recipients() throws -> [String: Recipient] {
         var recipients: [String: Recipient] = [:]
-        if let demo { recipients[demo.name] = demo }
         for (name, recipient) in settings.recipients.sorted(by: { $0.key < $1.key }) {
             recipients[name] = try problems.collecting { try self.recipient(name, recipient) }
         }
@@ -15,6 +14,9 @@ extension ConfigurationResolver {
 
     /// One recipient, its files read.
     func recipient(_ name: String, _ recipient: DaemonConfiguration.RecipientSettings) throws -> Recipient {
+        if recipient.demoKey {
+            return Recipient(name: name, sealer: try EnvelopeSealer(keyConfig: try DemoKey.keyConfig()))
+        }
         let path = "recipients.\(name).key_configs[0]"
         let configs: [KeyConfig]
         do {

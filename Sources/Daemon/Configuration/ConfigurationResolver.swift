@@ -22,9 +22,9 @@ struct ConfigurationResolver {
     let problems = ConfigurationProblems()
 
     /// The configuration, or every error found in it.
-    func resolve(demoRecipient: Recipient? = nil) throws -> ResolvedConfiguration {
-        let recipients = try self.recipients(demo: demoRecipient)
-        let adapters = try self.adapters(recipientNames: Set(settings.recipients.keys).union(recipients.keys))
+    func resolve() throws -> ResolvedConfiguration {
+        let recipients = try self.recipients()
+        let adapters = try self.adapters(recipientNames: Set(settings.recipients.keys))
         let socket = try problems.collecting { try self.socket() }
         let stateDirectory = try problems.collecting { try self.stateDirectory() }
         let mediation = try mediation(signalAdapters: Set(settings.adapters.map(\.name)))
@@ -43,7 +43,8 @@ struct ConfigurationResolver {
                 requestTimeout: .milliseconds(settings.deadlines.requestTimeoutMilliseconds),
                 maxSignalBytes: settings.deadlines.maxSignalBytes, stateDirectory: stateDirectory),
             mediation: mediation, limits: limits(), logLevel: logLevel ?? nil,
-            metricsListener: metricsListener ?? nil)
+            metricsListener: metricsListener ?? nil,
+            effective: effective(socketPath: socket.path, stateDirectory: stateDirectory.path))
     }
 
     func fail(_ path: String, _ reason: String) -> ConfigurationError {

@@ -5,7 +5,7 @@ import SharedTypes
 /// The configuration file, as written (`config/daemon.json` documents every option). Unknown
 /// keys are errors; relative paths resolve against the file's directory.
 @WireKeys
-struct DaemonConfiguration: Decodable, Sendable {
+struct DaemonConfiguration: Codable, Sendable {
     var socket = SocketSettings()
     var access = AccessSettings()
     var stateDirectory: String?
@@ -41,12 +41,12 @@ struct DaemonConfiguration: Decodable, Sendable {
     }
 
     @WireKeys
-    struct SocketSettings: Decodable, Sendable {
+    struct SocketSettings: Codable, Sendable {
         var path: String?
         /// Octal, as a string: "0660".
         var mode = "0660"
         /// A group name or number; the socket's group, and allowed to connect.
-        var group: String?
+        @Nullable var group: String?
 
         init() {}
 
@@ -65,7 +65,7 @@ struct DaemonConfiguration: Decodable, Sendable {
     }
 
     @WireKeys
-    struct AccessSettings: Decodable, Sendable {
+    struct AccessSettings: Codable, Sendable {
         /// Who may connect besides the daemon's own uid and root (always allowed).
         var allowedUIDs: [UInt32] = []
         /// Groups whose members may connect; the socket's group always may.
@@ -82,15 +82,36 @@ struct DaemonConfiguration: Decodable, Sendable {
     }
 
     @WireKeys
-    struct RecipientSettings: Decodable, Sendable {
+    struct RecipientSettings: Codable, Sendable {
         /// Key configuration files, newest first: the first is used for sealing.
         var keyConfigs: [String]
+        /// The public demo key built in (what the embedded default seals for), instead of files.
+        var demoKey: Bool
 
-        init(keyConfigs: [String]) { self.keyConfigs = keyConfigs }
+        init(keyConfigs: [String]) {
+            self.keyConfigs = keyConfigs
+            self.demoKey = false
+        }
+
+        static let demo: RecipientSettings = {
+            var demo = RecipientSettings(keyConfigs: [])
+            demo.demoKey = true
+            return demo
+        }()
 
         init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownKeys(CodingKeys.self)
             let container = try decoder.container(keyedBy: CodingKeys.self)
+            demoKey = try container.decodeIfPresent(Bool.self, forKey: .demoKey) ?? false
+            if demoKey {
+                guard !container.contains(.keyConfigs) else {
+                    throw StrictJSON.Failure(
+                        path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.keyConfigs]),
+                        reason: "a recipient has \"key_configs\" or \"demo_key\": true, not both")
+                }
+                keyConfigs = []
+                return
+            }
             keyConfigs = try container.decode([String].self, forKey: .keyConfigs)
             guard !keyConfigs.isEmpty else {
                 throw StrictJSON.Failure(
@@ -98,10 +119,19 @@ struct DaemonConfiguration: Decodable, Sendable {
                     reason: "must list at least one file")
             }
         }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            if demoKey {
+                try container.encode(true, forKey: .demoKey)
+            } else {
+                try container.encode(keyConfigs, forKey: .keyConfigs)
+            }
+        }
     }
 
     @WireKeys
-    struct Deadlines: Decodable, Sendable {
+    struct Deadlines: Codable, Sendable {
         @WireName("request_timeout_ms") var requestTimeoutMilliseconds = 500
         @WireName("adapter_timeout_ms") var adapterTimeoutMilliseconds = 50
         @WireName("init_timeout_ms") var initTimeoutMilliseconds = 10_000
@@ -120,7 +150,7 @@ struct DaemonConfiguration: Decodable, Sendable {
     }
 
     @WireKeys
-    struct AdapterSettings: Decodable, Sendable {
+    struct AdapterSettings: Codable, Sendable {
         var name: String
         var type: String?
         /// A program that is the adapter; exclusive with `type`.
@@ -134,6 +164,9 @@ struct DaemonConfiguration: Decodable, Sendable {
         @WireName("cache_ttl_ms") var cacheTTLMilliseconds: Int
         var options: AdapterOptions
         var circuitBreaker: CircuitBreakerSettings?
+
+        /// How long a program has after SIGTERM before SIGKILL, when `stop_grace_ms` is not set.
+        static let defaultStopGraceMilliseconds = 3000
 
         init(
             name: String, type: String? = nil, recipients: [String], cacheTTLMilliseconds: Int = 0,
@@ -197,10 +230,30 @@ struct DaemonConfiguration: Decodable, Sendable {
                     reason: "must be between 0 and 10000, not \(grace)")
             }
         }
+
+        /// Only the keys that `init(from:)` accepts for this kind of adapter: `args`, `env` and
+        /// `stop_grace_ms` with `exec` alone.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encodeIfPresent(type, forKey: .type)
+            if let exec {
+                try container.encode(exec, forKey: .exec)
+                try container.encode(args, forKey: .args)
+                try container.encode(env, forKey: .env)
+                try container.encodeIfPresent(stopGraceMilliseconds, forKey: .stopGraceMilliseconds)
+            }
+            try container.encode(recipients, forKey: .recipients)
+            try container.encodeIfPresent(timeoutMilliseconds, forKey: .timeoutMilliseconds)
+            try container.encodeIfPresent(initTimeoutMilliseconds, forKey: .initTimeoutMilliseconds)
+            try container.encode(cacheTTLMilliseconds, forKey: .cacheTTLMilliseconds)
+            try container.encode(options, forKey: .options)
+            try container.encodeIfPresent(circuitBreaker, forKey: .circuitBreaker)
+        }
     }
 }
 
-extension CircuitBreakerSettings: Decodable {
+extension CircuitBreakerSettings: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case failures
         case coolDownMilliseconds = "cool_down_ms"
@@ -217,6 +270,12 @@ extension CircuitBreakerSettings: Decodable {
         }
         let coolDown = try container.positive(.coolDownMilliseconds, default: 10_000, max: 3_600_000)
         self.init(failures: failures, coolDown: .milliseconds(coolDown))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(failures, forKey: .failures)
+        try container.encode(Int(coolDown.nanoseconds / 1_000_000), forKey: .coolDownMilliseconds)
     }
 }
 

@@ -4,7 +4,7 @@ extension DaemonConfiguration {
     /// `limits`: what one client, or all of them, may take of the daemon. Every key is
     /// optional; the defaults suit a device with a few dozen apps.
     @WireKeys
-    struct LimitSettings: Decodable, Sendable {
+    struct LimitSettings: Codable, Sendable {
         var maxConnections = Limits.standard.maxConnections
         var maxConnectionsPerPeer = Limits.standard.maxConnectionsPerPeer
         @WireName("idle_timeout_ms") var idleTimeoutMilliseconds = 30_000

@@ -3,9 +3,9 @@ import SharedTypes
 extension DaemonConfiguration {
     /// `metrics`: where else `/metrics` may be scraped.
     @WireKeys
-    struct MetricsSettings: Decodable, Sendable {
+    struct MetricsSettings: Codable, Sendable {
         /// `HOST:PORT` of a loopback TCP listener that serves `/metrics` only; nil: none.
-        var listen: String?
+        @Nullable var listen: String?
 
         init() {}
 

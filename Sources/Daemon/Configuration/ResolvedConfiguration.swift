@@ -26,6 +26,9 @@ public struct ResolvedConfiguration: Sendable {
     public var logLevel: Logger.Level?
     /// `metrics.listen`: a loopback TCP listener for `/metrics` alone (read at start).
     public var metricsListener: MetricsListener?
+    /// The file's settings with every default written out and every path absolute: what
+    /// `--print-config` prints.
+    var effective: DaemonConfiguration
 
     /// The configuration file (or the embedded default when `file` is nil), with the socket path
     /// overridden when `socket` is given (`--socket`, relative to the working directory).
@@ -73,8 +76,8 @@ public struct ResolvedConfiguration: Sendable {
     public static func embeddedDefault(registry: AdapterRegistry, socketFlag: String? = nil) throws
         -> ResolvedConfiguration
     {
-        let demo = Recipient(name: "demo", sealer: try EnvelopeSealer(keyConfig: try DemoKey.keyConfig()))
         var settings = DaemonConfiguration()
+        settings.recipients = ["demo": .demo]
         let runDirectory = socketDirectory(of: defaultSocketPath())
         settings.adapters = [
             .init(name: "device-context", recipients: ["demo"]),
@@ -90,6 +93,18 @@ public struct ResolvedConfiguration: Sendable {
             settings: settings, file: "(embedded default)",
             directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), registry: registry,
             socketFlag: socketFlag
-        ).resolve(demoRecipient: demo)
+        ).resolve()
+    }
+}
+
+extension ResolvedConfiguration {
+    /// What `--print-config` prints: the effective configuration as JSON that `--config` reads
+    /// (`--log-level`, when given, is the level the daemon would run at, so it is the one shown).
+    public func printedConfiguration(logLevel: Logger.Level? = nil) throws -> String {
+        var settings = effective
+        if let logLevel { settings.logLevel = logLevel.rawValue }
+        let encoder = WireFormat.encoder()
+        encoder.outputFormatting.insert(.prettyPrinted)
+        return String(decoding: try encoder.encode(settings), as: UTF8.self)
     }
 }

@@ -32,6 +32,10 @@ public enum DaemonRunner {
                 print(configuration.summary)
                 return 0
             }
+            if options.printConfig {
+                print(try configuration.printedConfiguration(logLevel: flagLevel))
+                return 0
+            }
             level.level = flagLevel ?? configuration.logLevel ?? .info
             try configuration.makeDirectories()
             let metrics = DaemonMetrics()

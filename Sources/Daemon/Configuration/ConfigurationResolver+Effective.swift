@@ -1,0 +1,38 @@
+import SharedTypes
+
+extension ConfigurationResolver {
+    /// The settings as the daemon runs them: each default written out, each path absolute, each
+    /// adapter's inherited deadline and breaker its own, each network a waterfall names listed.
+    /// `--config` reads the result back to the same configuration, from any directory.
+    func effective(socketPath: String, stateDirectory: String) -> DaemonConfiguration {
+        var effective = settings
+        effective.socket.path = socketPath
+        effective.stateDirectory = stateDirectory
+        effective.logLevel = settings.logLevel ?? "info"
+        for (name, recipient) in settings.recipients where !recipient.demoKey {
+            effective.recipients[name]?.keyConfigs = recipient.keyConfigs.map(absolute)
+        }
+        effective.adapters = settings.adapters.map { adapter in
+            var adapter = adapter
+            if let exec = adapter.exec {
+                adapter.exec = absolute(exec)
+                adapter.stopGraceMilliseconds =
+                    adapter.stopGraceMilliseconds ?? DaemonConfiguration.AdapterSettings.defaultStopGraceMilliseconds
+            } else {
+                adapter.type = adapter.type ?? adapter.name
+            }
+            adapter.timeoutMilliseconds = adapter.timeoutMilliseconds ?? settings.deadlines.adapterTimeoutMilliseconds
+            adapter.initTimeoutMilliseconds =
+                adapter.initTimeoutMilliseconds ?? settings.deadlines.initTimeoutMilliseconds
+            adapter.circuitBreaker = adapter.circuitBreaker ?? settings.circuitBreaker
+            adapter.options = resolvingPaths(adapter.options)
+            return adapter
+        }
+        for unit in settings.adUnits.values {
+            for item in unit.waterfall where effective.adNetworks[item.network] == nil {
+                effective.adNetworks[item.network] = AdNetworkSettings()
+            }
+        }
+        return effective
+    }
+}
