@@ -182,6 +182,11 @@ struct SignalRouteTests {
                 ),
                 ("unknown route", try await client.request(.GET, "/v2/everything"), 404, "not_found", nil),
                 ("wrong method", try await client.request(.DELETE, "/v1/signals"), 405, "method_not_allowed", "POST"),
+                // The router answers HEAD wherever it has GET, so a 405 offers both.
+                (
+                    "wrong method on a GET route", try await client.request(.POST, "/v1/health"), 405,
+                    "method_not_allowed", "takes GET, HEAD,"
+                ),
                 (
                     "too large",
                     try await client.request(.POST, "/v1/signals", json: Data(repeating: 0x20, count: 70_000)),

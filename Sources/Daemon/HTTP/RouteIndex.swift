@@ -9,6 +9,12 @@ struct RouteIndex: Sendable {
         var pattern: String
         var methods: [HTTPRequest.Method]
         fileprivate var path: RouterPath
+
+        /// What a 405's `Allow` lists: the registered methods, and HEAD beside GET, which the
+        /// router answers too (`autoGenerateHeadEndpoints`).
+        var allowedMethods: [HTTPRequest.Method] {
+            methods.contains(.get) && !methods.contains(.head) ? methods + [.head] : methods
+        }
     }
 
     let routes: [Route]

@@ -35,7 +35,7 @@ struct RouteMiddleware: RouterMiddleware {
         guard let route = routes.route(matching: request.uri.path) else {
             return try APIError(.notFound, "not_found", "no route \(request.method) \(request.uri.path)").response()
         }
-        let allowed = route.methods.map(\.rawValue).joined(separator: ", ")
+        let allowed = route.allowedMethods.map(\.rawValue).joined(separator: ", ")
         var response = try APIError(
             .methodNotAllowed, "method_not_allowed", "\(route.pattern) takes \(allowed), not \(request.method)"
         ).response()
