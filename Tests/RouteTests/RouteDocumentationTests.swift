@@ -1,12 +1,13 @@
 import Foundation
+import SharedTypes
 import TestSupport
 import Testing
 
 @testable import Daemon
 
-/// The routes the router holds are the routes docs/api.md documents.
+/// The routes the router holds are the routes docs/api.md and docs/openapi.yaml document.
 struct RouteDocumentationTests {
-    @Test func theRouterAndTheAPIReferenceNameTheSameRoutes() async throws {
+    @Test func theRouterTheAPIReferenceAndTheOpenAPISpecNameTheSameRoutes() async throws {
         let daemon = try await InProcessDaemon(config: [:], testbed: false)
         let registered = Set(
             daemon.application.routes.routes.flatMap { route in
@@ -21,6 +22,38 @@ struct RouteDocumentationTests {
         #expect(
             registered == documented,
             "router only: \(registered.subtracting(documented)); docs only: \(documented.subtracting(registered))")
+        let specified = try openAPIOperations()
+        #expect(
+            registered == specified,
+            "router only: \(registered.subtracting(specified)); spec only: \(specified.subtracting(registered))")
+    }
+
+    @Test func theOpenAPISpecCarriesTheDaemonsVersion() throws {
+        let spec = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
+        #expect(spec.contains("\n  version: \(DaemonVersion.current)\n"))
+    }
+
+    /// "METHOD /path" of each operation under the spec's `paths`: a path is a key indented two
+    /// spaces, an operation a method key indented four below it (the file keeps that layout;
+    /// openapi-spec-validator in CI checks the rest).
+    private func openAPIOperations() throws -> Set<String> {
+        let spec = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
+        let lines = spec.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(of: "paths:") else { return [] }
+        let methods: Set<Substring> = ["get", "put", "post", "delete", "patch", "head", "options"]
+        var operations = Set<String>()
+        var path: Substring?
+        for line in lines[(start + 1)...] {
+            if let first = line.first, first != " ", first != "#" { break }  // the next top-level key
+            if line.hasPrefix("  /"), line.hasSuffix(":") {
+                path = line.dropFirst(2).dropLast()
+            } else if line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":"),
+                methods.contains(line.dropFirst(4).dropLast()), let path
+            {
+                operations.insert("\(line.dropFirst(4).dropLast().uppercased()) \(path)")
+            }
+        }
+        return operations
     }
 
     @Test func theTestbedAddsOnlyItsClock() async throws {
