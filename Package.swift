@@ -15,6 +15,7 @@ let package = Package(
     // alike, and patch releases (fixes) still come in.
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", .upToNextMinor(from: "1.8.2")),
+        .package(url: "https://github.com/groue/GRDB.swift", .upToNextMinor(from: "7.10.0")),
         .package(url: "https://github.com/apple/swift-async-algorithms", .upToNextMinor(from: "1.1.4")),
         .package(url: "https://github.com/apple/swift-collections", .upToNextMinor(from: "1.6.0")),
         .package(url: "https://github.com/apple/swift-log", .upToNextMinor(from: "1.16.2")),
@@ -79,6 +80,16 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
+        // The durable state on SQLite (GRDB, the system's libsqlite3): what the daemon owes
+        // across a crash or a power cut, behind the protocols Mediation declares.
+        .target(
+            name: "StateStore",
+            dependencies: [
+                "Mediation", "Timing",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // VAST 2.0-4.2: reading documents, following wrappers, choosing a media file.
         .target(name: "VAST"),
         // The built-in adapters, and the exec adapter that runs a program as one.
@@ -96,6 +107,7 @@ let package = Package(
             name: "Daemon",
             dependencies: [
                 "SecureSignals", "Mediation", "Adapters", "SignalCrypto", "Timing", "SharedTypes", "CProcessControl",
+                "StateStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
@@ -212,7 +224,17 @@ let package = Package(
         .testTarget(
             name: "MediationTests",
             dependencies: [
-                "Mediation", "Adapters", "SecureSignals", "TestSupport", "Timing", "SharedTypes",
+                "Mediation", "Adapters", "SecureSignals", "TestSupport", "Timing", "SharedTypes", "StateStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
+        ),
+        // The state store on real SQLite files: migrations, durability settings, refusals.
+        .testTarget(
+            name: "StateStoreTests",
+            dependencies: [
+                "StateStore", "Mediation", "TestSupport", "Timing",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
@@ -238,7 +260,8 @@ let package = Package(
         .testTarget(
             name: "AdNetworkTests",
             dependencies: [
-                "Adapters", "Mediation", "SecureSignals", "SharedTypes", "TestSupport", "Daemon", "VAST",
+                "Adapters", "Mediation", "SecureSignals", "SharedTypes", "TestSupport", "Daemon", "VAST", "StateStore",
+                "Timing",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import Mediation
 import SecureSignals
+import StateStore
 import Timing
 
 /// The daemon made from one configuration: the signal collector and the ad store on one clock,
@@ -30,7 +31,10 @@ struct DaemonApplication: Sendable {
     ) throws {
         let clock = AdjustableClock(adjustable: testbed)
         let fetcher = HTTPAdFetcher()
-        let trackers = TrackerQueue(fetcher: fetcher, logger: logger, metrics: metrics.factory)
+        let database = try StateDatabase(path: configuration.stateDatabasePath)
+        let trackers = TrackerQueue(
+            fetcher: fetcher, outbox: SQLiteTrackerOutbox(database), clock: WallClock(clock: clock),
+            settings: configuration.trackers, logger: logger, metrics: metrics.factory)
         let collector = try SignalCollector(
             configuration: configuration.collector, registry: registry, clock: clock, logger: logger,
             metrics: metrics.factory)
@@ -48,20 +52,22 @@ struct DaemonApplication: Sendable {
         self.metrics = metrics
         limits = ClientLimits(limits: configuration.limits, logger: logger, metrics: metrics.factory)
         (responder, routes) = Self.responder(
-            state: state, limits: limits, metrics: metrics, testbedClock: testbed ? clock : nil)
+            state: state, limits: limits, trackers: trackers, metrics: metrics, testbedClock: testbed ? clock : nil)
     }
 
     /// Every route registered once, on one router; the index of what it holds is read from it.
     static func responder(
-        state: DaemonState, limits: ClientLimits, metrics: DaemonMetrics, testbedClock: AdjustableClock?
+        state: DaemonState, limits: ClientLimits, trackers: TrackerQueue, metrics: DaemonMetrics,
+        testbedClock: AdjustableClock?
     ) -> (CallbackResponder<DaemonRequestContext>, RouteIndex) {
         let router = Router(context: DaemonRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: AccessMiddleware(state: state))
         router.add(middleware: FairShareMiddleware(limits: limits))
+        router.add(middleware: OwedMiddleware(trackers: trackers))
         SignalRoutes(state: state).addRoutes(to: router)
         AdRoutes(ads: state.ads, limits: limits).addRoutes(to: router)
-        MetricsRoutes(metrics: metrics, state: state).addRoutes(to: router)
+        MetricsRoutes(metrics: metrics, state: state, trackers: trackers).addRoutes(to: router)
         if let testbedClock { TestbedRoutes(clock: testbedClock, logger: state.logger).addRoutes(to: router) }
         let routes = RouteIndex(router)
         let counting = RouteMiddleware(routes: routes, metrics: metrics)
@@ -89,10 +95,10 @@ struct DaemonApplication: Sendable {
         }
     }
 
-    /// Stops every adapter (their programs get their grace period and are reaped), while the
-    /// trackers already queued get up to two seconds to be fired.
+    /// Stops every adapter (their programs get their grace period and are reaped) while the
+    /// tracker queue writes what it still owes, for the next start to send.
     func shutdown() async {
-        async let drained: Void = { _ = await withTimeout(.seconds(2)) { await trackers.drain() } }()
+        async let drained: Void = trackers.drain()
         await state.collector.shutdown()
         await drained
     }

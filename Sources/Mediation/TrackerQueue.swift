@@ -1,10 +1,18 @@
 import Logging
 import Metrics
+import Synchronization
+import Timing
 
-/// Fires tracker URLs (impressions, clicks, video progress, errors, win and billing notices)
-/// in the background: enqueueing never waits, a full queue drops and counts, each URL is tried
-/// up to `attempts` times with a growing pause, at most `concurrency` at once. URLs are logged
-/// by kind only: they carry ids a log must not keep.
+/// Sends tracker URLs (impressions, clicks, video progress, errors, win and loss notices) from a
+/// durable outbox. `enqueue` never waits; `committed()` returns once everything enqueued before
+/// it is on disk, so an answer that waits for it is never lost to a crash or a power cut.
+/// Commits that come while one is being written share the next one (and its sync to disk).
+///
+/// A ping leaves the outbox when its tracker answers 2xx or 3xx, or 4xx (it will not change on a
+/// second try), or `maxAge` after it was owed (dropped and counted). Other failures (5xx, a
+/// timeout, no connection) are tried again with jittered exponential backoff. A restarted
+/// daemon sends what is still owed: at least once, and only a ping in flight at a crash may go
+/// twice. URLs are logged by kind only: they carry ids a log must not keep.
 public final class TrackerQueue: Sendable {
     /// What a tracker reports; the metrics' `kind` label.
     public enum Kind: String, Sendable, CaseIterable {
@@ -12,126 +20,339 @@ public final class TrackerQueue: Sendable {
     }
 
     public struct Settings: Sendable, Equatable {
-        public var capacity: Int
+        /// Tries at once; the others wait their turn.
         public var concurrency: Int
-        public var attempts: Int
         public var timeout: Duration
-        /// The pause before the second attempt; it doubles for each one after.
+        /// The pause before the second try; it doubles for each one after, up to `maxDelay`,
+        /// each drawn between half and all of it so that a fleet does not retry in step.
         public var retryDelay: Duration
+        public var maxDelay: Duration
+        /// How long a ping is owed before it is given up (`trackers.max_age_ms`).
+        public var maxAge: Duration
 
         public init(
-            capacity: Int = 10_000, concurrency: Int = 8, attempts: Int = 3, timeout: Duration = .seconds(5),
-            retryDelay: Duration = .milliseconds(500)
+            concurrency: Int = 8, timeout: Duration = .seconds(5), retryDelay: Duration = .seconds(1),
+            maxDelay: Duration = .seconds(600), maxAge: Duration = .seconds(86_400)
         ) {
-            self.capacity = capacity
             self.concurrency = concurrency
-            self.attempts = attempts
             self.timeout = timeout
             self.retryDelay = retryDelay
+            self.maxDelay = maxDelay
+            self.maxAge = maxAge
         }
     }
 
-    private struct Ping: Sendable {
-        var url: String
-        var kind: Kind
+    /// What the outbox holds and how long its oldest ping has been owed: the metrics' gauges.
+    public struct Backlog: Sendable, Equatable {
+        public var count: Int
+        /// How long the oldest owed ping has been owed; nil when none is.
+        public var oldestAge: Duration?
     }
 
-    private let continuation: AsyncStream<Ping>.Continuation
-    private let worker: Task<Void, Never>
-    private let outcomes: [String: Counter]
+    private let engine: Engine
+    private let committer: Task<Void, Never>
+    private let sender: Task<Void, Never>
 
+    /// Starts sending what `outbox` already owes (from before a restart), then what is enqueued.
     /// `metrics`: where the outcome counters go (the process's backend unless a test gives one).
     public init(
-        fetcher: any AdFetcher, settings: Settings = Settings(), logger: Logger,
-        metrics: any MetricsFactory = MetricsSystem.factory
+        fetcher: any AdFetcher, outbox: any TrackerOutbox, clock: any EpochClock, settings: Settings = Settings(),
+        logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory
     ) {
-        let (stream, continuation) = AsyncStream<Ping>.makeStream(
-            bufferingPolicy: .bufferingOldest(max(1, settings.capacity)))
-        self.continuation = continuation
-        var counters: [String: Counter] = [:]
-        for kind in Kind.allCases {
-            for outcome in ["fired", "failed", "retried", "dropped"] {
-                counters[kind.rawValue + outcome] = Counter(
-                    label: "secure_signals_trackers_total",
-                    dimensions: [("kind", kind.rawValue), ("outcome", outcome)],
-                    factory: metrics)
-            }
-        }
-        let outcomes = counters
-        self.outcomes = outcomes
-        worker = Task {
+        let engine = Engine(
+            fetcher: fetcher, outbox: outbox, clock: clock, settings: settings, logger: logger, metrics: metrics)
+        self.engine = engine
+        committer = Task { await engine.commitUntilFinished() }
+        sender = Task {
             let slots = FetchSlots(max(1, settings.concurrency))
-            await withTaskGroup(of: Void.self) { group in
-                // Pings waiting out a retry's pause hold no fetch slot, but count here: at most
-                // `capacity` in hand, the rest wait in the stream's buffer, then are dropped.
-                var inHand = 0
-                for await ping in stream {
-                    if inHand >= max(1, settings.capacity) {
-                        await group.next()
-                        inHand -= 1
-                    }
-                    inHand += 1
-                    group.addTask {
-                        await Self.fire(
-                            ping, fetcher: fetcher, slots: slots, settings: settings, logger: logger, outcomes: outcomes
-                        )
-                    }
+            await withDiscardingTaskGroup { group in
+                for await ping in engine.pings {
+                    group.addTask { await engine.deliver(ping, slots: slots) }
                 }
             }
         }
     }
 
-    deinit { continuation.finish() }
+    deinit {
+        engine.wakes.finish()
+        engine.send.finish()
+    }
 
-    /// Queues each non-empty URL once; returns at once.
+    /// Owes each non-empty URL once; returns at once. `committed()` waits for it to be on disk.
     public func enqueue(_ urls: [String], kind: Kind) {
-        for url in urls where !url.isEmpty {
-            if case .dropped = continuation.yield(Ping(url: url, kind: kind)) {
-                outcomes[kind.rawValue + "dropped"]?.increment()
+        let now = engine.clock.nowMilliseconds
+        let added = engine.state.withLock { state in
+            if state.unsaved.isEmpty { state.unsavedSince = now }
+            var added = 0
+            for url in urls where !url.isEmpty {
+                state.unsaved.append((url, kind))
+                added += 1
             }
+            state.enqueued += UInt64(added)
+            return added
+        }
+        if added > 0 { engine.wakes.yield() }
+    }
+
+    /// Returns once every ping enqueued before the call is on disk; throws when the outbox could
+    /// not be written (the pings stay queued, and are written at the next commit that works).
+    public func committed() async throws {
+        try await engine.committed()
+    }
+
+    /// What is owed now, for the outbox's gauges.
+    public var backlog: Backlog {
+        let now = engine.clock.nowMilliseconds
+        return engine.state.withLock { state in
+            let oldestUnsaved = state.unsaved.isEmpty ? nil : state.unsavedSince
+            let oldest = [state.owed.values.min(), oldestUnsaved].compactMap { $0 }.min()
+            return Backlog(
+                count: state.owed.count + state.unsaved.count,
+                oldestAge: oldest.map { .milliseconds(max(0, now - $0)) })
         }
     }
 
-    /// Stops taking trackers and waits until those queued have been tried.
+    /// Stops sending and writes what is owed: a ping not yet answered stays in the outbox for
+    /// the next start, so a stop loses nothing and waits for no tracker.
     public func drain() async {
-        continuation.finish()
-        await worker.value
+        engine.send.finish()
+        sender.cancel()
+        await sender.value
+        engine.wakes.finish()
+        await committer.value
     }
+}
 
-    private static func fire(
-        _ ping: Ping, fetcher: any AdFetcher, slots: FetchSlots, settings: Settings, logger: Logger,
-        outcomes: [String: Counter]
-    ) async {
-        let attempts = max(1, settings.attempts)
-        var delay = settings.retryDelay
-        for attempt in 1...attempts {
-            await slots.acquire()
-            let failure: AdServerError?
+extension TrackerQueue {
+    /// The queue's state and its two loops: the committer, which writes what is enqueued and
+    /// settled, and the deliveries, one task per owed ping.
+    fileprivate final class Engine: Sendable {
+        struct State {
+            var unsaved: [(url: String, kind: Kind)] = []
+            /// When the oldest unsaved ping was enqueued.
+            var unsavedSince: Int64?
+            /// Pings enqueued so far, and of them those on disk: `committed()` waits for its
+            /// count to be saved.
+            var enqueued: UInt64 = 0
+            var saved: UInt64 = 0
+            var waiters: [(upTo: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+            var settled: [Int64] = []
+            var rescheduled: [(id: Int64, attempts: Int, dueAt: Int64)] = []
+            /// Every stored ping not yet settled, by id: when it was owed.
+            var owed: [Int64: Int64] = [:]
+        }
+
+        let state = Mutex(State())
+        let fetcher: any AdFetcher
+        let outbox: any TrackerOutbox
+        let clock: any EpochClock
+        let settings: Settings
+        let logger: Logger
+        let outcomes: [String: Counter]
+        let wakes: AsyncStream<Void>.Continuation
+        private let wakeups: AsyncStream<Void>
+        /// Stored pings, for the sender to deliver.
+        let pings: AsyncStream<OwedPing>
+        let send: AsyncStream<OwedPing>.Continuation
+
+        init(
+            fetcher: any AdFetcher, outbox: any TrackerOutbox, clock: any EpochClock, settings: Settings,
+            logger: Logger, metrics: any MetricsFactory
+        ) {
+            self.fetcher = fetcher
+            self.outbox = outbox
+            self.clock = clock
+            self.settings = settings
+            self.logger = logger
+            var counters: [String: Counter] = [:]
+            for kind in Kind.allCases {
+                for outcome in ["fired", "failed", "retried", "dropped"] {
+                    counters[kind.rawValue + outcome] = Counter(
+                        label: "secure_signals_trackers_total",
+                        dimensions: [("kind", kind.rawValue), ("outcome", outcome)], factory: metrics)
+                }
+            }
+            outcomes = counters
+            (wakeups, wakes) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            (pings, send) = AsyncStream<OwedPing>.makeStream()
+        }
+
+        func count(_ kind: Kind, _ outcome: String) {
+            outcomes[kind.rawValue + outcome]?.increment()
+        }
+
+        /// Sends what a previous run left owed, then writes each batch as it comes, until the
+        /// queue is drained (one last commit then).
+        func commitUntilFinished() async {
             do {
-                _ = try await fetcher.fetch(ping.url, timeout: settings.timeout)
-                failure = nil
+                let owed = try await outbox.owed()
+                state.withLock { state in
+                    for ping in owed { state.owed[ping.id] = ping.createdAt }
+                }
+                for ping in owed { send.yield(ping) }
+                if !owed.isEmpty {
+                    logger.notice("sending tracker pings owed from before", metadata: ["count": "\(owed.count)"])
+                }
             } catch {
-                failure = error
+                logger.error("the tracker outbox could not be read", metadata: ["error": "\(error)"])
             }
-            await slots.release()
-            guard let failure else {
-                outcomes[ping.kind.rawValue + "fired"]?.increment()
-                return
+            for await _ in wakeups { await commitPending() }
+            await commitPending()
+        }
+
+        /// Writes everything enqueued, settled and rescheduled so far, in as few commits as the
+        /// disk allows: what comes during one commit goes in the next.
+        func commitPending() async {
+            while true {
+                let now = clock.nowMilliseconds
+                let (commit, upTo) = state.withLock { state -> (OutboxCommit, UInt64) in
+                    var commit = OutboxCommit()
+                    commit.adding = state.unsaved
+                    commit.addedAt = state.unsavedSince ?? now
+                    commit.settled = state.settled
+                    commit.rescheduled = state.rescheduled
+                    state.unsaved = []
+                    state.unsavedSince = nil
+                    state.settled = []
+                    state.rescheduled = []
+                    return (commit, state.enqueued)
+                }
+                if commit.isEmpty {
+                    resumeWaiters(upTo: upTo, failure: nil)
+                    return
+                }
+                do {
+                    let added = try await outbox.commit(commit)
+                    state.withLock { state in
+                        state.saved = upTo
+                        for ping in added { state.owed[ping.id] = ping.createdAt }
+                        for id in commit.settled { state.owed[id] = nil }
+                    }
+                    resumeWaiters(upTo: upTo, failure: nil)
+                    for ping in added { send.yield(ping) }
+                } catch {
+                    logger.error("the tracker outbox could not be written", metadata: ["error": "\(error)"])
+                    state.withLock { state in
+                        state.unsaved = commit.adding + state.unsaved
+                        state.unsavedSince = commit.adding.isEmpty ? state.unsavedSince : commit.addedAt
+                        state.settled = commit.settled + state.settled
+                        state.rescheduled = commit.rescheduled + state.rescheduled
+                    }
+                    resumeWaiters(upTo: upTo, failure: error)
+                    return
+                }
             }
-            // A 4xx will not change on a second try.
-            let permanent = failure.kind == .invalidURL || (failure.status.map { (400..<500).contains($0) } ?? false)
-            if permanent || attempt == attempts {
-                outcomes[ping.kind.rawValue + "failed"]?.increment()
-                logger.warning(
-                    "a tracker failed",
-                    metadata: [
-                        "kind": "\(ping.kind.rawValue)", "reason": "\(failure.kind.rawValue)", "attempts": "\(attempt)",
-                    ])
-                return
+        }
+
+        /// Resumes the waiters whose pings are in a commit up to `upTo`: with `failure` when it
+        /// was not written.
+        private func resumeWaiters(upTo: UInt64, failure: (any Error)?) {
+            let ready = state.withLock { state in
+                let ready = state.waiters.filter { $0.upTo <= upTo }
+                state.waiters.removeAll { $0.upTo <= upTo }
+                return ready.map(\.continuation)
             }
-            outcomes[ping.kind.rawValue + "retried"]?.increment()
-            try? await Task.sleep(for: delay)
-            delay *= 2
+            for waiter in ready {
+                if let failure { waiter.resume(throwing: failure) } else { waiter.resume() }
+            }
+        }
+
+        func committed() async throws {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let done = state.withLock { state in
+                    guard state.saved < state.enqueued else { return true }
+                    state.waiters.append((state.enqueued, continuation))
+                    return false
+                }
+                if done { continuation.resume() } else { wakes.yield() }
+            }
+        }
+
+        /// Tries `ping` until it settles, waiting out each pause; returns early, the ping still
+        /// owed, when the queue is drained.
+        func deliver(_ initial: OwedPing, slots: FetchSlots) async {
+            var ping = initial
+            while !Task.isCancelled {
+                if ping.dueAt > clock.nowMilliseconds {
+                    do { try await clock.sleep(untilMilliseconds: ping.dueAt) } catch { return }
+                }
+                await slots.acquire()
+                let outcome = await attempt(ping)
+                await slots.release()
+                ping.attempts += 1
+                switch outcome {
+                case .sent:
+                    count(ping.kind, "fired")
+                    settle(ping.id)
+                    return
+                case .refused(let reason):
+                    count(ping.kind, "failed")
+                    logger.warning(
+                        "a tracker refused its ping",
+                        metadata: ["kind": "\(ping.kind.rawValue)", "reason": "\(reason)"])
+                    settle(ping.id)
+                    return
+                case .retry(let reason):
+                    // A try the drain cut short: still owed, for the next start.
+                    if Task.isCancelled { return }
+                    let now = clock.nowMilliseconds
+                    let due = now + backoff(afterAttempt: ping.attempts)
+                    if due - ping.createdAt > settings.maxAge.nanoseconds / 1_000_000 {
+                        count(ping.kind, "dropped")
+                        logger.warning(
+                            "a tracker ping was given up after trackers.max_age_ms",
+                            metadata: [
+                                "kind": "\(ping.kind.rawValue)", "reason": "\(reason)", "attempts": "\(ping.attempts)",
+                            ])
+                        settle(ping.id)
+                        return
+                    }
+                    count(ping.kind, "retried")
+                    ping.dueAt = due
+                    state.withLock { $0.rescheduled.append((ping.id, ping.attempts, due)) }
+                    wakes.yield()
+                }
+            }
+        }
+
+        private enum Outcome {
+            case sent
+            case refused(String)
+            case retry(String)
+        }
+
+        /// One try: 2xx and 3xx are sent; 4xx and a URL that cannot be sent are refused for
+        /// good; the rest may work later.
+        private func attempt(_ ping: OwedPing) async -> Outcome {
+            do {
+                let response = try await fetcher.send(AdServerRequest(url: ping.url, timeout: settings.timeout))
+                switch response.status {
+                case 200..<400: return .sent
+                case 400..<500: return .refused("HTTP \(response.status)")
+                default: return .retry("HTTP \(response.status)")
+                }
+            } catch {
+                switch error.kind {
+                case .invalidURL, .tooManyRedirects: return .refused(error.kind.rawValue)
+                case .tooLarge: return .sent  // it answered; only its body was over the cap
+                case .timeout, .transport, .status: return .retry(error.kind.rawValue)
+                }
+            }
+        }
+
+        /// The pause after `attempt` tries: `retryDelay` doubled for each try after the first,
+        /// at most `maxDelay`, drawn between half and all of it. Milliseconds.
+        private func backoff(afterAttempt attempt: Int) -> Int64 {
+            let base = settings.retryDelay.nanoseconds / 1_000_000
+            let cap = max(1, settings.maxDelay.nanoseconds / 1_000_000)
+            let doubled = base << Int64(min(max(0, attempt - 1), 30))
+            let ceiling = max(1, min(cap, doubled))
+            return Int64.random(in: (ceiling + 1) / 2...ceiling)
+        }
+
+        private func settle(_ id: Int64) {
+            state.withLock { $0.settled.append(id) }
+            wakes.yield()
         }
     }
 }

@@ -4,8 +4,10 @@ import Logging
 import Mediation
 import SecureSignals
 import SharedTypes
+import StateStore
 import TestSupport
 import Testing
+import Timing
 
 @testable import Daemon
 
@@ -25,7 +27,9 @@ struct OpenRTBSampleTests {
             let services = AdNetworkServices(
                 fetcher: fetcher,
                 trackers: TrackerQueue(
-                    fetcher: fetcher, settings: .init(attempts: 2, retryDelay: .milliseconds(20)), logger: logger))
+                    fetcher: fetcher, outbox: SQLiteTrackerOutbox(StateDatabase()),
+                    clock: WallClock(clock: ContinuousClock()), settings: .init(retryDelay: .milliseconds(20)),
+                    logger: logger))
             let parameters: [String: JSONValue] = [
                 "app": .object(["bundle": .string("tv.example.player"), "name": .string("Player")]),
                 "device": .object(["make": .string("Acme"), "model": .string("Box 4"), "devicetype": .number(7)]),

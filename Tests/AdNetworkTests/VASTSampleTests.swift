@@ -4,8 +4,10 @@ import Logging
 import Mediation
 import SecureSignals
 import SharedTypes
+import StateStore
 import TestSupport
 import Testing
+import Timing
 
 @testable import Daemon
 
@@ -60,7 +62,10 @@ struct VASTSampleTests {
         let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         let services = AdNetworkServices(
             fetcher: fetcher,
-            trackers: TrackerQueue(fetcher: fetcher, settings: .init(retryDelay: .milliseconds(10)), logger: logger))
+            trackers: TrackerQueue(
+                fetcher: fetcher, outbox: SQLiteTrackerOutbox(StateDatabase()),
+                clock: WallClock(clock: ContinuousClock()),
+                settings: .init(retryDelay: .milliseconds(10)), logger: logger))
         let network = try await VASTAdNetwork(
             setup: AdNetworkSetup(parameters: AdapterOptions(), logger: logger, services: services))
         for file in Self.files {

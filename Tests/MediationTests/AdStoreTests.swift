@@ -3,9 +3,11 @@ import Foundation
 import Logging
 import SecureSignals
 import SharedTypes
+import StateStore
 import Synchronization
 import TestSupport
 import Testing
+import Timing
 
 @testable import Mediation
 
@@ -21,7 +23,10 @@ extension AdNetworkServices {
     /// Services that reach no ad server.
     static var offline: AdNetworkServices {
         AdNetworkServices(
-            fetcher: NoFetcher(), trackers: TrackerQueue(fetcher: NoFetcher(), logger: Logger(label: "test")))
+            fetcher: NoFetcher(),
+            trackers: TrackerQueue(
+                fetcher: NoFetcher(), outbox: SQLiteTrackerOutbox(StateDatabase()),
+                clock: WallClock(clock: ContinuousClock()), logger: Logger(label: "test")))
     }
 }
 

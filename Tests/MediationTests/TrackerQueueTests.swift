@@ -2,11 +2,15 @@ import Logging
 import Mediation
 import Metrics
 import MetricsTestKit
+import StateStore
 import Synchronization
+import TestSupport
 import Testing
+import Timing
 
-/// The tracker queue's promises: each URL tried until it answers or its tries run out, a 4xx
-/// never retried, a full queue dropping rather than waiting, everything tried before a drain ends.
+/// The tracker queue's promises: what it owes on disk before `committed()` returns, each URL
+/// tried with backoff until it answers or `maxAge` passes, a 4xx never retried, and what is
+/// still owed at a stop sent after the restart.
 struct TrackerQueueTests {
     /// An ad server that answers each URL as the test says, and counts what it was asked.
     final class Server: AdFetcher {
@@ -38,59 +42,107 @@ struct TrackerQueueTests {
         var tries: [String] { order.withLock { $0 } }
     }
 
-    static let settings = TrackerQueue.Settings(attempts: 3, retryDelay: .milliseconds(5))
     static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// The count of `secure_signals_trackers_total` with these labels.
     static func count(_ metrics: TestMetrics, _ kind: String, _ outcome: String) -> Int64 {
         (try? metrics.expectCounter("secure_signals_trackers_total", [("kind", kind), ("outcome", outcome)]).totalValue)
-            ?? -1
+            ?? 0
     }
 
-    @Test func aFailingTrackerIsRetriedUntilItAnswersAndA4xxIsNot() async {
+    /// A queue on a real SQLite file (in `directory`, or in memory) and a clock the test moves.
+    static func queue(
+        _ server: Server, clock: ManualClock, directory: TemporaryDirectory? = nil,
+        settings: TrackerQueue.Settings = .init(retryDelay: .seconds(1)), metrics: TestMetrics = TestMetrics(),
+        startingAt start: Int64 = 1_000_000
+    ) throws -> TrackerQueue {
+        let database = try directory.map { try StateDatabase(directory: $0.url) } ?? StateDatabase()
+        return TrackerQueue(
+            fetcher: server, outbox: SQLiteTrackerOutbox(database), clock: WallClock(clock: clock, start: start),
+            settings: settings, logger: logger, metrics: metrics)
+    }
+
+    @Test func aFailingTrackerIsRetriedWithBackoffUntilItAnswersAndA4xxIsNot() async throws {
         let server = Server(["http://t/flaky": [503, 502, 200], "http://t/down": [500], "http://t/gone": [404]])
         let metrics = TestMetrics()
-        let queue = TrackerQueue(fetcher: server, settings: Self.settings, logger: Self.logger, metrics: metrics)
+        let clock = ManualClock()
+        let queue = try Self.queue(server, clock: clock, metrics: metrics)
         queue.enqueue(["http://t/ok", "http://t/flaky", "http://t/down", "http://t/gone", ""], kind: .impression)
-        await queue.drain()
+        try await queue.committed()
+        try await waitUntil { server.tries.count == 4 && clock.sleeping == 2 }
+        #expect(Self.count(metrics, "impression", "fired") == 1)
+        #expect(Self.count(metrics, "impression", "failed") == 1)
+        // The second try comes within retryDelay (1 s, drawn between half and all of it) ...
+        clock.advance(by: .seconds(1))
+        try await waitUntil { server.tries.count == 6 && clock.sleeping == 2 }
+        // ... the third within twice that.
+        clock.advance(by: .seconds(2))
+        try await waitUntil { server.count("http://t/flaky") == 3 && server.count("http://t/down") == 3 }
         #expect(server.count("http://t/ok") == 1)
-        #expect(server.count("http://t/flaky") == 3)
-        #expect(server.count("http://t/down") == 3)
         #expect(server.count("http://t/gone") == 1)
         #expect(server.count("") == 0)
-        // ok and flaky fired; down and gone failed; flaky twice and down twice retried.
-        #expect(Self.count(metrics, "impression", "fired") == 2)
-        #expect(Self.count(metrics, "impression", "failed") == 2)
-        #expect(Self.count(metrics, "impression", "retried") == 4)
+        try await waitUntil { Self.count(metrics, "impression", "fired") == 2 }
+        // flaky after each of its two failures, down after each of its three.
+        #expect(Self.count(metrics, "impression", "retried") == 5)
+        // Only the one still down is owed.
+        try await waitUntil { queue.backlog.count == 1 }
+        await queue.drain()
     }
 
-    @Test func aTrackerWaitingToRetryHoldsNoFetchSlot() async {
+    @Test func aPingOwedPastMaxAgeIsDroppedAndCounted() async throws {
         let server = Server(["http://t/down": [500]])
-        let queue = TrackerQueue(
-            fetcher: server, settings: .init(concurrency: 1, attempts: 3, retryDelay: .milliseconds(300)),
-            logger: Self.logger)
-        queue.enqueue(["http://t/down", "http://t/ok"], kind: .impression)
+        let metrics = TestMetrics()
+        let clock = ManualClock()
+        let queue = try Self.queue(
+            server, clock: clock, settings: .init(retryDelay: .seconds(4), maxAge: .seconds(10)), metrics: metrics)
+        queue.enqueue(["http://t/down"], kind: .click)
+        try await queue.committed()
+        var advanced = 0
+        while Self.count(metrics, "click", "dropped") == 0 {
+            try await waitUntil { clock.sleeping == 1 || Self.count(metrics, "click", "dropped") == 1 }
+            clock.advance(by: .seconds(4))
+            advanced += 4
+            #expect(advanced <= 20, "still owed after \(advanced) s")
+            if advanced > 20 { break }
+        }
+        // Tried at 0 and 2-4 s; the next pause (4-8 s) would pass 10 s: given up, not owed.
+        #expect((2...3).contains(server.count("http://t/down")))
+        try await waitUntil { queue.backlog.count == 0 }
         await queue.drain()
-        // The healthy tracker goes while the failing one waits, not after its three tries.
-        #expect(server.tries == ["http://t/down", "http://t/ok", "http://t/down", "http://t/down"])
     }
 
-    @Test func aFullQueueDropsInsteadOfWaiting() async {
-        // Slow enough that the worker takes at most two URLs while the 200 are enqueued.
-        let server = Server(delay: .milliseconds(200))
-        let metrics = TestMetrics()
-        let queue = TrackerQueue(
-            fetcher: server, settings: .init(capacity: 2, concurrency: 1, retryDelay: .milliseconds(5)),
-            logger: Self.logger, metrics: metrics)
-        let urls = (0..<200).map { "http://t/\($0)" }
-        queue.enqueue(urls, kind: .click)
+    @Test func whatIsOwedIsOnDiskWhenCommittedReturnsAndSentAfterARestart() async throws {
+        let directory = try TemporaryDirectory()
+        let down = Server(["http://t/1": [503], "http://t/2": [503], "http://t/3": [503]])
+        let first = try Self.queue(down, clock: ManualClock(), directory: directory)
+        first.enqueue(["http://t/1", "http://t/2"], kind: .impression)
+        first.enqueue(["http://t/3"], kind: .click)
+        try await first.committed()
+        // On disk now, read through another connection, before any tracker has answered.
+        let owed = try await SQLiteTrackerOutbox(StateDatabase(directory: directory.url)).owed()
+        #expect(owed.map(\.url) == ["http://t/1", "http://t/2", "http://t/3"])
+        #expect(owed.map(\.kind) == [.impression, .impression, .click])
+        try await waitUntil { down.tries.count == 3 }
+        await first.drain()
+
+        // A minute later: each ping's next try (a second after its first) is due.
+        let up = Server()
+        let second = try Self.queue(up, clock: ManualClock(), directory: directory, startingAt: 1_060_000)
+        try await waitUntil { up.tries.sorted() == ["http://t/1", "http://t/2", "http://t/3"] }
+        try await waitUntil { second.backlog.count == 0 }
+        await second.drain()
+        #expect(try await SQLiteTrackerOutbox(StateDatabase(directory: directory.url)).owed().isEmpty)
+    }
+
+    @Test func aTrackerWaitingToRetryHoldsNoFetchSlot() async throws {
+        let server = Server(["http://t/down": [500]])
+        let clock = ManualClock()
+        let queue = try Self.queue(server, clock: clock, settings: .init(concurrency: 1, retryDelay: .seconds(1)))
+        queue.enqueue(["http://t/down", "http://t/ok"], kind: .impression)
+        try await queue.committed()
+        // The healthy tracker goes while the failing one waits out its pause.
+        try await waitUntil { server.tries == ["http://t/down", "http://t/ok"] && clock.sleeping == 1 }
         await queue.drain()
-        let fired = urls.filter { server.count($0) == 1 }.count
-        // At most the two the stream buffers, the two the worker holds, and the one in its hand.
-        #expect(fired >= 2 && fired <= 5, "\(fired)")
-        #expect(urls.allSatisfy { server.count($0) <= 1 })
-        #expect(Self.count(metrics, "click", "dropped") == Int64(200 - fired))
-        #expect(Self.count(metrics, "click", "fired") == Int64(fired))
     }
 }
 

@@ -41,6 +41,8 @@ final class InProcessDaemon: Sendable {
         let configuration = try ResolvedConfiguration.load(
             json: try JSONSerialization.data(withJSONObject: config), file: "(test)",
             directory: repositoryRoot, registry: registry)
+        // As the runner does before it makes the application (the state database lives there).
+        try configuration.makeDirectories()
         application = try DaemonApplication(
             configuration: configuration, registry: registry,
             logger: Logger(label: "route-test", factory: { _ in SwiftLogNoOpLogHandler() }), testbed: testbed)

@@ -47,7 +47,7 @@ struct MetricsExpositionTests {
         let reference = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/api.md"), encoding: .utf8)
         let row = try Regex(#"^\| `(secure_signals_[a-z_]+)`"#).anchorsMatchLineEndings()
         let documented = Set(reference.matches(of: row).compactMap { $0.output[1].substring.map(String.init) })
-        let explained = Set(MetricHelp.texts.keys).union(["secure_signals_build_info", "secure_signals_adapters"])
+        let explained = Set(MetricHelp.texts.keys).union(ScrapedMetrics.families).union(["secure_signals_build_info"])
         #expect(
             documented == explained,
             "docs only: \(documented.subtracting(explained)); code only: \(explained.subtracting(documented))")

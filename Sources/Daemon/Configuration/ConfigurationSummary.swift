@@ -1,5 +1,6 @@
 import Foundation
 import SecureSignals
+import StateStore
 
 extension ResolvedConfiguration {
     /// What `--check-config` prints.
@@ -7,7 +8,7 @@ extension ResolvedConfiguration {
         var lines = [
             "configuration \(source): OK",
             "socket        \(socketPath) (mode \(String(socketMode, radix: 8)), group \(socketGroup.map { "\($0)" } ?? "-"))",
-            "state         \(collector.stateDirectory.path)",
+            "state         \(collector.stateDirectory.path) (database \(StateDatabase.fileName))",
             "deadline      \(collector.requestTimeout) per request, signals up to \(collector.maxSignalBytes) bytes",
         ]
         for (name, recipient) in collector.recipients.sorted(by: { $0.key < $1.key }) {
@@ -28,5 +29,12 @@ extension ResolvedConfiguration {
             )
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension ResolvedConfiguration {
+    /// `state.sqlite` in the state directory.
+    public var stateDatabasePath: String {
+        collector.stateDirectory.appendingPathComponent(StateDatabase.fileName).path
     }
 }

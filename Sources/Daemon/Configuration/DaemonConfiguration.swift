@@ -16,6 +16,7 @@ struct DaemonConfiguration: Codable, Sendable {
     var adUnits: [String: AdUnitSettings] = [:]
     var adNetworks: [String: AdNetworkSettings] = [:]
     var limits = LimitSettings()
+    var trackers = TrackerSettings()
     var logLevel: String?
     var metrics = MetricsSettings()
 
@@ -36,6 +37,7 @@ struct DaemonConfiguration: Codable, Sendable {
         adUnits = try container.part(.adUnits, default: [:])
         adNetworks = try container.part(.adNetworks, default: [:])
         limits = try container.part(.limits, default: LimitSettings())
+        trackers = try container.part(.trackers, default: TrackerSettings())
         logLevel = try container.part(.logLevel, default: nil)
         metrics = try container.part(.metrics, default: MetricsSettings())
     }

@@ -22,6 +22,8 @@ public struct ResolvedConfiguration: Sendable {
     public var collector: CollectorConfiguration
     public var mediation: MediationConfiguration
     public var limits: Limits
+    /// `trackers`: how the tracker queue retries what it owes.
+    public var trackers: TrackerQueue.Settings
     /// `log_level`, when the file sets it (`--log-level` overrides it).
     public var logLevel: Logger.Level?
     /// `metrics.listen`: a loopback TCP listener for `/metrics` alone (read at start).

@@ -1,4 +1,5 @@
 import Hummingbird
+import Mediation
 import Metrics
 import Prometheus
 import SharedTypes
@@ -52,10 +53,11 @@ final class DaemonMetrics: Sendable {
         counter.increment()
     }
 
-    /// The Prometheus text exposition, every family with its `# HELP`: the process and the
-    /// adapters' states (`statuses`) read now.
-    func exposition(statuses: [AdapterStatus]) -> String {
+    /// The Prometheus text exposition, every family with its `# HELP`: the process, the
+    /// adapters' states (`statuses`) and the tracker outbox read now.
+    func exposition(statuses: [AdapterStatus], outbox: TrackerQueue.Backlog) -> String {
         scraped.update(statuses: statuses)
+        scraped.update(outbox: outbox)
         return MetricHelp.annotate(String(decoding: registry.emitToBuffer(), as: UTF8.self))
     }
 }

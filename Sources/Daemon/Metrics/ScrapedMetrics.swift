@@ -1,6 +1,8 @@
+import Mediation
 import Prometheus
 import SharedTypes
 import Synchronization
+import Timing
 
 #if canImport(Glibc)
     import Glibc
@@ -10,12 +12,21 @@ import Synchronization
 /// standard `process_*` metrics from `/proc` (as Prometheus's own client libraries name them)
 /// and how many adapters and networks are in each state.
 final class ScrapedMetrics: Sendable {
+    /// The daemon's own families made here (besides the standard `process_*` ones), which carry
+    /// their help text themselves.
+    static let families = [
+        "secure_signals_adapters", "secure_signals_tracker_outbox_pings",
+        "secure_signals_tracker_outbox_oldest_age_seconds",
+    ]
+
     private let resident: Gauge
     private let virtual: Gauge
     private let openDescriptors: Gauge
     private let maxDescriptors: Gauge
     private let startTime: Gauge
     private let cpu: Counter
+    private let outboxPings: Gauge
+    private let outboxOldest: Gauge
     private let registry: PrometheusCollectorRegistry
     /// CPU seconds already counted, and the (kind, state) series set at the last scrape.
     private let last = Mutex<(cpu: Double, states: Set<[String]>)>((0, []))
@@ -34,6 +45,20 @@ final class ScrapedMetrics: Sendable {
             descriptor: process("start_time", "seconds", "Start time of the process since unix epoch in seconds."))
         cpu = registry.makeCounter(
             descriptor: process("cpu_seconds", "total", "Total user and system CPU time spent in seconds."))
+        outboxPings = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "secure_signals", metricName: "tracker_outbox", unitName: "pings",
+                helpText: "Tracker pings owed: stored and not yet answered or given up."))
+        outboxOldest = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "secure_signals", metricName: "tracker_outbox_oldest_age", unitName: "seconds",
+                helpText: "How long the oldest owed tracker ping has been owed; 0 when none is."))
+    }
+
+    /// Sets the tracker outbox's gauges from `backlog`.
+    func update(outbox backlog: TrackerQueue.Backlog) {
+        outboxPings.set(Int64(backlog.count))
+        outboxOldest.set(backlog.oldestAge.map { Double($0.nanoseconds) / 1e9 } ?? 0)
     }
 
     /// Reads the process and sets the adapters-by-state gauge from `statuses`.

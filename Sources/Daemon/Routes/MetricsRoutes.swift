@@ -1,4 +1,5 @@
 import Hummingbird
+import Mediation
 import NIOCore
 
 /// `GET /metrics`: the Prometheus text exposition of this daemon's registry, on the socket and
@@ -6,6 +7,7 @@ import NIOCore
 struct MetricsRoutes {
     let metrics: DaemonMetrics
     let state: DaemonState
+    let trackers: TrackerQueue
 
     func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         router.get("/metrics") { _, _ in await exposition() }
@@ -14,6 +16,8 @@ struct MetricsRoutes {
     func exposition() async -> Response {
         Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.exposition(statuses: await state.statuses()))))
+            body: ResponseBody(
+                byteBuffer: ByteBuffer(
+                    string: metrics.exposition(statuses: await state.statuses(), outbox: trackers.backlog))))
     }
 }

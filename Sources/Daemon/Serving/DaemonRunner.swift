@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import SecureSignals
 import ServiceLifecycle
+import StateStore
 
 /// Serves the daemon: logging, the configuration, the application built from it, and then what
 /// only a running process does (the socket, systemd's notifications, signals), until SIGTERM or
@@ -29,6 +30,7 @@ public enum DaemonRunner {
             configuration = try ResolvedConfiguration.load(
                 file: options.config, socket: options.socket, registry: registry)
             if options.checkConfig {
+                try StateDatabase.check(path: configuration.stateDatabasePath)
                 print(configuration.summary)
                 return 0
             }

@@ -7,7 +7,8 @@ import ServiceLifecycle
 enum MetricsServer {
     static func make(listener: MetricsListener, application: DaemonApplication, logger: Logger) -> some Service {
         let router = Router()
-        MetricsRoutes(metrics: application.metrics, state: application.state).addRoutes(to: router)
+        MetricsRoutes(metrics: application.metrics, state: application.state, trackers: application.trackers).addRoutes(
+            to: router)
         logger.notice("serving /metrics", metadata: ["listen": "\(listener.host):\(listener.port)"])
         return Application(
             router: router, configuration: .init(address: .hostname(listener.host, port: listener.port)), logger: logger

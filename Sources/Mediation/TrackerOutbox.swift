@@ -1,0 +1,46 @@
+/// A tracker ping the daemon owes: stored before the call that caused it answers, removed once
+/// the tracker answered or the ping was given up.
+public struct OwedPing: Sendable, Equatable {
+    /// The store's id (increasing in the order pings were stored).
+    public var id: Int64
+    public var url: String
+    public var kind: TrackerQueue.Kind
+    /// When it was first owed, wall-clock milliseconds (it is given up `maxAge` after).
+    public var createdAt: Int64
+    /// Tries so far.
+    public var attempts: Int
+    /// When the next try is due, wall-clock milliseconds.
+    public var dueAt: Int64
+
+    public init(id: Int64, url: String, kind: TrackerQueue.Kind, createdAt: Int64, attempts: Int, dueAt: Int64) {
+        self.id = id
+        self.url = url
+        self.kind = kind
+        self.createdAt = createdAt
+        self.attempts = attempts
+        self.dueAt = dueAt
+    }
+}
+
+/// One commit of the outbox: pings to store, pings settled (sent, refused or given up) and
+/// pings to try again later, written together so that they share one sync to disk.
+public struct OutboxCommit: Sendable {
+    public var adding: [(url: String, kind: TrackerQueue.Kind)] = []
+    /// When the added pings were owed, wall-clock milliseconds.
+    public var addedAt: Int64 = 0
+    public var settled: [Int64] = []
+    public var rescheduled: [(id: Int64, attempts: Int, dueAt: Int64)] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { adding.isEmpty && settled.isEmpty && rescheduled.isEmpty }
+}
+
+/// Where the tracker queue keeps what it owes, durably: a commit is on disk when `commit`
+/// returns, so an answer given after it survives a crash or a power cut.
+public protocol TrackerOutbox: Sendable {
+    /// Applies `commit` in one transaction; answers the added pings with their ids, in order.
+    func commit(_ commit: OutboxCommit) async throws -> [OwedPing]
+    /// Every ping still owed, oldest first: what a restarted daemon sends.
+    func owed() async throws -> [OwedPing]
+}

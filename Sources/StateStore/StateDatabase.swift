@@ -1,0 +1,134 @@
+import Foundation
+import GRDB
+
+/// The daemon's durable state: one SQLite file, `state.sqlite` in the state directory, in WAL
+/// mode with `synchronous = FULL`. A commit returns once SQLite has synced the write-ahead log
+/// (fsync), so what it holds survives a crash of the daemon and a power cut alike, as far as the
+/// disk keeps what it was told to sync. The schema is made and upgraded by GRDB's migrator. A
+/// file that is not a database, is damaged, or was upgraded by a newer daemon is refused, never
+/// replaced: the operator decides what becomes of it.
+public final class StateDatabase: Sendable {
+    /// The file's name in the state directory.
+    public static let fileName = "state.sqlite"
+
+    public let path: String
+    let writer: any DatabaseWriter
+
+    /// Opens (or makes) `state.sqlite` in `directory` and brings its schema up to date.
+    public convenience init(directory: URL) throws(StateDatabaseError) {
+        try self.init(path: directory.appendingPathComponent(Self.fileName).path)
+    }
+
+    /// Opens (or makes) the database at `path` and brings its schema up to date.
+    public init(path: String) throws(StateDatabaseError) {
+        self.path = path
+        do {
+            let pool = try DatabasePool(path: path, configuration: Self.configuration(readonly: false))
+            try pool.read { db in try Self.check(db, path: path) }
+            try Self.migrator.migrate(pool)
+            writer = pool
+        } catch let error as StateDatabaseError {
+            throw error
+        } catch {
+            throw StateDatabaseError(path: path, underlying: error)
+        }
+    }
+
+    /// An empty database in memory, its own: the same schema and code, for tests that do not
+    /// restart.
+    public init() {
+        path = ":memory:"
+        do {
+            let queue = try DatabaseQueue(configuration: Self.configuration(readonly: false))
+            try Self.migrator.migrate(queue)
+            writer = queue
+        } catch {
+            preconditionFailure("an in-memory SQLite database could not be made: \(error)")
+        }
+    }
+
+    /// What `--check-config` asks: whether the file at `path`, when there is one, is a state
+    /// database this daemon can open. It is opened read-only, so nothing is made or changed.
+    public static func check(path: String) throws(StateDatabaseError) {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration(readonly: true))
+            try queue.read { db in try check(db, path: path) }
+        } catch let error as StateDatabaseError {
+            throw error
+        } catch {
+            throw StateDatabaseError(path: path, underlying: error)
+        }
+    }
+
+    /// Refuses a damaged file and one a newer daemon upgraded.
+    private static func check(_ db: Database, path: String) throws {
+        let verdict = try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no answer"
+        guard verdict == "ok" else {
+            throw StateDatabaseError(path: path, reason: "is damaged (SQLite's quick_check: \(verdict))")
+        }
+        if try migrator.hasBeenSuperseded(db) {
+            throw StateDatabaseError(
+                path: path, reason: "was upgraded by a newer secure-signalsd; run that version, or restore a backup")
+        }
+    }
+
+    private static func configuration(readonly: Bool) -> Configuration {
+        var configuration = Configuration()
+        configuration.readonly = readonly
+        configuration.label = "secure-signals state"
+        configuration.prepareDatabase { db in
+            // Every commit syncs the log: an answer given after one is not lost to a power cut.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        return configuration
+    }
+
+    /// The schema, one migration per change; a migration that shipped is never edited.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("1 tracker outbox") { db in
+            try db.create(table: OutboxRow.databaseTableName) { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("url", .text).notNull()
+                table.column("kind", .text).notNull()
+                table.column("created_at_ms", .integer).notNull()
+                table.column("attempts", .integer).notNull().defaults(to: 0)
+                table.column("due_at_ms", .integer).notNull()
+            }
+        }
+        return migrator
+    }()
+}
+
+/// Why the state database cannot be used, in one line that names the file and what to do.
+public struct StateDatabaseError: Error, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    init(path: String, underlying: any Error) {
+        self.path = path
+        if let error = underlying as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB: reason = "is not an SQLite database"
+            case .SQLITE_CORRUPT: reason = "is damaged (\(error.message ?? "corrupt"))"
+            case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
+                reason =
+                    "cannot be opened for writing (\(error.message ?? "\(error.resultCode)")): check the state directory's owner and mode"
+            case .SQLITE_FULL: reason = "cannot be written: the disk is full"
+            default: reason = "cannot be used: \(error.message ?? "\(error.resultCode)")"
+            }
+        } else {
+            reason = "cannot be used: \(underlying)"
+        }
+    }
+
+    public var description: String {
+        "state database \(path) \(reason). It is never replaced: move it aside to start with an empty state (owed tracker pings and rewards in it are then lost), or restore it from a backup"
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+import Mediation
+import TestSupport
+import Testing
+
+@testable import StateStore
+
+/// The state database on real SQLite files: made with its schema, durable settings in force,
+/// and a file it cannot use refused with its name, never replaced.
+struct StateDatabaseTests {
+    @Test func aNewDatabaseIsMadeInWALModeWithFullSyncAndItsSchema() throws {
+        let directory = try TemporaryDirectory()
+        let database = try StateDatabase(directory: directory.url)
+        #expect(database.path == directory.path("state.sqlite"))
+        let (journal, synchronous, outbox) = try database.writer.read { db in
+            (
+                try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"),
+                try db.tableExists("tracker_outbox")
+            )
+        }
+        #expect(journal == "wal")
+        #expect(synchronous == 2)  // FULL: every commit syncs the log
+        #expect(outbox)
+        // Opened again, it is the same database, its migrations not run twice.
+        _ = try StateDatabase(directory: directory.url)
+    }
+
+    @Test func aFileThatIsNotADatabaseIsRefusedAndLeftAsItIs() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("state.sqlite")
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try garbage.write(to: URL(fileURLWithPath: path))
+        for attempt in [
+            { try StateDatabase(directory: directory.url) as Any }, { try StateDatabase.check(path: path) as Any },
+        ] {
+            let error = #expect(throws: StateDatabaseError.self) { _ = try attempt() }
+            #expect(error?.description.hasPrefix("state database \(path) is not an SQLite database.") == true)
+            #expect(error?.description.contains("never replaced: move it aside") == true)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func aDatabaseANewerDaemonUpgradedIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("state.sqlite")
+        do {
+            let database = try StateDatabase(path: path)
+            try database.writer.write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('99 from the future')")
+            }
+        }
+        let error = #expect(throws: StateDatabaseError.self) { try StateDatabase.check(path: path) }
+        #expect(error?.reason.contains("upgraded by a newer secure-signalsd") == true)
+        #expect(throws: StateDatabaseError.self) { _ = try StateDatabase(path: path) }
+    }
+
+    @Test func checkingAMissingFileMakesNothing() throws {
+        let directory = try TemporaryDirectory()
+        try StateDatabase.check(path: directory.path("state.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: directory.path("state.sqlite")))
+    }
+
+    @Test func oneCommitAddsSettlesAndReschedules() async throws {
+        let outbox = SQLiteTrackerOutbox(StateDatabase())
+        var commit = OutboxCommit()
+        commit.adding = [("http://t/a", .impression), ("http://t/b", .click), ("http://t/c", .win)]
+        commit.addedAt = 5_000
+        let added = try await outbox.commit(commit)
+        #expect(added.map(\.url) == ["http://t/a", "http://t/b", "http://t/c"])
+        #expect(added.allSatisfy { $0.createdAt == 5_000 && $0.dueAt == 5_000 && $0.attempts == 0 })
+        var next = OutboxCommit()
+        next.settled = [added[0].id]
+        next.rescheduled = [(added[1].id, 2, 9_000)]
+        _ = try await outbox.commit(next)
+        let owed = try await outbox.owed()
+        #expect(owed.map(\.url) == ["http://t/b", "http://t/c"])
+        #expect(owed.first?.attempts == 2 && owed.first?.dueAt == 9_000)
+    }
+}
