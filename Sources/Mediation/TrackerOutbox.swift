@@ -41,6 +41,7 @@ public struct OutboxCommit: Sendable {
 public protocol TrackerOutbox: Sendable {
     /// Applies `commit` in one transaction; answers the added pings with their ids, in order.
     func commit(_ commit: OutboxCommit) async throws -> [OwedPing]
-    /// Every ping still owed, oldest first: what a restarted daemon sends.
-    func owed() async throws -> [OwedPing]
+    /// Every ping still owed, oldest first: what a restarted daemon sends. Read once, while
+    /// the queue is made, so that it counts them before it answers anything.
+    func owed() throws -> [OwedPing]
 }

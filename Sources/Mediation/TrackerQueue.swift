@@ -62,6 +62,7 @@ public final class TrackerQueue: Sendable {
         let engine = Engine(
             fetcher: fetcher, outbox: outbox, clock: clock, settings: settings, logger: logger, metrics: metrics)
         self.engine = engine
+        engine.takeOwed()
         committer = Task { await engine.commitUntilFinished() }
         sender = Task {
             let slots = FetchSlots(max(1, settings.concurrency))
@@ -181,11 +182,10 @@ extension TrackerQueue {
             outcomes[kind.rawValue + outcome]?.increment()
         }
 
-        /// Sends what a previous run left owed, then writes each batch as it comes, until the
-        /// queue is drained (one last commit then).
-        func commitUntilFinished() async {
+        /// Takes what a previous run left owed, for the sender.
+        func takeOwed() {
             do {
-                let owed = try await outbox.owed()
+                let owed = try outbox.owed()
                 state.withLock { state in
                     for ping in owed { state.owed[ping.id] = ping.createdAt }
                 }
@@ -196,6 +196,10 @@ extension TrackerQueue {
             } catch {
                 logger.error("the tracker outbox could not be read", metadata: ["error": "\(error)"])
             }
+        }
+
+        /// Writes each batch as it comes, until the queue is drained (one last commit then).
+        func commitUntilFinished() async {
             for await _ in wakeups { await commitPending() }
             await commitPending()
         }

@@ -30,8 +30,8 @@ public struct SQLiteTrackerOutbox: TrackerOutbox {
         }
     }
 
-    public func owed() async throws -> [OwedPing] {
-        try await database.writer.read { db in
+    public func owed() throws -> [OwedPing] {
+        try database.writer.read { db in
             try OutboxRow.order(Column("id")).fetchAll(db).compactMap(\.ping)
         }
     }

@@ -119,7 +119,7 @@ struct TrackerQueueTests {
         first.enqueue(["http://t/3"], kind: .click)
         try await first.committed()
         // On disk now, read through another connection, before any tracker has answered.
-        let owed = try await SQLiteTrackerOutbox(StateDatabase(directory: directory.url)).owed()
+        let owed = try SQLiteTrackerOutbox(StateDatabase(directory: directory.url)).owed()
         #expect(owed.map(\.url) == ["http://t/1", "http://t/2", "http://t/3"])
         #expect(owed.map(\.kind) == [.impression, .impression, .click])
         try await waitUntil { down.tries.count == 3 }
@@ -131,7 +131,7 @@ struct TrackerQueueTests {
         try await waitUntil { up.tries.sorted() == ["http://t/1", "http://t/2", "http://t/3"] }
         try await waitUntil { second.backlog.count == 0 }
         await second.drain()
-        #expect(try await SQLiteTrackerOutbox(StateDatabase(directory: directory.url)).owed().isEmpty)
+        #expect(try SQLiteTrackerOutbox(StateDatabase(directory: directory.url)).owed().isEmpty)
     }
 
     @Test func aTrackerWaitingToRetryHoldsNoFetchSlot() async throws {

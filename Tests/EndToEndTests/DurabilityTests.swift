@@ -1,0 +1,136 @@
+import Client
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What the daemon acknowledged survives `kill -9`: the daemon binary, killed while it owes
+/// tracker pings to a real local HTTP server that refuses them, then restarted on the same
+/// state directory once the server takes them.
+@Suite(.serialized)
+struct DurabilityTests: MediationScenario {
+    /// A native unit whose test line item names the server's impression and click trackers,
+    /// the daemon's state kept in `state` across restarts.
+    static func config(_ server: FakeAdServer, state: TemporaryDirectory) -> [String: Any] {
+        var config = config(units: [
+            native: unit(
+                "native",
+                [testItem(native, ["impression_tracker": server.url("/imp"), "click_tracker": server.url("/clk")])])
+        ])
+        config["state_directory"] = state.path("state")
+        return config
+    }
+
+    /// Loads an ad and records its impression and click; answers how many of each the daemon
+    /// acknowledged (0 or 1 each: a call cut short by a kill is not acknowledged).
+    static func impressionAndClick(_ client: DaemonClient) async -> (impressions: Int, clicks: Int) {
+        guard let load = try? await post(client, "/v1/ads", ["ad_unit": native, "format": "native", "force": true]),
+            load.status == 200, let id = load.json["ad_id"] as? String
+        else { return (0, 0) }
+        // Concurrent loads of one unit join: another client may have recorded this ad's
+        // impression first (a duplicate fires nothing), so only "recorded" counts.
+        let impression = try? await post(client, "/v1/ads/\(id)/impression")
+        guard impression?.status == 200 else { return (0, 0) }
+        let click = try? await post(client, "/v1/ads/\(id)/click")
+        func recorded(_ answer: (status: UInt, json: [String: Any])?) -> Int {
+            answer?.status == 200 && answer?.json["recorded"] as? Bool == true ? 1 : 0
+        }
+        return (recorded(impression), recorded(click))
+    }
+
+    /// Restarts the daemon on `state`, moves its clock past every retry's pause, and waits until
+    /// it owes nothing.
+    static func restartAndSettle(_ server: FakeAdServer, state: TemporaryDirectory) async throws -> RunningDaemon {
+        let daemon = try await RunningDaemon.start(config: config(server, state: state))
+        #expect(try await post(daemon.client, "/testbed/clock", ["advance_ms": 3_600_000]).status == 200)
+        _ = try await eventually {
+            try await metricValue("secure_signals_tracker_outbox_pings", in: daemon.client) == 0 ? true : nil
+        }
+        return daemon
+    }
+
+    @Test func pingsAcknowledgedBeforeAKillArriveAfterTheRestart() async throws {
+        let server = try await FakeAdServer()
+        server.answer("/imp", .init(status: 503))
+        server.answer("/clk", .init(status: 503))
+        let state = try TemporaryDirectory()
+        var acknowledged = (impressions: 0, clicks: 0)
+        do {
+            let daemon = try await RunningDaemon.start(config: Self.config(server, state: state))
+            for _ in 0..<5 {
+                let done = await Self.impressionAndClick(daemon.client)
+                acknowledged.impressions += done.impressions
+                acknowledged.clicks += done.clicks
+            }
+            daemon.send(SIGKILL)
+            #expect(await daemon.waitForExit() != nil)
+        }
+        #expect(acknowledged == (5, 5))
+        let refused = (server.requests("/imp").count, server.requests("/clk").count)
+        server.answer("/imp", .init(status: 204))
+        server.answer("/clk", .init(status: 204))
+        let daemon = try await Self.restartAndSettle(server, state: state)
+        // Nothing had been taken: each acknowledged ping arrives once more, none is missing.
+        #expect(server.requests("/imp").count - refused.0 == 5)
+        #expect(server.requests("/clk").count - refused.1 == 5)
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit() == 0)
+    }
+
+    @Test func killedAtRandomMomentsUnderLoadItLosesNothingItAcknowledged() async throws {
+        let server = try await FakeAdServer()
+        server.answer("/imp", .init(status: 503))
+        server.answer("/clk", .init(status: 503))
+        let state = try TemporaryDirectory()
+        var acknowledged = (impressions: 0, clicks: 0)
+        for _ in 0..<20 {
+            let daemon = try await RunningDaemon.start(config: Self.config(server, state: state))
+            let client = daemon.client
+            let socket = daemon.socketPath
+            // Four clients at once until the kill; what each was answered is counted.
+            let load = Task {
+                await withTaskGroup(of: (Int, Int).self) { group in
+                    for _ in 0..<4 {
+                        group.addTask {
+                            var done = (0, 0)
+                            while !Task.isCancelled {
+                                let one = await Self.impressionAndClick(client)
+                                done.0 += one.impressions
+                                done.1 += one.clicks
+                                if one == (0, 0), Task.isCancelled || !isListening(socket) { break }
+                            }
+                            return done
+                        }
+                    }
+                    var total = (0, 0)
+                    for await done in group {
+                        total.0 += done.0
+                        total.1 += done.1
+                    }
+                    return total
+                }
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 50...400)))
+            daemon.send(SIGKILL)
+            #expect(await daemon.waitForExit() != nil)
+            let done = await load.value
+            acknowledged.impressions += done.0
+            acknowledged.clicks += done.1
+        }
+        #expect(acknowledged.impressions > 20, "the load hardly ran: \(acknowledged)")
+        let refused = (server.requests("/imp").count, server.requests("/clk").count)
+        server.answer("/imp", .init(status: 204))
+        server.answer("/clk", .init(status: 204))
+        let daemon = try await Self.restartAndSettle(server, state: state)
+        // At least once: every acknowledged ping arrived; more only for calls cut short by a
+        // kill (answered to no one) and pings in flight at one.
+        let arrived = (server.requests("/imp").count - refused.0, server.requests("/clk").count - refused.1)
+        #expect(arrived.0 >= acknowledged.impressions && arrived.0 <= acknowledged.impressions + 20 * 4)
+        #expect(arrived.1 >= acknowledged.clicks && arrived.1 <= acknowledged.clicks + 20 * 4)
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit() == 0)
+    }
+}
