@@ -18,14 +18,16 @@ import time
 
 
 async def pipe(reader, writer):
+    """Copies one direction until its end, then half-closes the other side (a client that
+    shuts down its sending side still gets its answer)."""
     try:
         while data := await reader.read(65536):
             writer.write(data)
             await writer.drain()
+        if writer.can_write_eof():
+            writer.write_eof()
     except (ConnectionError, asyncio.CancelledError):
         pass
-    finally:
-        writer.close()
 
 
 def start_bridge(socket_path):
@@ -42,6 +44,8 @@ def start_bridge(socket_path):
             tcp_writer.close()
             return
         await asyncio.gather(pipe(tcp_reader, unix_writer), pipe(unix_reader, tcp_writer))
+        unix_writer.close()
+        tcp_writer.close()
 
     async def serve():
         server = await asyncio.start_server(connection, "127.0.0.1", 0)
@@ -59,6 +63,7 @@ def wait_for(socket_path, seconds=15):
     while time.monotonic() < deadline:
         try:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+                probe.settimeout(1)
                 probe.connect(socket_path)
                 probe.sendall(b"GET /v1/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
                 if probe.recv(64).startswith(b"HTTP/1.1 200"):
@@ -66,7 +71,7 @@ def wait_for(socket_path, seconds=15):
         except OSError:
             pass
         time.sleep(0.05)
-    sys.exit(f"check-openapi: the daemon did not answer on {socket_path}")
+    raise RuntimeError(f"the daemon did not answer on {socket_path} within {seconds} s")
 
 
 def main():
@@ -84,30 +89,43 @@ def main():
         sock = os.path.join(directory, "daemon.sock")
         environment = dict(os.environ, XDG_STATE_HOME=os.path.join(directory, "state"),
                            XDG_RUNTIME_DIR=directory)
-        log = open(os.path.join(directory, "daemon.log"), "w")
+        log_path = os.path.join(directory, "daemon.log")
+        log = open(log_path, "w")
         daemon = subprocess.Popen([args.daemon, "--socket", sock], env=environment, stdout=log, stderr=log)
+        status = 1
         try:
             wait_for(sock)
             port = start_bridge(sock)
             command = [
                 os.path.join(tools, "schemathesis"), "run", args.spec, "--url", f"http://127.0.0.1:{port}",
-                "--checks", "response_schema_conformance,status_code_conformance,not_a_server_error",
+                "--checks", ",".join([
+                    "response_schema_conformance", "status_code_conformance", "not_a_server_error",
+                    "negative_data_rejection", "unsupported_method",
+                ]),
                 "--exclude-operation-id", "streamEvents",
                 "--max-examples", str(args.max_examples), "--max-time", str(args.max_time),
                 "--workers", "1", "--request-timeout", "10", "--no-color",
             ]
             if args.seed is not None:
                 command += ["--seed", str(args.seed)]
-            result = subprocess.run(command)
+            status = subprocess.run(command).returncode
             if daemon.poll() is not None:
-                sys.exit(f"check-openapi: the daemon exited with {daemon.returncode} during the run")
+                print(f"check-openapi: the daemon exited with {daemon.returncode} during the run", file=sys.stderr)
+                status = 1
+        except Exception as error:
+            print(f"check-openapi: {error}", file=sys.stderr)
+            status = 1
         finally:
             daemon.terminate()
-            daemon.wait(timeout=20)
+            try:
+                daemon.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                daemon.kill()
+                daemon.wait()
             log.close()
-            if daemon.returncode not in (0, -15):
-                print(open(os.path.join(directory, "daemon.log")).read()[-4000:], file=sys.stderr)
-    sys.exit(result.returncode)
+            if status != 0:
+                print(open(log_path).read()[-4000:], file=sys.stderr)
+    sys.exit(status)
 
 
 if __name__ == "__main__":

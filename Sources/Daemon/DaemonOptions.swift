@@ -33,6 +33,10 @@ public struct DaemonOptions: ParsableArguments {
     public init() {}
 
     public func validate() throws {
+        if checkConfig, printConfig {
+            throw ValidationError(
+                "--check-config and --print-config are one or the other: check, or print what would run")
+        }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }

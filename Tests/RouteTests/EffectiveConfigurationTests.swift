@@ -42,6 +42,8 @@ import Testing
         let networks = try #require(json["ad_networks"] as? [String: [String: Any]])
         #expect(networks["test"]?["lazy"] as? Bool == false)
         #expect(networks["test"]?["init_timeout_ms"] as? Int == 10_000)
+        // A network's setup paths resolve like the file's own.
+        #expect((networks["house"]?["setup"] as? [String: String])?["directory"] == directory.path("house-ads"))
         let unit = try #require((json["ad_units"] as? [String: [String: Any]])?["u"])
         #expect(unit["max_retries"] as? Int == 0 && unit["preload"] as? Bool == false)
         #expect(unit["expiry_ms"] as? Int == 3_600_000)
@@ -76,12 +78,83 @@ import Testing
         }
     }
 
+    /// Every key set to something other than its default: each one the file sets is printed as
+    /// the file set it, so that none is dropped or rewritten on the way.
+    @Test func everySettingAFileMakesIsPrintedAsItWasMade() throws {
+        let directory = try TemporaryDirectory()
+        try makeProgram(in: directory)
+        let key = DemoRecipient.keyConfigPath
+        let written: [String: Any] = [
+            "socket": ["path": directory.path("run/s.sock"), "mode": "0640", "group": "0"],
+            "access": ["allowed_uids": [1234], "allowed_gids": [55]],
+            "state_directory": directory.path("state"),
+            "recipients": ["bidder": ["key_configs": [key, key]]],
+            "deadlines": [
+                "request_timeout_ms": 400, "adapter_timeout_ms": 40, "init_timeout_ms": 9000, "max_signal_bytes": 2048,
+            ],
+            "circuit_breaker": ["failures": 7, "cool_down_ms": 1234],
+            "limits": [
+                "max_connections": 100, "max_connections_per_peer": 10, "idle_timeout_ms": 20000,
+                "read_timeout_ms": 4000, "max_event_streams": 16, "max_event_streams_per_peer": 4,
+                "event_stream_buffer": 128, "max_requests_in_flight_per_peer": 16, "max_stored_ads": 100,
+            ],
+            "trackers": ["max_age_ms": 60000],
+            "log_level": "debug",
+            "metrics": ["listen": "127.0.0.1:9999"],
+            "adapters": [
+                [
+                    "name": "context", "type": "device-context", "recipients": ["bidder"], "timeout_ms": 70,
+                    "init_timeout_ms": 900, "cache_ttl_ms": 5, "options": ["brand": "Acme"],
+                    "circuit_breaker": ["failures": 2, "cool_down_ms": 500],
+                ],
+                [
+                    "name": "program", "exec": directory.path("bin/adapter"), "args": ["-v"], "env": ["A": "b"],
+                    "stop_grace_ms": 1500, "recipients": ["bidder"], "timeout_ms": 80, "init_timeout_ms": 800,
+                    "cache_ttl_ms": 10, "options": ["any": ["thing": 1]],
+                    "circuit_breaker": ["failures": 0, "cool_down_ms": 100],
+                ],
+            ],
+            "ad_networks": ["test": ["lazy": true, "init_timeout_ms": 1234, "setup": ["tracks_itself": true]]],
+            "ad_units": [
+                "u": [
+                    "format": "rewarded", "max_retries": 2, "preload": true, "expiry_ms": 5000,
+                    "waterfall": [
+                        ["network": "test", "parameter": "p", "timeout_ms": 300, "options": ["delay_ms": 5]]
+                    ],
+                ]
+            ],
+        ]
+        let json = try JSONSerialization.data(withJSONObject: written)
+        let printed = try load(String(decoding: json, as: UTF8.self), in: directory).printedConfiguration()
+        // Both as JSON reads them, so that a number and a boolean compare alike.
+        let expected = try JSONSerialization.jsonObject(with: json)
+        let read = try JSONSerialization.jsonObject(with: Data(printed.utf8))
+        #expect(Self.missing(expected, in: read).isEmpty, "\(Self.missing(expected, in: read))")
+        #expect(try load(printed, in: try TemporaryDirectory()).printedConfiguration() == printed)
+    }
+
+    /// Where `expected` has a value that `actual` lacks or differs in: objects need each of
+    /// their keys, arrays each element in order.
+    static func missing(_ expected: Any, in actual: Any?, at path: String = "") -> [String] {
+        switch expected {
+        case let object as [String: Any]:
+            guard let other = actual as? [String: Any] else { return [path] }
+            return object.sorted { $0.key < $1.key }.flatMap {
+                missing($0.value, in: other[$0.key], at: path + "." + $0.key)
+            }
+        case let array as [Any]:
+            guard let other = actual as? [Any], other.count == array.count else { return [path] }
+            return zip(array, other).enumerated().flatMap { missing($1.0, in: $1.1, at: "\(path)[\($0)]") }
+        default:
+            guard let actual else { return [path] }
+            return "\(expected)" == "\(actual)" ? [] : ["\(path): \(expected) became \(actual)"]
+        }
+    }
+
     /// A configuration leaving almost everything to its defaults, with relative paths.
     private func minimal(in directory: TemporaryDirectory) throws -> String {
-        try FileManager.default.createDirectory(atPath: directory.path("bin"), withIntermediateDirectories: true)
-        #expect(
-            FileManager.default.createFile(atPath: directory.path("bin/adapter"), contents: Data("#!/bin/sh\n".utf8)))
-        #expect(chmod(directory.path("bin/adapter"), 0o755) == 0)
+        try makeProgram(in: directory)
+        try FileManager.default.createDirectory(atPath: directory.path("house-ads"), withIntermediateDirectories: true)
         let keyConfig = try relativePath(from: directory.url, to: DemoRecipient.keyConfigPath)
         return #"""
             {"socket": {"path": "run/s.sock"}, "state_directory": "state",
@@ -91,8 +164,17 @@ import Testing
                {"name": "segments", "type": "file", "recipients": ["bidder"], "options": {"path": "signals/a.json"}},
                {"name": "program", "exec": "bin/adapter", "recipients": ["bidder"], "timeout_ms": 75,
                 "circuit_breaker": {"failures": 0}}],
+             "ad_networks": {"house": {"setup": {"directory": "house-ads"}}},
              "ad_units": {"u": {"format": "native", "waterfall": [{"network": "test", "parameter": "p"}]}}}
             """#
+    }
+
+    /// An executable `bin/adapter` in `directory`, for an exec adapter to name.
+    private func makeProgram(in directory: TemporaryDirectory) throws {
+        try FileManager.default.createDirectory(atPath: directory.path("bin"), withIntermediateDirectories: true)
+        #expect(
+            FileManager.default.createFile(atPath: directory.path("bin/adapter"), contents: Data("#!/bin/sh\n".utf8)))
+        #expect(chmod(directory.path("bin/adapter"), 0o755) == 0)
     }
 
     /// `target` relative to `base`, with `..` as needed: the configuration must resolve it.

@@ -100,12 +100,25 @@ extension ConfigurationResolver {
                 adapter.stopGraceMilliseconds ?? DaemonConfiguration.AdapterSettings.defaultStopGraceMilliseconds))
     }
 
-    /// Options named `path` or ending in `_path` are paths: relative ones resolve like the file's own.
+    /// Options named `path`, `directory` or ending in `_path`, at any depth, are paths: relative
+    /// ones resolve like the file's own.
     func resolvingPaths(_ options: AdapterOptions) -> AdapterOptions {
-        var resolved = options
-        for (key, value) in options.values where key == "path" || key.hasSuffix("_path") {
-            if case .string(let path) = value { resolved.values[key] = .string(absolute(path)) }
+        AdapterOptions(options.values.mapValues { resolvingPaths($0) }.merging(pathsOnly(options.values)) { $1 })
+    }
+
+    private func pathsOnly(_ values: [String: JSONValue]) -> [String: JSONValue] {
+        values.filter { key, _ in key == "path" || key == "directory" || key.hasSuffix("_path") }
+            .mapValues { value in
+                guard case .string(let path) = value else { return value }
+                return .string(absolute(path))
+            }
+    }
+
+    private func resolvingPaths(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members): .object(members.mapValues { resolvingPaths($0) }.merging(pathsOnly(members)) { $1 })
+        case .array(let items): .array(items.map { resolvingPaths($0) })
+        default: value
         }
-        return resolved
     }
 }

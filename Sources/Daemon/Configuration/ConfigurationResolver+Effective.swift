@@ -28,6 +28,9 @@ extension ConfigurationResolver {
             adapter.options = resolvingPaths(adapter.options)
             return adapter
         }
+        for (name, network) in settings.adNetworks {
+            effective.adNetworks[name]?.setup = resolvingPaths(network.setup)
+        }
         for unit in settings.adUnits.values {
             for item in unit.waterfall where effective.adNetworks[item.network] == nil {
                 effective.adNetworks[item.network] = AdNetworkSettings()

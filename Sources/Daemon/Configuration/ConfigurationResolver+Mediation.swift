@@ -25,7 +25,7 @@ extension ConfigurationResolver {
         let networks = used.union(settings.adNetworks.keys).sorted().map { name in
             let network = settings.adNetworks[name]
             return AdNetworkConfiguration(
-                name: name, setup: network?.setup ?? AdapterOptions(), lazy: network?.lazy ?? false,
+                name: name, setup: resolvingPaths(network?.setup ?? AdapterOptions()), lazy: network?.lazy ?? false,
                 initTimeout: .milliseconds(network?.initTimeoutMilliseconds ?? 10_000))
         }
         return MediationConfiguration(units: units, networks: networks)
@@ -38,7 +38,7 @@ extension ConfigurationResolver {
                 "ad_networks.\(name)",
                 "no ad network named \"\(name)\" (known: \(types.names.joined(separator: ", ")))")
         }
-        let setup = settings.adNetworks[name]?.setup ?? AdapterOptions()
+        let setup = resolvingPaths(settings.adNetworks[name]?.setup ?? AdapterOptions())
         let unknown = unknownKeys(
             in: setup, declared: type.setupKeys, at: "ad_networks.\(name).setup", kind: "setup key")
         guard unknown.isEmpty else { throw ConfigurationErrors(errors: unknown) }
@@ -78,7 +78,7 @@ extension ConfigurationResolver {
                 continue
             }
             guard !failedSetups.contains(item.network) else { continue }
-            let setup = settings.adNetworks[item.network]?.setup ?? AdapterOptions()
+            let setup = resolvingPaths(settings.adNetworks[item.network]?.setup ?? AdapterOptions())
             if let problem = type.problem(with: item, format: unit.format, setup: setup, signalAdapters: signalAdapters)
             {
                 errors.append(fail(at, problem))

@@ -28,6 +28,7 @@ extension ResolvedConfiguration {
                 "ad unit       \(unit.id) (\(unit.format.rawValue)): \(unit.waterfall.map(\.network).joined(separator: " > "))"
             )
         }
+        lines += warnings.map { "warning       \($0)" }
         return lines.joined(separator: "\n")
     }
 }
