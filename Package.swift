@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "StateStore",
             dependencies: [
-                "Mediation", "Timing",
+                "Mediation", "SharedTypes", "Timing",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -32,6 +32,7 @@ struct DaemonApplication: Sendable {
         let clock = AdjustableClock(adjustable: testbed)
         let fetcher = HTTPAdFetcher()
         let database = try StateDatabase(path: configuration.stateDatabasePath)
+        let rewards = SQLiteRewardLedger(database, retention: configuration.rewardRetention)
         let trackers = TrackerQueue(
             fetcher: fetcher, outbox: SQLiteTrackerOutbox(database), clock: WallClock(clock: clock),
             settings: configuration.trackers, logger: logger, metrics: metrics.factory)
@@ -42,7 +43,8 @@ struct DaemonApplication: Sendable {
             units: configuration.mediation.units, networks: configuration.mediation.networks,
             registry: BuiltinAdNetworks.registry,
             services: AdNetworkServices(fetcher: fetcher, trackers: trackers, signals: collector),
-            clock: clock, logger: logger, metrics: metrics.factory, maxStoredAds: configuration.limits.maxStoredAds)
+            rewards: rewards, clock: clock, logger: logger, metrics: metrics.factory,
+            maxStoredAds: configuration.limits.maxStoredAds)
         self.state = DaemonState(
             collector: collector, ads: ads, access: configuration.access, warnings: configuration.warnings,
             logger: logger)
@@ -52,13 +54,14 @@ struct DaemonApplication: Sendable {
         self.metrics = metrics
         limits = ClientLimits(limits: configuration.limits, logger: logger, metrics: metrics.factory)
         (responder, routes) = Self.responder(
-            state: state, limits: limits, trackers: trackers, metrics: metrics, testbedClock: testbed ? clock : nil)
+            state: state, limits: limits, trackers: trackers, rewards: rewards, clock: clock, metrics: metrics,
+            testbedClock: testbed ? clock : nil)
     }
 
     /// Every route registered once, on one router; the index of what it holds is read from it.
     static func responder(
-        state: DaemonState, limits: ClientLimits, trackers: TrackerQueue, metrics: DaemonMetrics,
-        testbedClock: AdjustableClock?
+        state: DaemonState, limits: ClientLimits, trackers: TrackerQueue, rewards: any RewardLedger,
+        clock: AdjustableClock, metrics: DaemonMetrics, testbedClock: AdjustableClock?
     ) -> (CallbackResponder<DaemonRequestContext>, RouteIndex) {
         let router = Router(context: DaemonRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: ErrorMiddleware())
@@ -67,6 +70,7 @@ struct DaemonApplication: Sendable {
         router.add(middleware: OwedMiddleware(trackers: trackers))
         SignalRoutes(state: state).addRoutes(to: router)
         AdRoutes(ads: state.ads, limits: limits).addRoutes(to: router)
+        RewardRoutes(rewards: rewards, clock: WallClock(clock: clock)).addRoutes(to: router)
         MetricsRoutes(metrics: metrics, state: state, trackers: trackers).addRoutes(to: router)
         if let testbedClock { TestbedRoutes(clock: testbedClock, logger: state.logger).addRoutes(to: router) }
         let routes = RouteIndex(router)

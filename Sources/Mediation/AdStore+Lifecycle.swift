@@ -56,7 +56,8 @@ extension AdStore {
         return LifecycleOutcome(recorded: true, reason: nil, action: action)
     }
 
-    public func show(_ id: String) throws(AdLifecycleError) -> LifecycleOutcome {
+    /// Shows a rewarded ad once; `uid`, the peer showing it, is who its reward is for.
+    public func show(_ id: String, uid: UInt32? = nil) throws(AdLifecycleError) -> LifecycleOutcome {
         var ad: LoadedAd
         do {
             ad = try rewarded(id)
@@ -70,6 +71,7 @@ extension AdStore {
         guard ad.presentation.show() else {
             throw AdLifecycleError(.adAlreadyUsed, "ad '\(id)' was already shown; load another")
         }
+        ad.shownBy = uid
         publish(.willPresent, ad)
         if !ad.impressionRecorded {
             ad.impressionRecorded = true
@@ -140,6 +142,7 @@ extension AdStore {
             if name == .rewardEarned {
                 if case .rewarded(let reward) = ad.fill.ad.content {
                     fields["reward"] = .object(["type": .string(reward.type), "amount": .number(reward.amount)])
+                    fields["transaction_id"] = .string(record(reward, of: ad))
                 }
                 if let ssv = ad.ssv, ssv.customData != nil || ssv.userID != nil {
                     var object: [String: EventField] = [:]
@@ -155,6 +158,23 @@ extension AdStore {
             preloadAfterDismiss(ad)
         }
         return repeated ? .duplicate : .recorded
+    }
+
+    /// Commits `reward`, earned by `ad`, to the ledger before its event is published; answers
+    /// its transaction id. A ledger that cannot be written is logged: the event still goes.
+    private func record(_ reward: Reward, of ad: LoadedAd) -> String {
+        let earned = EarnedReward(
+            transactionID: UUID().uuidString.lowercased(), adID: ad.id, adUnit: ad.unit.id, rewardType: reward.type,
+            rewardAmount: reward.amount, customData: ad.ssv?.customData, userID: ad.ssv?.userID, uid: ad.shownBy,
+            earnedAt: wallClock.nowMilliseconds)
+        do {
+            try rewards.record(earned)
+        } catch {
+            logger.error(
+                "an earned reward could not be recorded in the state database",
+                metadata: ["transaction_id": "\(earned.transactionID)", "error": "\(error)"])
+        }
+        return earned.transactionID
     }
 
     private func rewarded(_ id: String) throws(AdLifecycleError) -> LoadedAd {

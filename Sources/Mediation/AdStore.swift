@@ -2,12 +2,13 @@ import Foundation
 import Logging
 import Metrics
 import SharedTypes
+import Timing
 
 /// The daemon's ads: loads through each unit's waterfall (a load of a unit already loading
 /// joins it; a ready ad is handed out again until used, unless forced), background retries of
 /// failed loads with backoff 2^min(6, attempt) s, expiry, and each ad's lifecycle, with
 /// impressions and clicks counted once and a rewarded ad's events in order.
-public actor AdStore<C: Clock> where C.Duration == Duration {
+public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     public typealias LoadResult = Result<MediatedAd, AdLoadFailure>
 
     let clock: C
@@ -19,6 +20,10 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     let logger: Logger
     public nonisolated let events: EventHub
     let metrics: AdMetrics
+    /// Where earned rewards are committed before `reward_earned` is published.
+    let rewards: any RewardLedger
+    /// Wall-clock time on `clock`, for what is kept across restarts (a reward's time).
+    let wallClock: WallClock<C>
 
     /// The ads held, and when each leaves.
     var ads: AdRetention
@@ -32,10 +37,12 @@ public actor AdStore<C: Clock> where C.Duration == Duration {
     /// unless a caller gives one); `maxStoredAds`: the most ads held at once.
     public init(
         units: [AdUnit], networks: [AdNetworkConfiguration], registry: AdNetworkRegistry,
-        services: AdNetworkServices, clock: C, logger: Logger, events: EventHub = EventHub(),
-        metrics: any MetricsFactory = MetricsSystem.factory, maxStoredAds: Int = 2000
+        services: AdNetworkServices, rewards: any RewardLedger, clock: C, logger: Logger,
+        events: EventHub = EventHub(), metrics: any MetricsFactory = MetricsSystem.factory, maxStoredAds: Int = 2000
     ) throws(AdLoadError) {
         self.clock = clock
+        self.rewards = rewards
+        self.wallClock = WallClock(clock: clock)
         self.ads = AdRetention(capacity: maxStoredAds)
         self.metrics = AdMetrics(factory: metrics)
         self.origin = clock.now

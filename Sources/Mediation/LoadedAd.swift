@@ -16,6 +16,8 @@ struct LoadedAd: Sendable {
     var trackedProgress: Set<VideoProgress> = []
     /// Whether the client reported that it could not play the ad.
     var playbackFailed = false
+    /// The uid of the peer that showed it: whose reward it earns.
+    var shownBy: UInt32?
 
     var format: AdFormat { unit.format }
     var expiresAt: Duration { loadedAt + unit.expiry }

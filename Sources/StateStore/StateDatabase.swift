@@ -97,6 +97,20 @@ public final class StateDatabase: Sendable {
                 table.column("due_at_ms", .integer).notNull()
             }
         }
+        migrator.registerMigration("2 rewards") { db in
+            try db.create(table: RewardRow.databaseTableName) { table in
+                table.primaryKey("transaction_id", .text)
+                table.column("ad_id", .text).notNull()
+                table.column("ad_unit", .text).notNull()
+                table.column("reward_type", .text).notNull()
+                table.column("reward_amount", .double).notNull()
+                table.column("custom_data", .text)
+                table.column("user_id", .text)
+                table.column("uid", .integer)
+                table.column("earned_at_ms", .integer).notNull().indexed()
+                table.column("claimed_at_ms", .integer)
+            }
+        }
         return migrator
     }()
 }

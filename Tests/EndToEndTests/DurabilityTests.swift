@@ -133,4 +133,42 @@ struct DurabilityTests: MediationScenario {
         daemon.send(SIGTERM)
         #expect(await daemon.waitForExit() == 0)
     }
+
+    @Test func aRewardEarnedBeforeAKillIsListedAndClaimedOnceAfterTheRestart() async throws {
+        let state = try TemporaryDirectory()
+        var config = Self.config(units: [Self.rewarded: Self.unit("rewarded", [Self.testItem(Self.rewarded)])])
+        config["state_directory"] = state.path("state")
+        do {
+            let daemon = try await RunningDaemon.start(config: config)
+            let load = try await Self.post(
+                daemon.client, "/v1/ads", ["ad_unit": Self.rewarded, "format": "rewarded", "ssv": ["user_id": "p9"]])
+            let id = try #require(load.json["ad_id"] as? String)
+            #expect(try await Self.post(daemon.client, "/v1/ads/\(id)/show").status == 200)
+            // The answer to the call that earned it comes once the reward is on disk.
+            #expect(try await Self.post(daemon.client, "/v1/ads/\(id)/progress", ["event": "complete"]).status == 200)
+            daemon.send(SIGKILL)
+            #expect(await daemon.waitForExit() != nil)
+        }
+        let daemon = try await RunningDaemon.start(config: config)
+        func cli(_ arguments: [String]) async throws -> Binary.Result {
+            try await Binary.run("secure-signals", ["rewards"] + arguments + ["--socket", daemon.socketPath])
+        }
+        let listed = try await cli(["--json"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let rewards = try #require(
+            (try JSONSerialization.jsonObject(with: Data(listed.stdout)) as? [String: Any])?["rewards"]
+                as? [[String: Any]])
+        #expect(rewards.count == 1)
+        let id = try #require(rewards.first?["transaction_id"] as? String)
+        #expect(rewards.first?["user_id"] as? String == "p9" && rewards.first?["claimed_at_ms"] is NSNull)
+        let table = try await cli([])
+        #expect(table.stdoutText.contains(id) && table.stdoutText.contains("10 coins"), "\(table.stdoutText)")
+        let claim = try await cli(["claim", id])
+        #expect(claim.status == 0 && claim.stdoutText == "claimed: 10 coins (\(id))\n", "\(claim.stderr)")
+        let again = try await cli(["claim", id])
+        #expect(again.status != 0 && again.stderr.contains("already_claimed"), "\(again.stderr)")
+        #expect(try await cli([]).stdoutText == "no unclaimed rewards\n")
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit() == 0)
+    }
 }

@@ -40,7 +40,8 @@ struct AdStoreTests {
     ) throws -> AdStore<ManualClock> {
         try AdStore(
             units: units, networks: [AdNetworkConfiguration(name: "test")], registry: BuiltinAdNetworks.registry,
-            services: .offline, clock: clock, logger: Logger(label: "test"))
+            services: .offline, rewards: SQLiteRewardLedger(StateDatabase()), clock: clock,
+            logger: Logger(label: "test"))
     }
 
     func item(_ parameter: String, _ options: [String: JSONValue] = [:], timeout: Duration = .seconds(2)) -> LineItem {
@@ -331,7 +332,8 @@ extension AdStoreTests {
         let store = try AdStore(
             units: [AdUnit(id: "u", format: .native, waterfall: [item(Self.native)])],
             networks: [AdNetworkConfiguration(name: "test", lazy: true)], registry: BuiltinAdNetworks.registry,
-            services: .offline, clock: ManualClock(), logger: Logger(label: "test"))
+            services: .offline, rewards: SQLiteRewardLedger(StateDatabase()), clock: ManualClock(),
+            logger: Logger(label: "test"))
         await store.initializeNetworks()
         let before = try #require(await store.networkStatuses().first)
         #expect(before.state == .initializing && before.description == "set up on first use")

@@ -42,7 +42,8 @@ struct ConfigurationResolver {
                 adapters: adapters, recipients: recipients,
                 requestTimeout: .milliseconds(settings.deadlines.requestTimeoutMilliseconds),
                 maxSignalBytes: settings.deadlines.maxSignalBytes, stateDirectory: stateDirectory),
-            mediation: mediation, limits: limits(), trackers: trackers(), logLevel: logLevel ?? nil,
+            mediation: mediation, limits: limits(), trackers: trackers(),
+            rewardRetention: .milliseconds(settings.rewards.retentionMilliseconds), logLevel: logLevel ?? nil,
             metricsListener: metricsListener ?? nil,
             effective: effective(socketPath: socket.path, stateDirectory: stateDirectory.path))
     }

@@ -17,6 +17,7 @@ struct DaemonConfiguration: Codable, Sendable {
     var adNetworks: [String: AdNetworkSettings] = [:]
     var limits = LimitSettings()
     var trackers = TrackerSettings()
+    var rewards = RewardSettings()
     var logLevel: String?
     var metrics = MetricsSettings()
 
@@ -38,6 +39,7 @@ struct DaemonConfiguration: Codable, Sendable {
         adNetworks = try container.part(.adNetworks, default: [:])
         limits = try container.part(.limits, default: LimitSettings())
         trackers = try container.part(.trackers, default: TrackerSettings())
+        rewards = try container.part(.rewards, default: RewardSettings())
         logLevel = try container.part(.logLevel, default: nil)
         metrics = try container.part(.metrics, default: MetricsSettings())
     }

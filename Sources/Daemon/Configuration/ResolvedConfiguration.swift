@@ -24,6 +24,8 @@ public struct ResolvedConfiguration: Sendable {
     public var limits: Limits
     /// `trackers`: how the tracker queue retries what it owes.
     public var trackers: TrackerQueue.Settings
+    /// `rewards.retention_ms`: how long an earned reward is kept.
+    public var rewardRetention: Duration
     /// `log_level`, when the file sets it (`--log-level` overrides it).
     public var logLevel: Logger.Level?
     /// `metrics.listen`: a loopback TCP listener for `/metrics` alone (read at start).

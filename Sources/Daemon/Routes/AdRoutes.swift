@@ -39,7 +39,7 @@ struct AdRoutes {
     }
 
     @Sendable func show(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        try JSONResponse.make(try await ads.show(try context.parameters.require("id")))
+        try JSONResponse.make(try await ads.show(try context.parameters.require("id"), uid: context.peer?.uid))
     }
 
     @Sendable func progress(_ request: Request, context: DaemonRequestContext) async throws -> Response {

@@ -1,0 +1,62 @@
+import Hummingbird
+import Mediation
+import SharedTypes
+import Timing
+
+/// The reward ledger on the socket API: a peer lists and claims the rewards of the ads it
+/// showed (root, every peer's).
+struct RewardRoutes {
+    let rewards: any RewardLedger
+    let clock: WallClock<AdjustableClock>
+
+    func addRoutes(to router: Router<DaemonRequestContext>) {
+        router.get("/v1/rewards", use: list)
+        router.post("/v1/rewards/:transaction_id/claim", use: claim)
+    }
+
+    @Sendable func list(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        let name = request.uri.queryParameters.get("state") ?? RewardState.unclaimed.rawValue
+        guard let state = RewardState(rawValue: name) else {
+            throw APIError(
+                .badRequest, "invalid_request", "state: must be unclaimed, claimed or all, not \"\(name)\"")
+        }
+        return try JSONResponse.make(RewardList(rewards: try await rewards.rewards(uid: owner(context), state: state)))
+    }
+
+    @Sendable func claim(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        let id = try context.parameters.require("transaction_id")
+        switch try await rewards.claim(id, uid: owner(context), now: clock.nowMilliseconds) {
+        case .claimed(let reward): return try JSONResponse.make(ClaimedReward(reward: reward))
+        case .alreadyClaimed(let reward): throw RewardAlreadyClaimed(reward: reward)
+        case .notFound: throw APIError(.notFound, "unknown_reward", "no reward '\(id)' of this peer")
+        }
+    }
+
+    /// Whose rewards a peer may see: its own; root's view is everyone's.
+    private func owner(_ context: DaemonRequestContext) -> UInt32? {
+        guard let uid = context.peer?.uid else { return UInt32.max }
+        return uid == 0 ? nil : uid
+    }
+}
+
+@WireKeys
+struct RewardList: Encodable {
+    var rewards: [EarnedReward]
+}
+
+@WireKeys
+struct ClaimedReward: Encodable {
+    var reward: EarnedReward
+}
+
+/// 409 `already_claimed`, with the reward as it was claimed.
+struct RewardAlreadyClaimed: APIFailure {
+    var reward: EarnedReward
+    var errorCode: String { "already_claimed" }
+    var message: String { "reward '\(reward.transactionID)' was already claimed" }
+    var status: HTTPResponse.Status { .conflict }
+
+    func encodeDetails(to container: inout KeyedEncodingContainer<AnyCodingKey>) throws {
+        try container.encode(reward, forKey: AnyCodingKey("reward"))
+    }
+}

@@ -1,0 +1,29 @@
+import SharedTypes
+
+/// Which rewards a listing shows.
+public enum RewardState: String, Sendable, CaseIterable {
+    case unclaimed, claimed, all
+}
+
+/// What a claim did.
+public enum RewardClaim: Sendable, Equatable {
+    /// Claimed now.
+    case claimed(EarnedReward)
+    /// Claimed before; the reward as it was claimed.
+    case alreadyClaimed(EarnedReward)
+    /// No such reward that this peer may see.
+    case notFound
+}
+
+/// Where earned rewards are kept, durably: `record` returns once the reward is on disk.
+///
+/// `record` is synchronous, and the ad store calls it before it publishes `reward_earned`: a
+/// reward is rare (one per rewarded ad watched), and committing it in line keeps the event
+/// order (the reward before the dismiss) without a second mechanism, for one sync to disk.
+public protocol RewardLedger: Sendable {
+    func record(_ reward: EarnedReward) throws
+    /// The rewards of the peer `uid` (every peer's when nil: root), oldest first.
+    func rewards(uid: UInt32?, state: RewardState) async throws -> [EarnedReward]
+    /// Marks one of `uid`'s rewards (any, when nil) claimed at `now` (wall-clock ms).
+    func claim(_ transactionID: String, uid: UInt32?, now: Int64) async throws -> RewardClaim
+}

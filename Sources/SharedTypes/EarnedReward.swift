@@ -1,0 +1,33 @@
+/// A reward a user earned, as the ledger keeps it until it is claimed (and for a while after).
+@WireKeys
+public struct EarnedReward: Sendable, Codable, Equatable {
+    /// A UUID, the same in the `reward_earned` event, the SSV callback and the claim.
+    public var transactionID: String
+    public var adID: String
+    public var adUnit: String
+    public var rewardType: String
+    public var rewardAmount: Double
+    @Nullable public var customData: String?
+    @Nullable public var userID: String?
+    /// The uid of the peer that showed the ad (who may list and claim it); nil when unknown.
+    @Nullable public var uid: UInt32?
+    /// Wall-clock milliseconds.
+    @WireName("earned_at_ms") public var earnedAt: Int64
+    @Nullable @WireName("claimed_at_ms") public var claimedAt: Int64?
+
+    public init(
+        transactionID: String, adID: String, adUnit: String, rewardType: String, rewardAmount: Double,
+        customData: String?, userID: String?, uid: UInt32?, earnedAt: Int64, claimedAt: Int64? = nil
+    ) {
+        self.transactionID = transactionID
+        self.adID = adID
+        self.adUnit = adUnit
+        self.rewardType = rewardType
+        self.rewardAmount = rewardAmount
+        self.customData = customData
+        self.userID = userID
+        self.uid = uid
+        self.earnedAt = earnedAt
+        self.claimedAt = claimedAt
+    }
+}

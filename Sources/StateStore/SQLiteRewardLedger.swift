@@ -1,0 +1,48 @@
+import GRDB
+import Mediation
+import SharedTypes
+
+/// The reward ledger in the state database. A reward is kept `retention` after it was earned,
+/// claimed or not; each record prunes what is older.
+public struct SQLiteRewardLedger: RewardLedger {
+    let database: StateDatabase
+    let retention: Duration
+
+    public init(_ database: StateDatabase, retention: Duration = .seconds(30 * 86_400)) {
+        self.database = database
+        self.retention = retention
+    }
+
+    public func record(_ reward: EarnedReward) throws {
+        let horizon = reward.earnedAt - retention.components.seconds * 1000
+        try database.writer.write { db in
+            try RewardRow(reward).insert(db)
+            try RewardRow.filter(Column("earned_at_ms") < horizon).deleteAll(db)
+        }
+    }
+
+    public func rewards(uid: UInt32?, state: RewardState) async throws -> [EarnedReward] {
+        try await database.writer.read { db in
+            var request = RewardRow.order(Column("earned_at_ms"), Column("transaction_id"))
+            if let uid { request = request.filter(Column("uid") == Int64(uid)) }
+            switch state {
+            case .unclaimed: request = request.filter(Column("claimed_at_ms") == nil)
+            case .claimed: request = request.filter(Column("claimed_at_ms") != nil)
+            case .all: break
+            }
+            return try request.fetchAll(db).map(\.reward)
+        }
+    }
+
+    public func claim(_ transactionID: String, uid: UInt32?, now: Int64) async throws -> RewardClaim {
+        try await database.writer.write { db in
+            guard var row = try RewardRow.fetchOne(db, key: transactionID),
+                uid == nil || row.uid == uid.map(Int64.init)
+            else { return .notFound }
+            if row.claimedAt != nil { return .alreadyClaimed(row.reward) }
+            row.claimedAt = now
+            try row.update(db)
+            return .claimed(row.reward)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Client
+import Foundation
+import SharedTypes
+
+struct RewardsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rewards",
+        abstract: "List the rewards this user earned (root: everyone's), or claim one.",
+        discussion: """
+            A reward earned watching a rewarded ad is kept by the daemon until it is claimed, \
+            across crashes and restarts. Its transaction id is the one in the reward_earned event \
+            and in the SSV callback.
+
+            Examples:
+              secure-signals rewards
+              secure-signals rewards --state all --json
+              secure-signals rewards claim 0b6f5f9e-4c1e-4b6a-9f77-2d3c1f0e8a11
+            """,
+        subcommands: [List.self, Claim.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List rewards, oldest first.")
+        @OptionGroup var connection: ConnectionOptions
+
+        @Option(help: "unclaimed, claimed or all.")
+        var state = "unclaimed"
+
+        func validate() throws {
+            guard ["unclaimed", "claimed", "all"].contains(state) else {
+                throw ValidationError("--state must be unclaimed, claimed or all")
+            }
+        }
+
+        func run() async throws {
+            let path = "/v1/rewards?state=\(state)"
+            if connection.json { return try await printRaw(connection, path) }
+            struct Answer: Decodable { var rewards: [EarnedReward] }
+            let reply = try await connection.client.request(.GET, path).successful()
+            let rewards = try WireFormat.decoder().decode(Answer.self, from: reply.body).rewards
+            guard !rewards.isEmpty else { return print("no \(state == "all" ? "" : state + " ")rewards") }
+            print(
+                Table(
+                    header: ["TRANSACTION", "REWARD", "AD UNIT", "USER", "EARNED", "CLAIMED"],
+                    rows: rewards.map { reward in
+                        [
+                            reward.transactionID, "\(amount(reward.rewardAmount)) \(reward.rewardType)", reward.adUnit,
+                            reward.userID ?? "-", timestamp(reward.earnedAt), reward.claimedAt.map(timestamp) ?? "-",
+                        ]
+                    }))
+        }
+    }
+
+    struct Claim: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Claim a reward; claiming it again fails with already_claimed.")
+        @OptionGroup var connection: ConnectionOptions
+
+        @Argument(help: "The reward's transaction id.")
+        var transactionID: String
+
+        func run() async throws {
+            let path = "/v1/rewards/\(transactionID)/claim"
+            if connection.json { return try await printRaw(connection, path, body: Data("{}".utf8)) }
+            struct Answer: Decodable { var reward: EarnedReward }
+            let reply = try await connection.client.request(.POST, path, json: Data("{}".utf8)).successful()
+            let reward = try WireFormat.decoder().decode(Answer.self, from: reply.body).reward
+            print("claimed: \(amount(reward.rewardAmount)) \(reward.rewardType) (\(reward.transactionID))")
+        }
+    }
+}
+
+/// `10` rather than `10.0`.
+private func amount(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+}
+
+/// Wall-clock milliseconds as an ISO 8601 time, to the second.
+private func timestamp(_ milliseconds: Int64) -> String {
+    ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+}
