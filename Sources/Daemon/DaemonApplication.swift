@@ -43,7 +43,9 @@ struct DaemonApplication: Sendable {
             units: configuration.mediation.units, networks: configuration.mediation.networks,
             registry: BuiltinAdNetworks.registry,
             services: AdNetworkServices(fetcher: fetcher, trackers: trackers, signals: collector),
-            rewards: rewards, clock: clock, logger: logger, metrics: metrics.factory,
+            rewards: rewards,
+            callbackSigner: configuration.ssvKey.map { SSVCallbackSigner(key: $0.key, keyID: $0.id, logger: logger) },
+            clock: clock, logger: logger, metrics: metrics.factory,
             maxStoredAds: configuration.limits.maxStoredAds)
         self.state = DaemonState(
             collector: collector, ads: ads, access: configuration.access, warnings: configuration.warnings,

@@ -160,8 +160,9 @@ extension AdStore {
         return repeated ? .duplicate : .recorded
     }
 
-    /// Commits `reward`, earned by `ad`, to the ledger before its event is published; answers
-    /// its transaction id. A ledger that cannot be written is logged: the event still goes.
+    /// Commits `reward`, earned by `ad`, to the ledger before its event is published, and owes
+    /// its SSV callback when the unit has one; answers its transaction id. A ledger that cannot
+    /// be written is logged: the event still goes.
     private func record(_ reward: Reward, of ad: LoadedAd) -> String {
         let earned = EarnedReward(
             transactionID: UUID().uuidString.lowercased(), adID: ad.id, adUnit: ad.unit.id, rewardType: reward.type,
@@ -173,6 +174,11 @@ extension AdStore {
             logger.error(
                 "an earned reward could not be recorded in the state database",
                 metadata: ["transaction_id": "\(earned.transactionID)", "error": "\(error)"])
+        }
+        if let base = ad.unit.ssvCallbackURL,
+            let url = callbackSigner?.callbackURL(base, for: earned, adNetwork: ad.fill.network)
+        {
+            services.trackers.enqueue([url], kind: .ssv)
         }
         return earned.transactionID
     }

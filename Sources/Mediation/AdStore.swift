@@ -22,6 +22,8 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     let metrics: AdMetrics
     /// Where earned rewards are committed before `reward_earned` is published.
     let rewards: any RewardLedger
+    /// Signs the SSV callbacks of units that have one; nil when no signing key is configured.
+    let callbackSigner: (any RewardCallbackSigner)?
     /// Wall-clock time on `clock`, for what is kept across restarts (a reward's time).
     let wallClock: WallClock<C>
 
@@ -37,11 +39,13 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     /// unless a caller gives one); `maxStoredAds`: the most ads held at once.
     public init(
         units: [AdUnit], networks: [AdNetworkConfiguration], registry: AdNetworkRegistry,
-        services: AdNetworkServices, rewards: any RewardLedger, clock: C, logger: Logger,
+        services: AdNetworkServices, rewards: any RewardLedger, callbackSigner: (any RewardCallbackSigner)? = nil,
+        clock: C, logger: Logger,
         events: EventHub = EventHub(), metrics: any MetricsFactory = MetricsSystem.factory, maxStoredAds: Int = 2000
     ) throws(AdLoadError) {
         self.clock = clock
         self.rewards = rewards
+        self.callbackSigner = callbackSigner
         self.wallClock = WallClock(clock: clock)
         self.ads = AdRetention(capacity: maxStoredAds)
         self.metrics = AdMetrics(factory: metrics)

@@ -11,11 +11,14 @@ public struct AdUnit: Sendable, Equatable {
     public var preload: Bool
     /// How long a loaded ad may be shown.
     public var expiry: Duration
+    /// Where a reward's signed server-side-verification callback goes (rewarded units).
+    public var ssvCallbackURL: String?
 
     public init(
         id: String, format: AdFormat, waterfall: [LineItem], maxRetries: Int = 0, preload: Bool = false,
-        expiry: Duration = .seconds(3600)
+        expiry: Duration = .seconds(3600), ssvCallbackURL: String? = nil
     ) {
+        self.ssvCallbackURL = ssvCallbackURL
         self.id = id
         self.format = format
         self.waterfall = waterfall

@@ -17,6 +17,8 @@ public final class TrackerQueue: Sendable {
     /// What a tracker reports; the metrics' `kind` label.
     public enum Kind: String, Sendable, CaseIterable {
         case impression, click, progress, error, win, loss
+        /// A reward's server-side-verification callback.
+        case ssv
     }
 
     public struct Settings: Sendable, Equatable {
@@ -27,19 +29,26 @@ public final class TrackerQueue: Sendable {
         /// each drawn between half and all of it so that a fleet does not retry in step.
         public var retryDelay: Duration
         public var maxDelay: Duration
-        /// How long a ping is owed before it is given up (`trackers.max_age_ms`).
+        /// How long a ping is owed before it is given up (`trackers.max_age_ms`) ...
         public var maxAge: Duration
+        /// ... and an SSV callback (`ssv.max_age_ms`).
+        public var ssvMaxAge: Duration
 
         public init(
             concurrency: Int = 8, timeout: Duration = .seconds(5), retryDelay: Duration = .seconds(1),
-            maxDelay: Duration = .seconds(600), maxAge: Duration = .seconds(86_400)
+            maxDelay: Duration = .seconds(600), maxAge: Duration = .seconds(86_400),
+            ssvMaxAge: Duration = .seconds(7 * 86_400)
         ) {
             self.concurrency = concurrency
             self.timeout = timeout
             self.retryDelay = retryDelay
             self.maxDelay = maxDelay
             self.maxAge = maxAge
+            self.ssvMaxAge = ssvMaxAge
         }
+
+        /// How long a ping of `kind` is owed.
+        func maxAge(of kind: Kind) -> Duration { kind == .ssv ? ssvMaxAge : maxAge }
     }
 
     /// What the outbox holds and how long its oldest ping has been owed: the metrics' gauges.
@@ -301,10 +310,10 @@ extension TrackerQueue {
                     if Task.isCancelled { return }
                     let now = clock.nowMilliseconds
                     let due = now + backoff(afterAttempt: ping.attempts)
-                    if due - ping.createdAt > settings.maxAge.nanoseconds / 1_000_000 {
+                    if due - ping.createdAt > settings.maxAge(of: ping.kind).nanoseconds / 1_000_000 {
                         count(ping.kind, "dropped")
                         logger.warning(
-                            "a tracker ping was given up after trackers.max_age_ms",
+                            "a tracker ping was given up after its max age (trackers.max_age_ms, ssv.max_age_ms)",
                             metadata: [
                                 "kind": "\(ping.kind.rawValue)", "reason": "\(reason)", "attempts": "\(ping.attempts)",
                             ])

@@ -30,4 +30,10 @@ public struct EarnedReward: Sendable, Codable, Equatable {
         self.earnedAt = earnedAt
         self.claimedAt = claimedAt
     }
+
+    /// The amount as a person (and Google's SSV) writes it: `10`, not `10.0`.
+    public var amountText: String {
+        rewardAmount == rewardAmount.rounded() && abs(rewardAmount) < 1e15
+            ? String(Int64(rewardAmount)) : String(rewardAmount)
+    }
 }

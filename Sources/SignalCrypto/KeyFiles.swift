@@ -8,31 +8,14 @@ import CLibCrypto
 
 extension X25519PrivateKey {
     /// The key as an unencrypted PKCS#8 PEM ("BEGIN PRIVATE KEY"), as `openssl pkey` reads it.
-    public func pemRepresentation() throws -> SecretBytes {
-        guard let bio = BIO_new(BIO_s_secmem()) else { throw CryptoError.libcrypto("BIO_new") }
-        defer { BIO_free(bio) }
-        guard PEM_write_bio_PKCS8PrivateKey(bio, key.pointer, nil, nil, 0, nil, nil) == 1 else {
-            throw CryptoError.libcrypto("PEM_write_bio_PKCS8PrivateKey: \(LibCrypto.lastError())")
-        }
-        var data: UnsafeMutablePointer<CChar>?
-        let length = ss_bio_mem_data(bio, &data)
-        guard length > 0, let data else { throw CryptoError.libcrypto("empty PEM") }
-        return SecretBytes(UnsafeRawBufferPointer(start: data, count: length))
-    }
+    public func pemRepresentation() throws -> SecretBytes { try PEMKeys.pkcs8(key) }
 
     /// Reads a PEM private key (PKCS#8, or OpenSSL's traditional form) that must be X25519.
     public init(pemRepresentation pem: SecretBytes) throws {
-        let pkey: OpaquePointer? = pem.withUnsafeBytes { bytes in
-            guard let bio = BIO_new(BIO_s_secmem()) else { return nil }
-            defer { BIO_free(bio) }
-            guard BIO_write(bio, bytes.baseAddress, Int32(bytes.count)) == Int32(bytes.count) else { return nil }
-            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
-        }
-        guard let pkey else {
-            ERR_clear_error()
+        guard let key = PEMKeys.readPrivateKey(pem) else {
             throw CryptoError.invalidPrivateKey("not a PEM private key")
         }
-        try self.init(owning: pkey)
+        try self.init(owning: key)
     }
 }
 

@@ -82,7 +82,12 @@ public struct X25519PrivateKey: Sendable {
 
     /// Takes ownership of `pkey`, which must be an X25519 key.
     init(owning pkey: OpaquePointer) throws {
-        let key = EVPKey(pkey)
+        try self.init(owning: EVPKey(pkey))
+    }
+
+    /// Holds `key`, which must be an X25519 key.
+    init(owning key: EVPKey) throws {
+        let pkey = key.pointer
         guard EVP_PKEY_get_base_id(pkey) == EVP_PKEY_X25519 else {
             throw CryptoError.invalidPrivateKey("not an X25519 key")
         }

@@ -5,8 +5,8 @@ import SignalCrypto
 struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
-        abstract: "Make and inspect recipient keys (X25519, RFC 9458 key configurations).",
-        subcommands: [Generate.self, Import.self, Show.self]
+        abstract: "Make and inspect recipient keys (X25519, RFC 9458 key configurations) and SSV signing keys.",
+        subcommands: [Generate.self, Import.self, Show.self, SSVGenerate.self, SSVVerifier.self]
     )
 
     struct Generate: ParsableCommand {
@@ -182,18 +182,7 @@ struct KeyPairOptions: ParsableArguments {
 private func writeKeyPair(
     _ key: X25519PrivateKey, _ config: KeyConfig, into directory: String, stem: String, force: Bool, json: Bool
 ) throws {
-    var isDirectory: ObjCBool = false
-    if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw CommandFailure("\(directory): cannot make the directory: \(error.localizedDescription)")
-        }
-    } else if !isDirectory.boolValue {
-        throw CommandFailure("\(directory): not a directory (--out names the directory the key files go to)")
-    }
-    let folder = URL(fileURLWithPath: directory)
+    let folder = try makeKeyDirectory(directory)
     let keyPath = folder.appendingPathComponent("\(stem).key.pem").path
     let configPath = folder.appendingPathComponent("\(stem).keyconfig").path
     if !force {
@@ -214,6 +203,22 @@ private func writeKeyPair(
     print("public key  \(config.publicKey.rawRepresentation.hexString)")
     print("private key \(keyPath) (mode 0600; keep it secret)")
     print("key config  \(configPath) (public)")
+}
+
+/// `directory`, made (0700) when missing; an error when it is something else.
+func makeKeyDirectory(_ directory: String) throws -> URL {
+    var isDirectory: ObjCBool = false
+    if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw CommandFailure("\(directory): cannot make the directory: \(error.localizedDescription)")
+        }
+    } else if !isDirectory.boolValue {
+        throw CommandFailure("\(directory): not a directory (--out names the directory the key files go to)")
+    }
+    return URL(fileURLWithPath: directory)
 }
 
 func hex(_ value: UInt16) -> String { String(format: "%04x", value) }

@@ -44,7 +44,7 @@ struct RewardsCommand: AsyncParsableCommand {
                     header: ["TRANSACTION", "REWARD", "AD UNIT", "USER", "EARNED", "CLAIMED"],
                     rows: rewards.map { reward in
                         [
-                            reward.transactionID, "\(amount(reward.rewardAmount)) \(reward.rewardType)", reward.adUnit,
+                            reward.transactionID, "\(reward.amountText) \(reward.rewardType)", reward.adUnit,
                             reward.userID ?? "-", timestamp(reward.earnedAt), reward.claimedAt.map(timestamp) ?? "-",
                         ]
                     }))
@@ -65,14 +65,9 @@ struct RewardsCommand: AsyncParsableCommand {
             struct Answer: Decodable { var reward: EarnedReward }
             let reply = try await connection.client.request(.POST, path, json: Data("{}".utf8)).successful()
             let reward = try WireFormat.decoder().decode(Answer.self, from: reply.body).reward
-            print("claimed: \(amount(reward.rewardAmount)) \(reward.rewardType) (\(reward.transactionID))")
+            print("claimed: \(reward.amountText) \(reward.rewardType) (\(reward.transactionID))")
         }
     }
-}
-
-/// `10` rather than `10.0`.
-private func amount(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
 }
 
 /// Wall-clock milliseconds as an ISO 8601 time, to the second.

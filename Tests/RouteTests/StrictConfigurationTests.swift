@@ -145,6 +145,23 @@ import Testing
         #expect(errors[7].hasPrefix("ad_units./x.waterfall[0].network: no ad network named \"acme\""))
     }
 
+    @Test func ssvCallbacksNeedARewardedUnitAURLAndAKeyThatIsOne() throws {
+        let item = #"[{"network": "test", "parameter": "p"}]"#
+        #expect(
+            refusal(
+                #"{"ad_units": {"/n": {"format": "native", "waterfall": \#(item), "ssv": {"callback_url": "https://p.example/ssv"}}, "/r": {"format": "rewarded", "waterfall": \#(item), "ssv": {"callback_url": "ftp://p.example/x"}}, "/s": {"format": "rewarded", "waterfall": \#(item), "ssv": {"callback_url": "https://p.example/ok"}}}}"#
+            ) == [
+                "ad_units./n.ssv.callback_url: only a rewarded unit earns rewards",
+                "ad_units./r.ssv.callback_url: must be an absolute http(s) URL without a fragment, not \"ftp://p.example/x\"",
+                "ad_units./s.ssv.callback_url: needs ssv.signing_key and ssv.key_id to sign its callbacks",
+            ])
+        #expect(
+            refusal(#"{"ssv": {"key_id": 1}}"#) == [#"ssv.signing_key: "signing_key" and "key_id" are set together"#])
+        // A key that is not a P-256 private key is named with its key.
+        let errors = refusal(#"{"ssv": {"signing_key": "\#(DemoRecipient.keyConfigPath)", "key_id": 1}}"#)
+        #expect(errors.count == 1 && errors[0].hasPrefix("ssv.signing_key: "), "\(errors)")
+    }
+
     @Test func aNetworkWhoseSetupFailsIsReportedOnceNotForEachLineItem() throws {
         let errors = refusal(
             #"{"ad_networks": {"openrtb": {"setup": {"endpont": "http://127.0.0.1/"}}}, "ad_units": {"/x": {"format": "native", "waterfall": [{"network": "openrtb", "parameter": "p"}]}}}"#

@@ -10,6 +10,8 @@ struct AdUnitSettings: Codable, Sendable {
     var maxRetries: Int
     var preload: Bool
     @WireName("expiry_ms") var expiryMilliseconds: Int
+    /// `{"callback_url": ...}`: where each reward's signed SSV callback goes.
+    var ssv: UnitSSVSettings?
 
     init(format: AdFormat, waterfall: [LineItemSettings]) {
         self.format = format
@@ -42,6 +44,19 @@ struct AdUnitSettings: Codable, Sendable {
         }
         preload = try container.decodeIfPresent(Bool.self, forKey: .preload) ?? false
         expiryMilliseconds = try container.positive(.expiryMilliseconds, default: 3_600_000, max: 86_400_000)
+        ssv = try container.decodeIfPresent(UnitSSVSettings.self, forKey: .ssv)
+    }
+}
+
+/// An ad unit's `ssv`.
+@WireKeys
+struct UnitSSVSettings: Codable, Sendable {
+    @WireName("callback_url") var callbackURL: String
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        callbackURL = try container.decode(String.self, forKey: .callbackURL)
     }
 }
 

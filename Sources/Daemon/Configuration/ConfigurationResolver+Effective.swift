@@ -9,6 +9,7 @@ extension ConfigurationResolver {
         effective.socket.path = socketPath
         effective.stateDirectory = stateDirectory
         effective.logLevel = settings.logLevel ?? "info"
+        effective.ssv.signingKey = settings.ssv.signingKey.map(absolute)
         for (name, recipient) in settings.recipients where !recipient.demoKey {
             effective.recipients[name]?.keyConfigs = recipient.keyConfigs.map(absolute)
         }

@@ -84,9 +84,15 @@ extension ConfigurationResolver {
                 errors.append(fail(at, problem))
             }
         }
+        var callback: String?
+        do {
+            callback = try callbackURL(unit, id: id)
+        } catch let error as ConfigurationError {
+            errors.append(error)
+        }
         guard errors.isEmpty else { throw ConfigurationErrors(errors: errors) }
         return AdUnit(
             id: id, format: unit.format, waterfall: waterfall, maxRetries: unit.maxRetries, preload: unit.preload,
-            expiry: .milliseconds(unit.expiryMilliseconds))
+            expiry: .milliseconds(unit.expiryMilliseconds), ssvCallbackURL: callback)
     }
 }

@@ -30,6 +30,7 @@ struct ConfigurationResolver {
         let mediation = try mediation(signalAdapters: Set(settings.adapters.map(\.name)))
         let logLevel = try problems.collecting { try self.logLevel() }
         let metricsListener = try problems.collecting { try self.metricsListener() }
+        let ssvKey = try problems.collecting { try self.ssvKey() }
         try problems.throwIfAny()
         guard let socket, let stateDirectory else { throw fail("", "a section failed without saying why") }
         return ResolvedConfiguration(
@@ -43,7 +44,8 @@ struct ConfigurationResolver {
                 requestTimeout: .milliseconds(settings.deadlines.requestTimeoutMilliseconds),
                 maxSignalBytes: settings.deadlines.maxSignalBytes, stateDirectory: stateDirectory),
             mediation: mediation, limits: limits(), trackers: trackers(),
-            rewardRetention: .milliseconds(settings.rewards.retentionMilliseconds), logLevel: logLevel ?? nil,
+            rewardRetention: .milliseconds(settings.rewards.retentionMilliseconds), ssvKey: ssvKey ?? nil,
+            logLevel: logLevel ?? nil,
             metricsListener: metricsListener ?? nil,
             effective: effective(socketPath: socket.path, stateDirectory: stateDirectory.path))
     }

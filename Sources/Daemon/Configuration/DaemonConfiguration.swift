@@ -18,6 +18,7 @@ struct DaemonConfiguration: Codable, Sendable {
     var limits = LimitSettings()
     var trackers = TrackerSettings()
     var rewards = RewardSettings()
+    var ssv = SSVSettings()
     var logLevel: String?
     var metrics = MetricsSettings()
 
@@ -40,6 +41,7 @@ struct DaemonConfiguration: Codable, Sendable {
         limits = try container.part(.limits, default: LimitSettings())
         trackers = try container.part(.trackers, default: TrackerSettings())
         rewards = try container.part(.rewards, default: RewardSettings())
+        ssv = try container.part(.ssv, default: SSVSettings())
         logLevel = try container.part(.logLevel, default: nil)
         metrics = try container.part(.metrics, default: MetricsSettings())
     }

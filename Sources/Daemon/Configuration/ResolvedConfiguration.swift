@@ -26,6 +26,8 @@ public struct ResolvedConfiguration: Sendable {
     public var trackers: TrackerQueue.Settings
     /// `rewards.retention_ms`: how long an earned reward is kept.
     public var rewardRetention: Duration
+    /// `ssv`: the key that signs rewards' SSV callbacks, when set (read at start).
+    public var ssvKey: SSVKey?
     /// `log_level`, when the file sets it (`--log-level` overrides it).
     public var logLevel: Logger.Level?
     /// `metrics.listen`: a loopback TCP listener for `/metrics` alone (read at start).

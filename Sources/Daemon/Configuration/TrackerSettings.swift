@@ -21,6 +21,8 @@ extension DaemonConfiguration {
 extension ConfigurationResolver {
     /// `trackers`: the tracker queue's settings.
     func trackers() -> TrackerQueue.Settings {
-        TrackerQueue.Settings(maxAge: .milliseconds(settings.trackers.maxAgeMilliseconds))
+        TrackerQueue.Settings(
+            maxAge: .milliseconds(settings.trackers.maxAgeMilliseconds),
+            ssvMaxAge: .milliseconds(settings.ssv.maxAgeMilliseconds))
     }
 }
