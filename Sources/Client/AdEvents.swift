@@ -24,10 +24,13 @@ public struct ServerSentAdEvent: Sendable {
 extension DaemonClient {
     /// Follows the daemon's event stream (filtered by ad unit and ad id when given) until the
     /// daemon closes it or the caller stops iterating. Returns once the daemon has subscribed
-    /// the stream, so that no event after this call is missed.
-    public func events(adUnit: String? = nil, adID: String? = nil) async throws -> AsyncThrowingStream<
-        ServerSentAdEvent, any Error
-    > {
+    /// the stream, so that no event after this call is missed; with `lastEventID` (the `id` of
+    /// the last event seen), the events after it that the daemon kept come first.
+    public func events(adUnit: String? = nil, adID: String? = nil, lastEventID: String? = nil) async throws
+        -> AsyncThrowingStream<
+            ServerSentAdEvent, any Error
+        >
+    {
         var query = URLComponents()
         query.queryItems = [
             adUnit.map { URLQueryItem(name: "ad_unit", value: $0) },
@@ -36,7 +39,9 @@ extension DaemonClient {
         let path = "/v1/events" + (query.queryItems?.isEmpty == false ? "?" + (query.percentEncodedQuery ?? "") : "")
         guard let socket = socketTransport else { throw ClientError("the event stream needs the daemon's socket") }
         let url = try socket.url(path)
-        let response = try await socket.client.execute(HTTPClientRequest(url: url.absoluteString), timeout: .hours(24))
+        var request = HTTPClientRequest(url: url.absoluteString)
+        if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
+        let response = try await socket.client.execute(request, timeout: .hours(24))
         guard response.status == .ok else {
             throw ClientError("the daemon answered \(response.status.code) to \(path)")
         }

@@ -45,8 +45,11 @@ struct DaemonApplication: Sendable {
             services: AdNetworkServices(fetcher: fetcher, trackers: trackers, signals: collector),
             rewards: rewards,
             callbackSigner: configuration.ssvKey.map { SSVCallbackSigner(key: $0.key, keyID: $0.id, logger: logger) },
-            clock: clock, logger: logger, metrics: metrics.factory,
-            maxStoredAds: configuration.limits.maxStoredAds)
+            clock: clock, logger: logger,
+            events: EventHub(
+                journal: SQLiteEventJournal(database), retention: configuration.eventRetention,
+                clock: WallClock(clock: clock), logger: logger),
+            metrics: metrics.factory, maxStoredAds: configuration.limits.maxStoredAds)
         self.state = DaemonState(
             collector: collector, ads: ads, access: configuration.access, warnings: configuration.warnings,
             logger: logger)
@@ -107,6 +110,7 @@ struct DaemonApplication: Sendable {
         async let drained: Void = trackers.drain()
         await state.collector.shutdown()
         await drained
+        await state.ads.events.close()
     }
 
     /// Takes a reloaded configuration: adapters, networks, ad units and the access policy.

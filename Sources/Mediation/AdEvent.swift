@@ -15,6 +15,9 @@ public struct AdEvent: Sendable, Equatable {
         case videoStart = "video_start"
         case videoComplete = "video_complete"
         case paid
+        /// The first event of a resumed stream whose `Last-Event-ID` is older than the events
+        /// kept: those between it and `first_available` are gone.
+        case eventsMissed = "events_missed"
     }
 
     public var name: Name
@@ -44,7 +47,7 @@ public struct AdEvent: Sendable, Equatable {
 }
 
 /// A value in an event's JSON.
-public enum EventField: Sendable, Equatable, Encodable {
+public enum EventField: Sendable, Equatable, Codable {
     case string(String)
     case number(Double)
     case integer(Int64)
@@ -59,6 +62,22 @@ public enum EventField: Sendable, Equatable, Encodable {
         case .integer(let value): try container.encode(value)
         case .null: try container.encodeNil()
         case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// As `encode` wrote it: a whole number is an integer.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else {
+            self = .object(try container.decode([String: EventField].self))
         }
     }
 }

@@ -1,8 +1,13 @@
+import DequeModule
+import Logging
 import Synchronization
+import Timing
 
 /// Hands every ad event to every subscriber whose filter it passes. Each subscriber has its own
 /// bounded buffer: one that falls behind it is let go (its stream ends after what it holds, and
-/// it is told), never anyone else's events delayed or dropped.
+/// it is told), never anyone else's events delayed or dropped. The last events (`retention`)
+/// are kept, so that a subscriber resuming after the id it saw last gets those it missed, then
+/// the live ones, with none twice and none skipped; with a journal they outlive a restart.
 public final class EventHub: Sendable {
     public struct Filter: Sendable {
         public var adUnit: String?
@@ -24,44 +29,102 @@ public final class EventHub: Sendable {
         var fellBehind: @Sendable () -> Void
     }
 
-    private let subscribers = Mutex<[Int: Subscriber]>([:])
+    /// The subscribers and the events kept, under one lock: a resuming subscriber is handed
+    /// what it missed and registered for what comes next in one step.
+    private struct State {
+        var subscribers: [Int: Subscriber] = [:]
+        var kept: Deque<(event: AdEvent, at: Int64)> = []
+        /// The last event's sequence number.
+        var lastSequence: UInt64 = 0
+    }
+
+    private let state: Mutex<State>
     private let nextID = Atomic<Int>(0)
-    /// The last event's sequence number; taken under `subscribers`' lock, so that every
-    /// subscriber sees them increasing.
-    private let lastSequence = Atomic<UInt64>(0)
+    private let retention: EventRetention
+    private let clock: any EpochClock
+    private let journal: JournalWriter?
     /// Events a subscriber may have waiting unless it says otherwise.
     public static let defaultBuffer = 256
 
-    public init() {}
-
-    /// A stream of the events that pass `filter`, from now on, until the caller stops iterating.
-    /// When `buffer` events wait and another comes, the subscriber is let go: `fellBehind` is
-    /// called and the stream ends after the events it holds.
-    public func subscribe(
-        _ filter: Filter, buffer: Int = EventHub.defaultBuffer, fellBehind: @escaping @Sendable () -> Void = {}
-    ) -> AsyncStream<AdEvent> {
-        let id = nextID.add(1, ordering: .relaxed).newValue
-        let (stream, continuation) = AsyncStream<AdEvent>.makeStream(bufferingPolicy: .bufferingOldest(buffer))
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+    /// `journal`: where the kept events outlive a restart (read now; their numbers go on).
+    public init(
+        journal: (any EventJournal)? = nil, retention: EventRetention = EventRetention(),
+        clock: any EpochClock = WallClock(clock: ContinuousClock()), logger: Logger = Logger(label: "events")
+    ) {
+        var initial = State()
+        if let journal {
+            do {
+                initial.kept = Deque(try journal.recent())
+                initial.lastSequence = initial.kept.last?.event.sequence ?? 0
+            } catch {
+                logger.error(
+                    "the kept events could not be read; numbering starts again", metadata: ["error": "\(error)"])
+            }
         }
-        subscribers.withLock {
-            $0[id] = Subscriber(filter: filter, continuation: continuation, fellBehind: fellBehind)
-        }
-        return stream
+        state = Mutex(initial)
+        self.retention = retention
+        self.clock = clock
+        self.journal = journal.map { JournalWriter(journal: $0, retention: retention, logger: logger) }
     }
 
-    /// Numbers `event` (its `sequence`, one more than the last) and hands it to every subscriber
-    /// its filter passes.
+    /// Writes what is not yet journaled and stops the journal's writer.
+    public func close() async {
+        await journal?.close()
+    }
+
+    /// A stream of the events that pass `filter`, from now on, until the caller stops iterating;
+    /// with `after` (the id of the last event the caller saw), first the kept ones after it,
+    /// preceded by `events_missed` when some after it are no longer kept. When `buffer` events
+    /// wait and another comes, the subscriber is let go: `fellBehind` is called and the stream
+    /// ends after the events it holds.
+    public func subscribe(
+        _ filter: Filter, after: UInt64? = nil, buffer: Int = EventHub.defaultBuffer,
+        fellBehind: @escaping @Sendable () -> Void = {}
+    ) -> AsyncStream<AdEvent> {
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        return state.withLock { state in
+            var replay: [AdEvent] = []
+            if let after, after < state.lastSequence {
+                let oldest = state.kept.first?.event.sequence ?? state.lastSequence + 1
+                if after + 1 < oldest {
+                    var missed = AdEvent(
+                        name: .eventsMissed, adID: nil, adUnit: filter.adUnit ?? "",
+                        fields: ["after": .integer(Int64(after)), "first_available": .integer(Int64(oldest))])
+                    missed.sequence = oldest - 1
+                    replay.append(missed)
+                }
+                replay += state.kept.lazy.map(\.event).filter { $0.sequence > after && filter.passes($0) }
+            }
+            let (stream, continuation) = AsyncStream<AdEvent>.makeStream(
+                bufferingPolicy: .bufferingOldest(buffer + replay.count))
+            for event in replay { continuation.yield(event) }
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+            }
+            state.subscribers[id] = Subscriber(filter: filter, continuation: continuation, fellBehind: fellBehind)
+            return stream
+        }
+    }
+
+    /// Numbers `event` (its `sequence`, one more than the last), keeps it, and hands it to every
+    /// subscriber its filter passes.
     public func publish(_ event: AdEvent) {
-        let behind: [Subscriber] = subscribers.withLock { subscribers in
+        let now = clock.nowMilliseconds
+        let behind: [Subscriber] = state.withLock { state in
             var event = event
-            event.sequence = lastSequence.add(1, ordering: .relaxed).newValue
+            state.lastSequence += 1
+            event.sequence = state.lastSequence
+            state.kept.append((event, now))
+            let horizon = now - retention.age.components.seconds * 1000
+            while let first = state.kept.first, state.kept.count > retention.count || first.at < horizon {
+                state.kept.removeFirst()
+            }
+            journal?.add(event, at: now)
             var full: [Int] = []
-            for (id, subscriber) in subscribers where subscriber.filter.passes(event) {
+            for (id, subscriber) in state.subscribers where subscriber.filter.passes(event) {
                 if case .dropped = subscriber.continuation.yield(event) { full.append(id) }
             }
-            return full.compactMap { subscribers.removeValue(forKey: $0) }
+            return full.compactMap { state.subscribers.removeValue(forKey: $0) }
         }
         // Told outside the lock: finishing a stream runs its termination handler, which takes it.
         for subscriber in behind {
@@ -70,5 +133,54 @@ public final class EventHub: Sendable {
         }
     }
 
-    public var subscriberCount: Int { subscribers.withLock { $0.count } }
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+}
+
+/// Writes published events to the journal in batches, behind the stream: what is published
+/// while one batch is written goes in the next.
+private final class JournalWriter: Sendable {
+    private final class Pending: Sendable {
+        let events = Mutex<[(event: AdEvent, at: Int64)]>([])
+    }
+
+    private let pending: Pending
+    private let wakes: AsyncStream<Void>.Continuation
+    private let task: Task<Void, Never>
+
+    init(journal: any EventJournal, retention: EventRetention, logger: Logger) {
+        let (wakeups, wakes) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let pending = Pending()
+        self.pending = pending
+        self.wakes = wakes
+        task = Task {
+            for await _ in wakeups {
+                let batch = pending.events.withLock { events in
+                    defer { events = [] }
+                    return events
+                }
+                guard let newest = batch.last else { continue }
+                do {
+                    try await journal.append(
+                        batch, keep: retention.count, since: newest.at - retention.age.components.seconds * 1000)
+                } catch {
+                    logger.warning("events could not be journaled", metadata: ["error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    /// Called under the hub's lock, so that batches keep the events' order.
+    func add(_ event: AdEvent, at: Int64) {
+        pending.events.withLock { $0.append((event, at)) }
+        wakes.yield()
+    }
+
+    /// Writes what is pending, then stops.
+    func close() async {
+        wakes.yield()
+        wakes.finish()
+        await task.value
+    }
+
+    deinit { wakes.finish() }
 }

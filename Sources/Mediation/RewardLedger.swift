@@ -22,8 +22,9 @@ public enum RewardClaim: Sendable, Equatable {
 /// order (the reward before the dismiss) without a second mechanism, for one sync to disk.
 public protocol RewardLedger: Sendable {
     func record(_ reward: EarnedReward) throws
-    /// The rewards of the peer `uid` (every peer's when nil: root), oldest first.
-    func rewards(uid: UInt32?, state: RewardState) async throws -> [EarnedReward]
-    /// Marks one of `uid`'s rewards (any, when nil) claimed at `now` (wall-clock ms).
+    /// The rewards of the peer `uid` (every peer's when nil: root) still kept at `now`
+    /// (wall-clock ms), oldest first.
+    func rewards(uid: UInt32?, state: RewardState, now: Int64) async throws -> [EarnedReward]
+    /// Marks one of `uid`'s rewards (any, when nil) still kept claimed at `now` (wall-clock ms).
     func claim(_ transactionID: String, uid: UInt32?, now: Int64) async throws -> RewardClaim
 }

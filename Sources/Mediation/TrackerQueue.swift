@@ -86,12 +86,14 @@ public final class TrackerQueue: Sendable {
     deinit {
         engine.wakes.finish()
         engine.send.finish()
+        sender.cancel()
     }
 
     /// Owes each non-empty URL once; returns at once. `committed()` waits for it to be on disk.
     public func enqueue(_ urls: [String], kind: Kind) {
         let now = engine.clock.nowMilliseconds
-        let added = engine.state.withLock { state in
+        let added = engine.state.withLock { state -> Int? in
+            guard !state.stopped else { return nil }
             if state.unsaved.isEmpty { state.unsavedSince = now }
             var added = 0
             for url in urls where !url.isEmpty {
@@ -100,6 +102,11 @@ public final class TrackerQueue: Sendable {
             }
             state.enqueued += UInt64(added)
             return added
+        }
+        guard let added else {
+            engine.logger.warning(
+                "tracker pings came after the stop and are not owed", metadata: ["kind": "\(kind.rawValue)"])
+            return
         }
         if added > 0 { engine.wakes.yield() }
     }
@@ -130,7 +137,19 @@ public final class TrackerQueue: Sendable {
         await sender.value
         engine.wakes.finish()
         await committer.value
+        // What comes now is refused; a waiter left (its commit failed) is told.
+        let waiters = engine.state.withLock { state in
+            state.stopped = true
+            defer { state.waiters = [] }
+            return state.waiters.map(\.continuation)
+        }
+        for waiter in waiters { waiter.resume(throwing: TrackerQueueStopped()) }
     }
+}
+
+/// A ping enqueued after the queue stopped: it is not owed.
+public struct TrackerQueueStopped: Error, CustomStringConvertible {
+    public var description: String { "the tracker queue has stopped" }
 }
 
 extension TrackerQueue {
@@ -150,6 +169,8 @@ extension TrackerQueue {
             var rescheduled: [(id: Int64, attempts: Int, dueAt: Int64)] = []
             /// Every stored ping not yet settled, by id: when it was owed.
             var owed: [Int64: Int64] = [:]
+            /// Drained: nothing more is taken.
+            var stopped = false
         }
 
         let state = Mutex(State())
@@ -272,12 +293,17 @@ extension TrackerQueue {
 
         func committed() async throws {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let done = state.withLock { state in
-                    guard state.saved < state.enqueued else { return true }
+                let outcome = state.withLock { state -> Result<Bool, any Error> in
+                    guard state.saved < state.enqueued else { return .success(true) }
+                    guard !state.stopped else { return .failure(TrackerQueueStopped()) }
                     state.waiters.append((state.enqueued, continuation))
-                    return false
+                    return .success(false)
                 }
-                if done { continuation.resume() } else { wakes.yield() }
+                switch outcome {
+                case .success(true): continuation.resume()
+                case .success(false): wakes.yield()
+                case .failure(let error): continuation.resume(throwing: error)
+                }
             }
         }
 
@@ -289,7 +315,16 @@ extension TrackerQueue {
                 if ping.dueAt > clock.nowMilliseconds {
                     do { try await clock.sleep(untilMilliseconds: ping.dueAt) } catch { return }
                 }
+                // One owed from before a restart may be past its age already: not sent again.
+                if clock.nowMilliseconds - ping.createdAt > settings.maxAge(of: ping.kind).nanoseconds / 1_000_000 {
+                    drop(ping, reason: "too old")
+                    return
+                }
                 await slots.acquire()
+                if Task.isCancelled {
+                    await slots.release()
+                    return
+                }
                 let outcome = await attempt(ping)
                 await slots.release()
                 ping.attempts += 1
@@ -311,13 +346,7 @@ extension TrackerQueue {
                     let now = clock.nowMilliseconds
                     let due = now + backoff(afterAttempt: ping.attempts)
                     if due - ping.createdAt > settings.maxAge(of: ping.kind).nanoseconds / 1_000_000 {
-                        count(ping.kind, "dropped")
-                        logger.warning(
-                            "a tracker ping was given up after its max age (trackers.max_age_ms, ssv.max_age_ms)",
-                            metadata: [
-                                "kind": "\(ping.kind.rawValue)", "reason": "\(reason)", "attempts": "\(ping.attempts)",
-                            ])
-                        settle(ping.id)
+                        drop(ping, reason: reason)
                         return
                     }
                     count(ping.kind, "retried")
@@ -361,6 +390,15 @@ extension TrackerQueue {
             let doubled = base << Int64(min(max(0, attempt - 1), 30))
             let ceiling = max(1, min(cap, doubled))
             return Int64.random(in: (ceiling + 1) / 2...ceiling)
+        }
+
+        /// Gives `ping` up, past its max age: counted, logged, no longer owed.
+        private func drop(_ ping: OwedPing, reason: String) {
+            count(ping.kind, "dropped")
+            logger.warning(
+                "a tracker ping was given up after its max age (trackers.max_age_ms, ssv.max_age_ms)",
+                metadata: ["kind": "\(ping.kind.rawValue)", "reason": "\(reason)", "attempts": "\(ping.attempts)"])
+            settle(ping.id)
         }
 
         private func settle(_ id: Int64) {

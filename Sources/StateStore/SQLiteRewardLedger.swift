@@ -1,6 +1,7 @@
 import GRDB
 import Mediation
 import SharedTypes
+import Timing
 
 /// The reward ledger in the state database. A reward is kept `retention` after it was earned,
 /// claimed or not; each record prunes what is older.
@@ -13,17 +14,22 @@ public struct SQLiteRewardLedger: RewardLedger {
         self.retention = retention
     }
 
+    /// Rewards earned before this, at `now`, are no longer kept.
+    private func horizon(_ now: Int64) -> Int64 { now - retention.nanoseconds / 1_000_000 }
+
     public func record(_ reward: EarnedReward) throws {
-        let horizon = reward.earnedAt - retention.components.seconds * 1000
+        let horizon = horizon(reward.earnedAt)
         try database.writer.write { db in
             try RewardRow(reward).insert(db)
             try RewardRow.filter(Column("earned_at_ms") < horizon).deleteAll(db)
         }
     }
 
-    public func rewards(uid: UInt32?, state: RewardState) async throws -> [EarnedReward] {
-        try await database.writer.read { db in
+    public func rewards(uid: UInt32?, state: RewardState, now: Int64) async throws -> [EarnedReward] {
+        let horizon = horizon(now)
+        return try await database.writer.read { db in
             var request = RewardRow.order(Column("earned_at_ms"), Column("transaction_id"))
+                .filter(Column("earned_at_ms") >= horizon)
             if let uid { request = request.filter(Column("uid") == Int64(uid)) }
             switch state {
             case .unclaimed: request = request.filter(Column("claimed_at_ms") == nil)
@@ -35,8 +41,9 @@ public struct SQLiteRewardLedger: RewardLedger {
     }
 
     public func claim(_ transactionID: String, uid: UInt32?, now: Int64) async throws -> RewardClaim {
-        try await database.writer.write { db in
-            guard var row = try RewardRow.fetchOne(db, key: transactionID),
+        let horizon = horizon(now)
+        return try await database.writer.write { db in
+            guard var row = try RewardRow.fetchOne(db, key: transactionID), row.earnedAt >= horizon,
                 uid == nil || row.uid == uid.map(Int64.init)
             else { return .notFound }
             if row.claimedAt != nil { return .alreadyClaimed(row.reward) }

@@ -22,9 +22,13 @@ public final class StateDatabase: Sendable {
     /// Opens (or makes) the database at `path` and brings its schema up to date.
     public init(path: String) throws(StateDatabaseError) {
         self.path = path
+        // Checked read-only first: opening the pool converts the file to WAL and writes to it.
+        try Self.check(path: path)
         do {
             let pool = try DatabasePool(path: path, configuration: Self.configuration(readonly: false))
-            try pool.read { db in try Self.check(db, path: path) }
+            // GRDB sets a WAL writer to synchronous = NORMAL, which a power cut can undo the last
+            // commits of: every commit here backs an answer, so it syncs.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             try Self.migrator.migrate(pool)
             writer = pool
         } catch let error as StateDatabaseError {
@@ -109,6 +113,16 @@ public final class StateDatabase: Sendable {
                 table.column("uid", .integer)
                 table.column("earned_at_ms", .integer).notNull().indexed()
                 table.column("claimed_at_ms", .integer)
+            }
+        }
+        migrator.registerMigration("3 events") { db in
+            try db.create(table: "events") { table in
+                table.primaryKey("sequence", .integer)
+                table.column("name", .text).notNull()
+                table.column("ad_id", .text)
+                table.column("ad_unit", .text).notNull()
+                table.column("fields", .text).notNull()
+                table.column("at_ms", .integer).notNull()
             }
         }
         return migrator

@@ -1,5 +1,8 @@
+import StateStore
 import Synchronization
+import TestSupport
 import Testing
+import Timing
 
 @testable import Mediation
 
@@ -26,5 +29,69 @@ struct EventHubTests {
             if all.count == 6 { break }
         }
         #expect(all == (0..<6).map { "ad-\($0)" })
+    }
+
+    /// The next `count` events of `stream`.
+    static func take(_ count: Int, of stream: AsyncStream<AdEvent>) async -> [AdEvent] {
+        var taken: [AdEvent] = []
+        for await event in stream {
+            taken.append(event)
+            if taken.count == count { break }
+        }
+        return taken
+    }
+
+    @Test func aResumingSubscriberGetsWhatItMissedThenTheLiveEventsNoneTwice() async throws {
+        let hub = EventHub()
+        for number in 1...5 { hub.publish(Self.event(number)) }
+        // It saw up to 2, then left; 3 to 5 happened; it resumes, then 6 comes.
+        let resumed = hub.subscribe(EventHub.Filter(), after: 2)
+        hub.publish(Self.event(6))
+        let events = await Self.take(4, of: resumed)
+        #expect(events.map(\.sequence) == [3, 4, 5, 6])
+        #expect(events.map(\.adID) == ["ad-3", "ad-4", "ad-5", "ad-6"])
+        // A filter applies to what is replayed too.
+        let one = hub.subscribe(EventHub.Filter(adID: "ad-4"), after: 0)
+        hub.publish(Self.event(4))
+        #expect(await Self.take(2, of: one).map(\.sequence) == [4, 7])
+    }
+
+    @Test func anIDOlderThanWhatIsKeptStartsWithEventsMissed() async throws {
+        let hub = EventHub(retention: EventRetention(count: 3))
+        for number in 1...10 { hub.publish(Self.event(number)) }
+        let events = await Self.take(4, of: hub.subscribe(EventHub.Filter(), after: 2))
+        #expect(events.first?.name == .eventsMissed)
+        #expect(events.first?.fields["after"] == .integer(2) && events.first?.fields["first_available"] == .integer(8))
+        #expect(events.dropFirst().map(\.sequence) == [8, 9, 10])
+    }
+
+    @Test func eventsAreKeptForTheirAgeOnly() async throws {
+        let clock = ManualClock()
+        let hub = EventHub(retention: EventRetention(age: .seconds(60)), clock: WallClock(clock: clock, start: 0))
+        hub.publish(Self.event(1))
+        clock.advance(by: .seconds(61))
+        hub.publish(Self.event(2))
+        let events = await Self.take(2, of: hub.subscribe(EventHub.Filter(), after: 0))
+        #expect(events.map(\.name) == [.eventsMissed, .impression] && events.last?.sequence == 2)
+    }
+
+    @Test func theJournalCarriesTheEventsAndTheirNumbersAcrossARestart() async throws {
+        let directory = try TemporaryDirectory()
+        let first = EventHub(journal: SQLiteEventJournal(try StateDatabase(directory: directory.url)))
+        for number in 1...3 {
+            var event = Self.event(number)
+            event.fields = ["reward": .object(["amount": .integer(10), "type": .string("coins")])]
+            first.publish(event)
+        }
+        await first.close()
+        let second = EventHub(journal: SQLiteEventJournal(try StateDatabase(directory: directory.url)))
+        let resumed = second.subscribe(EventHub.Filter(), after: 1)
+        second.publish(Self.event(4))
+        let events = await Self.take(3, of: resumed)
+        #expect(events.map(\.sequence) == [2, 3, 4], "numbers go on from before the restart")
+        #expect(
+            events.first?.json()
+                == #"{"ad_id":"ad-2","ad_unit":"u","event":"impression","reward":{"amount":10,"type":"coins"}}"#)
+        await second.close()
     }
 }

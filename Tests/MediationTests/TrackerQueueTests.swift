@@ -134,6 +134,35 @@ struct TrackerQueueTests {
         #expect(try SQLiteTrackerOutbox(StateDatabase(directory: directory.url)).owed().isEmpty)
     }
 
+    @Test func afterADrainNothingIsTakenAndNoCallerWaits() async throws {
+        let server = Server()
+        let queue = try Self.queue(server, clock: ManualClock())
+        await queue.drain()
+        queue.enqueue(["http://t/late"], kind: .click)
+        try await queue.committed()
+        #expect(queue.backlog.count == 0 && server.tries.isEmpty)
+    }
+
+    @Test func aPingPastItsMaxAgeAtARestartIsDroppedUntried() async throws {
+        let directory = try TemporaryDirectory()
+        let settings = TrackerQueue.Settings(retryDelay: .seconds(1), maxAge: .seconds(10))
+        let down = Server(["http://t/old": [503]])
+        let first = try Self.queue(down, clock: ManualClock(), directory: directory, settings: settings)
+        first.enqueue(["http://t/old"], kind: .impression)
+        try await first.committed()
+        try await waitUntil { down.tries.count == 1 }
+        await first.drain()
+        // A minute later it is past its 10 s: given up without another try.
+        let metrics = TestMetrics()
+        let up = Server()
+        let second = try Self.queue(
+            up, clock: ManualClock(), directory: directory, settings: settings, metrics: metrics, startingAt: 1_060_000)
+        try await waitUntil { Self.count(metrics, "impression", "dropped") == 1 }
+        try await waitUntil { second.backlog.count == 0 }
+        #expect(up.tries.isEmpty)
+        await second.drain()
+    }
+
     @Test func aTrackerWaitingToRetryHoldsNoFetchSlot() async throws {
         let server = Server(["http://t/down": [500]])
         let clock = ManualClock()

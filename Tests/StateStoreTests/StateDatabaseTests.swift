@@ -13,7 +13,8 @@ struct StateDatabaseTests {
         let directory = try TemporaryDirectory()
         let database = try StateDatabase(directory: directory.url)
         #expect(database.path == directory.path("state.sqlite"))
-        let (journal, synchronous, outbox) = try database.writer.read { db in
+        // The writer's connection is the one that commits.
+        let (journal, synchronous, outbox) = try database.writer.writeWithoutTransaction { db in
             (
                 try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"),
                 try db.tableExists("tracker_outbox")

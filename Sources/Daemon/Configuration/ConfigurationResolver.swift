@@ -45,6 +45,7 @@ struct ConfigurationResolver {
                 maxSignalBytes: settings.deadlines.maxSignalBytes, stateDirectory: stateDirectory),
             mediation: mediation, limits: limits(), trackers: trackers(),
             rewardRetention: .milliseconds(settings.rewards.retentionMilliseconds), ssvKey: ssvKey ?? nil,
+            eventRetention: eventRetention(),
             logLevel: logLevel ?? nil,
             metricsListener: metricsListener ?? nil,
             effective: effective(socketPath: socket.path, stateDirectory: stateDirectory.path))

@@ -19,6 +19,7 @@ struct DaemonConfiguration: Codable, Sendable {
     var trackers = TrackerSettings()
     var rewards = RewardSettings()
     var ssv = SSVSettings()
+    var events = EventSettings()
     var logLevel: String?
     var metrics = MetricsSettings()
 
@@ -42,6 +43,7 @@ struct DaemonConfiguration: Codable, Sendable {
         trackers = try container.part(.trackers, default: TrackerSettings())
         rewards = try container.part(.rewards, default: RewardSettings())
         ssv = try container.part(.ssv, default: SSVSettings())
+        events = try container.part(.events, default: EventSettings())
         logLevel = try container.part(.logLevel, default: nil)
         metrics = try container.part(.metrics, default: MetricsSettings())
     }

@@ -28,6 +28,8 @@ public struct ResolvedConfiguration: Sendable {
     public var rewardRetention: Duration
     /// `ssv`: the key that signs rewards' SSV callbacks, when set (read at start).
     public var ssvKey: SSVKey?
+    /// `events`: what the event stream keeps for resuming.
+    public var eventRetention: EventRetention
     /// `log_level`, when the file sets it (`--log-level` overrides it).
     public var logLevel: Logger.Level?
     /// `metrics.listen`: a loopback TCP listener for `/metrics` alone (read at start).

@@ -52,6 +52,13 @@ extension ConfigurationResolver {
         else {
             throw fail(at, "must be an absolute http(s) URL without a fragment, not \"\(url)\"")
         }
+        // A verifier finds the signature by its name: the URL's own parameters must not end in it.
+        if let names = components.queryItems?.map(\.name),
+            let clash = names.first(where: { $0.hasSuffix("signature") || $0.hasSuffix("key_id") })
+        {
+            throw fail(
+                at, "its query has \"\(clash)\", which a verifier would take for the daemon's signature or key_id")
+        }
         guard settings.ssv.signingKey != nil else {
             throw fail(at, "needs ssv.signing_key and ssv.key_id to sign its callbacks")
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Mediation
 import NIOCore
@@ -63,6 +64,14 @@ struct AdRoutes {
         guard request.method != .head else { return Response(status: .ok, headers: headers) }
         let filter = EventHub.Filter(
             adUnit: request.uri.queryParameters.get("ad_unit"), adID: request.uri.queryParameters.get("ad_id"))
+        // A client that reconnects says the id it saw last; it gets what it missed first.
+        var after: UInt64?
+        if let last = request.headers.first(where: { $0.name.canonicalName == "last-event-id" })?.value {
+            guard let id = UInt64(last.trimmingCharacters(in: .whitespaces)) else {
+                throw APIError(.badRequest, "invalid_request", "Last-Event-ID: must be an event's id, not \"\(last)\"")
+            }
+            after = id
+        }
         let (limits, peer, channel) = (self.limits, context.peer, context.channel)
         if let refusal = limits.eventStreams.acquire(peer: peer?.uid) {
             let (cap, value) = ClientLimits.cap(of: refusal, total: .maxEventStreams, perPeer: .maxEventStreamsPerPeer)
@@ -75,7 +84,7 @@ struct AdRoutes {
                 headers: [.connection: "close", .retryAfter: "1"])
         }
         channel.closeFuture.whenComplete { _ in limits.eventStreams.release(peer: peer?.uid) }
-        let events = ads.events.subscribe(filter, buffer: limits.limits.eventStreamBuffer) {
+        let events = ads.events.subscribe(filter, after: after, buffer: limits.limits.eventStreamBuffer) {
             limits.closed(.eventStreamBehind, peer: peer)
             channel.close(promise: nil)
         }

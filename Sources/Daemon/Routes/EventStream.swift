@@ -2,6 +2,7 @@ import AsyncAlgorithms
 import Hummingbird
 import Mediation
 import NIOCore
+import ServiceLifecycle
 
 /// Server-Sent Events: a comment line at once (so a client knows it is subscribed), then one
 /// `id:`/`event:`/`data:` record per event (ids increasing across the daemon), and a comment every 15 s (so that proxies and clients see
@@ -16,13 +17,19 @@ enum EventStream {
         // the only one.
         let output = AsyncChannel<ByteBuffer>()
         let forward = Task {
-            await output.send(ByteBuffer(string: ": subscribed\n\n"))
-            for await event in events {
-                await output.send(
-                    ByteBuffer(
-                        string: "id: \(event.sequence)\nevent: \(event.name.rawValue)\ndata: \(event.json())\n\n"))
+            // A stop ends the stream (a client resumes from its last id), so that the daemon's
+            // drain does not wait on a response that never ends.
+            await withGracefulShutdownHandler {
+                await output.send(ByteBuffer(string: ": subscribed\n\n"))
+                for await event in events {
+                    await output.send(
+                        ByteBuffer(
+                            string: "id: \(event.sequence)\nevent: \(event.name.rawValue)\ndata: \(event.json())\n\n"))
+                }
+                output.finish()
+            } onGracefulShutdown: {
+                output.finish()
             }
-            output.finish()
         }
         let keepAlive = Task {
             while (try? await Task.sleep(for: heartbeat)) != nil {

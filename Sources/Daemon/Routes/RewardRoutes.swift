@@ -20,7 +20,9 @@ struct RewardRoutes {
             throw APIError(
                 .badRequest, "invalid_request", "state: must be unclaimed, claimed or all, not \"\(name)\"")
         }
-        return try JSONResponse.make(RewardList(rewards: try await rewards.rewards(uid: owner(context), state: state)))
+        return try JSONResponse.make(
+            RewardList(
+                rewards: try await rewards.rewards(uid: owner(context), state: state, now: clock.nowMilliseconds)))
     }
 
     @Sendable func claim(_ request: Request, context: DaemonRequestContext) async throws -> Response {

@@ -3,8 +3,8 @@ import ServiceLifecycle
 
 /// Stops every adapter at shutdown, after the socket API: adapter programs get SIGTERM, then
 /// SIGKILL after their grace period, and are reaped before the daemon exits; then whatever
-/// they left behind (`Descendants`). Trackers already queued get up to two seconds to be
-/// fired: an impression recorded is not lost to a restart.
+/// they left behind (`Descendants`). The tracker queue writes what it still owes, and the
+/// event stream its last events, for the next start.
 struct ShutdownService: Service {
     let application: DaemonApplication
     /// What the leftovers get between SIGTERM and SIGKILL: the longest grace of a program.

@@ -8,7 +8,7 @@ usage: verify.py KEYS.json RAW_QUERY"""
 import base64
 import json
 import sys
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, unquote
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
@@ -19,14 +19,17 @@ def main():
     if len(sys.argv) != 3:
         sys.exit(2)
     keys = {entry["keyId"]: entry for entry in json.load(open(sys.argv[1]))["keys"]}
-    query = sys.argv[2]
-    cut = query.find("&signature=")
-    if cut < 0:
+    # As Tink's RewardedAdsVerifier: the query percent-decoded (java.net.URI.getQuery()), the
+    # signed data all before "&signature=".
+    raw = sys.argv[2]
+    query = unquote(raw)
+    cut = query.find("signature=")
+    if cut <= 0 or query[cut - 1] != "&":
         print("invalid: no signature")
         return
-    data = query[:cut].encode()
-    tail = parse_qs(query[cut + 1:])
-    if list(parse_qs(query[cut + 1:], keep_blank_values=True)) != ["signature", "key_id"]:
+    data = query[:cut - 1].encode()
+    tail = parse_qs(query[cut:])
+    if list(parse_qs(query[cut:], keep_blank_values=True)) != ["signature", "key_id"]:
         print("invalid: signature and key_id are not the last two parameters")
         return
     signature = base64.urlsafe_b64decode(tail["signature"][0] + "=" * (-len(tail["signature"][0]) % 4))

@@ -1,0 +1,21 @@
+/// Where the event stream's recent events are kept across restarts, so that their numbers go
+/// on from where they were and a client that reconnects after a restart still resumes. Written
+/// in batches behind the stream (an event is not an acknowledgement: a crash may lose the last
+/// few from the journal, never from a client already sent them).
+public protocol EventJournal: Sendable {
+    /// The events kept, oldest first, each with when it was published (wall-clock ms).
+    func recent() throws -> [(event: AdEvent, at: Int64)]
+    /// Appends `events`, then drops all but the newest `keep` and those older than `since`.
+    func append(_ events: [(event: AdEvent, at: Int64)], keep: Int, since: Int64) async throws
+}
+
+/// How many events are kept for resuming, and for how long.
+public struct EventRetention: Sendable, Equatable {
+    public var count: Int
+    public var age: Duration
+
+    public init(count: Int = 10_000, age: Duration = .seconds(86_400)) {
+        self.count = count
+        self.age = age
+    }
+}

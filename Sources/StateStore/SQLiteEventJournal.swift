@@ -1,0 +1,46 @@
+import Foundation
+import GRDB
+import Mediation
+
+/// The event stream's kept events in the state database (`events`): their fields as the JSON
+/// the stream sends.
+public struct SQLiteEventJournal: EventJournal {
+    let database: StateDatabase
+
+    public init(_ database: StateDatabase) {
+        self.database = database
+    }
+
+    public func recent() throws -> [(event: AdEvent, at: Int64)] {
+        try database.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM events ORDER BY sequence").compactMap { row in
+                guard let name = AdEvent.Name(rawValue: row["name"]),
+                    let fields = try? JSONDecoder().decode(
+                        [String: EventField].self, from: Data((row["fields"] as String).utf8))
+                else { return nil }
+                var event = AdEvent(name: name, adID: row["ad_id"], adUnit: row["ad_unit"], fields: fields)
+                event.sequence = UInt64(row["sequence"] as Int64)
+                return (event, row["at_ms"])
+            }
+        }
+    }
+
+    public func append(_ events: [(event: AdEvent, at: Int64)], keep: Int, since: Int64) async throws {
+        let rows = try events.map { event, at in
+            (event, at, String(decoding: try JSONEncoder().encode(event.fields), as: UTF8.self))
+        }
+        try await database.writer.write { db in
+            for (event, at, fields) in rows {
+                try db.execute(
+                    sql:
+                        "INSERT OR REPLACE INTO events (sequence, name, ad_id, ad_unit, fields, at_ms) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [Int64(event.sequence), event.name.rawValue, event.adID, event.adUnit, fields, at])
+            }
+            if let newest = rows.last?.0.sequence {
+                try db.execute(
+                    sql: "DELETE FROM events WHERE sequence <= ? OR at_ms < ?",
+                    arguments: [Int64(newest) - Int64(keep), since])
+            }
+        }
+    }
+}
