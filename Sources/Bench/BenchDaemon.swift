@@ -34,12 +34,13 @@ public final class BenchDaemon {
     /// The adapters `makeAdapters` lists (configuration entries; the recipient is "bench"),
     /// given the daemon's directory.
     /// `extra`: configuration keys set on top (socket mode, access, limits); `environment`:
-    /// variables set for the daemon on top of this process's.
+    /// variables set for the daemon on top of this process's; `name`: its directory's, when a
+    /// benchmark starts more than one.
     public init(
         daemonBinary: String, adUnits: [String: Any] = [:], extra: [String: Any] = [:],
-        environment: [String: String] = [:], makeAdapters: (URL) throws -> [[String: Any]]
+        environment: [String: String] = [:], name: String = "bench", makeAdapters: (URL) throws -> [[String: Any]]
     ) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("secure-signals-bench-\(getpid())")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("secure-signals-\(name)-\(getpid())")
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         socketPath = directory.appendingPathComponent("bench.sock").path

@@ -10,7 +10,7 @@ import Foundation
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure the daemon's costs: hpke, signals, exec, ads, openrtb (build with -c release).",
+        abstract: "Measure the daemon's costs: hpke, signals, exec, ads, openrtb, ledger (build with -c release).",
         discussion: """
             Runs secure-signals-bench, built beside this program \
             (swift build -c release --product secure-signals-bench), with the same arguments. \

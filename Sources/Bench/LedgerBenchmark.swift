@@ -1,0 +1,156 @@
+import Client
+import Foundation
+import Hummingbird
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `secure-signals bench ledger`: impressions whose tracker ping the daemon commits to its state
+/// database before it answers, against two daemons alike but for where that database is: the
+/// state directory's disk, and tmpfs (no sync costs anything there). Beside them, in the same
+/// run, the socket's floor (`GET /v1/health`) and one bare fsync of a 4 KiB write on the disk.
+/// Each worker loads a fresh native ad and times its impression; the arms alternate in half
+/// -second slices at each concurrency.
+public struct LedgerBenchmark {
+    public static let unit = "/bench/ledger/native"
+
+    /// The unit: the test network's native ad, its impression tracker on `tracker`.
+    public static func units(tracker: String) -> [String: Any] {
+        [
+            unit: [
+                "format": "native",
+                "waterfall": [
+                    [
+                        "network": "test", "parameter": AdsBenchmark.nativeUnit,
+                        "options": ["impression_tracker": tracker],
+                    ]
+                ],
+            ]
+        ]
+    }
+
+    /// A tracker on loopback that answers every ping at `/imp` with 204.
+    public static func tracker() async throws -> LoopbackServer {
+        let router = Router()
+        router.get("/imp") { _, _ in Response(status: .noContent) }
+        return try await LoopbackServer(router: router, name: "the bench tracker")
+    }
+
+    public struct Row: Sendable {
+        public var arm: String
+        public var concurrency: Int
+        public var requests: Int
+        public var perSecond: Double
+        public var p50: Duration
+        public var p99: Duration
+    }
+
+    public var disk: String
+    public var tmpfs: String
+    public var stateDirectory: URL
+    public var seconds: Double
+    public var concurrencies: [Int]
+
+    public init(disk: String, tmpfs: String, stateDirectory: URL, seconds: Double, concurrencies: [Int]) {
+        self.disk = disk
+        self.tmpfs = tmpfs
+        self.stateDirectory = stateDirectory
+        self.seconds = seconds
+        self.concurrencies = concurrencies
+    }
+
+    /// The rows, arm by arm at each concurrency, and the median of 200 bare fsyncs.
+    public func run() async throws -> (rows: [Row], fsync: Duration) {
+        let fsync = try Self.fsyncCost(in: stateDirectory)
+        var rows: [Row] = []
+        for concurrency in concurrencies {
+            let arms: [(String, String, Bool)] = [
+                ("health (floor)", disk, false), ("impression, disk", disk, true), ("impression, tmpfs", tmpfs, true),
+            ]
+            var samples = Array(repeating: (latencies: [Duration](), elapsed: Duration.zero), count: arms.count)
+            let slices = max(1, Int((seconds / Double(arms.count) / 0.5).rounded()))
+            for _ in 0..<slices {
+                for (index, arm) in arms.enumerated() {
+                    let run = try await Self.drive(
+                        socket: arm.1, impressions: arm.2, concurrency: concurrency, for: .milliseconds(500))
+                    samples[index].latencies += run.latencies
+                    samples[index].elapsed += run.elapsed
+                }
+            }
+            for (index, arm) in arms.enumerated() {
+                let sorted = samples[index].latencies.sorted()
+                rows.append(
+                    Row(
+                        arm: arm.0, concurrency: concurrency, requests: sorted.count,
+                        perSecond: Double(sorted.count) / Bench.seconds(samples[index].elapsed),
+                        p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99)))
+            }
+        }
+        return (rows, fsync)
+    }
+
+    /// `concurrency` workers for `duration`: each times a health check, or loads an ad and
+    /// times its impression.
+    static func drive(socket: String, impressions: Bool, concurrency: Int, for duration: Duration) async throws
+        -> (latencies: [Duration], elapsed: Duration)
+    {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start + duration
+        let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    let client = DaemonClient(socketPath: socket)
+                    var latencies: [Duration] = []
+                    while clock.now < deadline {
+                        guard impressions else {
+                            let began = clock.now
+                            _ = try await client.request(.GET, "/v1/health").successful()
+                            latencies.append(clock.now - began)
+                            continue
+                        }
+                        let load = try await client.request(
+                            .POST, "/v1/ads",
+                            json: Data(#"{"ad_unit":"\#(unit)","format":"native","force":true}"#.utf8)
+                        ).successful()
+                        guard let ad = try JSONSerialization.jsonObject(with: load.body) as? [String: Any],
+                            let id = ad["ad_id"] as? String
+                        else { throw BenchFailure("a load answered no ad_id") }
+                        let began = clock.now
+                        _ = try await client.request(.POST, "/v1/ads/\(id)/impression", json: Data("{}".utf8))
+                            .successful()
+                        latencies.append(clock.now - began)
+                    }
+                    return latencies
+                }
+            }
+            var all: [Duration] = []
+            for try await some in group { all += some }
+            return all
+        }
+        return (latencies, clock.now - start)
+    }
+
+    /// The median of 200 writes of 4 KiB, each followed by fsync, in `directory`.
+    static func fsyncCost(in directory: URL) throws -> Duration {
+        let path = directory.appendingPathComponent("fsync-probe").path
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw BenchFailure("cannot open \(path)") }
+        defer {
+            close(fd)
+            unlink(path)
+        }
+        let page = [UInt8](repeating: 0x5A, count: 4096)
+        let clock = ContinuousClock()
+        var times: [Duration] = []
+        for _ in 0..<200 {
+            let began = clock.now
+            guard pwrite(fd, page, page.count, 0) == page.count, Glibc.fsync(fd) == 0 else {
+                throw BenchFailure("cannot write and sync \(path)")
+            }
+            times.append(clock.now - began)
+        }
+        return percentile(times.sorted(), 0.5)
+    }
+}
