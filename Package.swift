@@ -249,7 +249,8 @@ let package = Package(
             name: "RouteTests",
             dependencies: [
                 "Daemon", "Adapters", "TestAdapters", "TestSupport", "SecureSignals", "SharedTypes", "SignalCrypto",
-                "Client", "Mediation", "Timing",
+                "Client", "Mediation", "Timing", "StateStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

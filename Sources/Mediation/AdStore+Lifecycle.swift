@@ -85,7 +85,7 @@ extension AdStore {
         let ad = try undismissed(shownRewarded(id))
         // The client's event counts now, before the network is asked: a dismiss that comes
         // meanwhile must find a completed video completed.
-        let outcome = apply([.progress(progress)], to: id)
+        let outcome = try apply([.progress(progress)], to: id)
         if outcome.recorded, var current = ads[id], !current.fill.tracksItself {
             let (urls, marks) = current.progressTrackers(for: progress)
             current.trackedProgress.formUnion(marks)
@@ -93,7 +93,7 @@ extension AdStore {
             fire(urls, of: current, kind: .progress)
         }
         let reported = await ad.fill.ad.presentation?.events(after: progress) ?? []
-        if !reported.isEmpty { _ = apply(reported.map(Self.input), to: id) }
+        if !reported.isEmpty { _ = try apply(reported.map(Self.input), to: id) }
         return outcome
     }
 
@@ -115,7 +115,7 @@ extension AdStore {
     public func dismiss(_ id: String) throws(AdLifecycleError) -> LifecycleOutcome {
         let ad = try shownRewarded(id)
         guard !ad.presentation.dismissed else { return .duplicate }
-        let outcome = apply([.dismiss], to: id)
+        let outcome = try apply([.dismiss], to: id)
         if outcome.recorded, !ad.fill.tracksItself { fire(ad.fill.ad.dismissTrackers, of: ad, kind: .progress) }
         return outcome
     }
@@ -133,7 +133,11 @@ extension AdStore {
         }
     }
 
-    private func apply(_ inputs: [RewardedPresentation.Input], to id: String) -> LifecycleOutcome {
+    /// Moves the ad's presentation and publishes its events in order; a reward that cannot be
+    /// committed stops it there (nothing after it is published) and the call answers 503.
+    private func apply(_ inputs: [RewardedPresentation.Input], to id: String) throws(AdLifecycleError)
+        -> LifecycleOutcome
+    {
         guard var ad = ads[id] else { return .duplicate }
         let (names, repeated) = ad.presentation.apply(inputs)
         ads.update(ad)
@@ -142,7 +146,7 @@ extension AdStore {
             if name == .rewardEarned {
                 if case .rewarded(let reward) = ad.fill.ad.content {
                     fields["reward"] = .object(["type": .string(reward.type), "amount": .number(reward.amount)])
-                    fields["transaction_id"] = .string(record(reward, of: ad))
+                    fields["transaction_id"] = .string(try record(reward, of: ad))
                 }
                 if let ssv = ad.ssv, ssv.customData != nil || ssv.userID != nil {
                     var object: [String: EventField] = [:]
@@ -160,25 +164,24 @@ extension AdStore {
         return repeated ? .duplicate : .recorded
     }
 
-    /// Commits `reward`, earned by `ad`, to the ledger before its event is published, and owes
-    /// its SSV callback when the unit has one; answers its transaction id. A ledger that cannot
-    /// be written is logged: the event still goes.
-    private func record(_ reward: Reward, of ad: LoadedAd) -> String {
+    /// Commits `reward`, earned by `ad`, to the ledger before its event is published, with its
+    /// SSV callback (when the unit has one) in the same transaction; answers its transaction id.
+    private func record(_ reward: Reward, of ad: LoadedAd) throws(AdLifecycleError) -> String {
         let earned = EarnedReward(
             transactionID: UUID().uuidString.lowercased(), adID: ad.id, adUnit: ad.unit.id, rewardType: reward.type,
             rewardAmount: reward.amount, customData: ad.ssv?.customData, userID: ad.ssv?.userID, uid: ad.shownBy,
             earnedAt: wallClock.nowMilliseconds)
+        let callback = ad.unit.ssvCallbackURL.flatMap {
+            callbackSigner?.callbackURL($0, for: earned, adNetwork: ad.fill.network)
+        }
         do {
-            try rewards.record(earned)
+            if let owed = try rewards.record(earned, callback: callback) { services.trackers.adopt(owed) }
         } catch {
             logger.error(
                 "an earned reward could not be recorded in the state database",
                 metadata: ["transaction_id": "\(earned.transactionID)", "error": "\(error)"])
-        }
-        if let base = ad.unit.ssvCallbackURL,
-            let url = callbackSigner?.callbackURL(base, for: earned, adNetwork: ad.fill.network)
-        {
-            services.trackers.enqueue([url], kind: .ssv)
+            throw AdLifecycleError(
+                .stateUnavailable, "the reward could not be recorded in the state database; see the daemon's log")
         }
         return earned.transactionID
     }

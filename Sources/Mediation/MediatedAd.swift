@@ -58,4 +58,6 @@ public enum AdLifecycleErrorCode: String, Sendable {
     case notShown = "not_shown"
     /// A progress or playback error reported after the ad was dismissed: nothing more is recorded.
     case adAlreadyDismissed = "ad_already_dismissed"
+    /// What the call earned (a reward) could not be committed to the state database.
+    case stateUnavailable = "state_unavailable"
 }

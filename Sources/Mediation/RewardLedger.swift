@@ -15,13 +15,15 @@ public enum RewardClaim: Sendable, Equatable {
     case notFound
 }
 
-/// Where earned rewards are kept, durably: `record` returns once the reward is on disk.
+/// Where earned rewards are kept, durably: `record` returns once the reward (and its SSV
+/// callback, owed in the same transaction) is on disk.
 ///
 /// `record` is synchronous, and the ad store calls it before it publishes `reward_earned`: a
 /// reward is rare (one per rewarded ad watched), and committing it in line keeps the event
 /// order (the reward before the dismiss) without a second mechanism, for one sync to disk.
 public protocol RewardLedger: Sendable {
-    func record(_ reward: EarnedReward) throws
+    /// Stores `reward`, and `callback` as an owed `ssv` ping beside it; answers that ping.
+    func record(_ reward: EarnedReward, callback: String?) throws -> OwedPing?
     /// The rewards of the peer `uid` (every peer's when nil: root) still kept at `now`
     /// (wall-clock ms), oldest first.
     func rewards(uid: UInt32?, state: RewardState, now: Int64) async throws -> [EarnedReward]

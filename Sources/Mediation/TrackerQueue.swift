@@ -111,6 +111,16 @@ public final class TrackerQueue: Sendable {
         if added > 0 { engine.wakes.yield() }
     }
 
+    /// Takes a ping another commit stored (an SSV callback, stored with its reward) for sending.
+    public func adopt(_ ping: OwedPing) {
+        let taken = engine.state.withLock { state -> Bool in
+            guard !state.stopped else { return false }  // stored: the next start sends it
+            state.owed[ping.id] = ping.createdAt
+            return true
+        }
+        if taken { engine.send.yield(ping) }
+    }
+
     /// Returns once every ping enqueued before the call is on disk; throws when the outbox could
     /// not be written (the pings stay queued, and are written at the next commit that works).
     public func committed() async throws {
@@ -273,6 +283,14 @@ extension TrackerQueue {
                         state.rescheduled = commit.rescheduled + state.rescheduled
                     }
                     resumeWaiters(upTo: upTo, failure: error)
+                    // Pings no call waits for (a background load's notices) are tried again
+                    // a second later, whether or not another call comes.
+                    let retryAt = clock.nowMilliseconds + 1000
+                    let (clock, wakes) = (self.clock, self.wakes)
+                    Task {
+                        try? await clock.sleep(untilMilliseconds: retryAt)
+                        wakes.yield()
+                    }
                     return
                 }
             }

@@ -17,11 +17,20 @@ public struct SQLiteRewardLedger: RewardLedger {
     /// Rewards earned before this, at `now`, are no longer kept.
     private func horizon(_ now: Int64) -> Int64 { now - retention.nanoseconds / 1_000_000 }
 
-    public func record(_ reward: EarnedReward) throws {
+    public func record(_ reward: EarnedReward, callback: String?) throws -> OwedPing? {
         let horizon = horizon(reward.earnedAt)
-        try database.writer.write { db in
+        return try database.writer.write { db in
             try RewardRow(reward).insert(db)
+            var ping: OwedPing?
+            if let callback {
+                var row = OutboxRow(
+                    id: nil, url: callback, kind: TrackerQueue.Kind.ssv.rawValue, createdAt: reward.earnedAt,
+                    attempts: 0, dueAt: reward.earnedAt)
+                try row.insert(db)
+                ping = row.ping
+            }
             try RewardRow.filter(Column("earned_at_ms") < horizon).deleteAll(db)
+            return ping
         }
     }
 

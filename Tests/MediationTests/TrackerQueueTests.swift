@@ -163,6 +163,43 @@ struct TrackerQueueTests {
         await second.drain()
     }
 
+    /// The SQLite outbox, made to fail while `failing` is set.
+    final class FlakyOutbox: TrackerOutbox {
+        let real = SQLiteTrackerOutbox(StateDatabase())
+        let failing = Mutex(false)
+
+        struct DiskFull: Error {}
+
+        func commit(_ commit: OutboxCommit) async throws -> [OwedPing] {
+            if failing.withLock({ $0 }) { throw DiskFull() }
+            return try await real.commit(commit)
+        }
+
+        func owed() throws -> [OwedPing] { try real.owed() }
+    }
+
+    @Test func aCommitThatFailsFailsItsCallersAndThePingsGoAtTheNextOneThatWorks() async throws {
+        let server = Server()
+        let outbox = FlakyOutbox()
+        outbox.failing.withLock { $0 = true }
+        let clock = ManualClock()
+        let queue = TrackerQueue(
+            fetcher: server, outbox: outbox, clock: WallClock(clock: clock, start: 1_000_000), logger: Self.logger)
+        queue.enqueue(["http://t/1"], kind: .impression)
+        await #expect(throws: FlakyOutbox.DiskFull.self) { try await queue.committed() }
+        #expect(server.tries.isEmpty, "nothing is sent before it is stored")
+        #expect(queue.backlog.count == 1, "still owed, in memory")
+        // With no call to wake it, the queue tries again a second later.
+        outbox.failing.withLock { $0 = false }
+        try await waitUntil { clock.sleeping == 1 }
+        clock.advance(by: .seconds(1))
+        try await waitUntil { server.tries == ["http://t/1"] }
+        queue.enqueue(["http://t/2"], kind: .impression)
+        try await queue.committed()
+        try await waitUntil { Set(server.tries) == ["http://t/1", "http://t/2"] }
+        await queue.drain()
+    }
+
     @Test func aTrackerWaitingToRetryHoldsNoFetchSlot() async throws {
         let server = Server(["http://t/down": [500]])
         let clock = ManualClock()

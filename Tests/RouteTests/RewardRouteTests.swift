@@ -1,9 +1,11 @@
 import Client
 import Foundation
+import GRDB
 import TestSupport
 import Testing
 
 @testable import Daemon
+@testable import StateStore
 
 /// The reward ledger through the routes: a reward committed before its event, listed and
 /// claimed once by the peer that showed its ad, invisible to another peer, all of them to root.
@@ -80,6 +82,32 @@ struct RewardRouteTests: MediationScenario {
             #expect(try await Self.as(Self.root) { try await Self.rewards(client, "?state=all") }.1.count == 1)
             let bad = try await client.request(.GET, "/v1/rewards?state=maybe")
             #expect(bad.status == 400 && bad.apiError?.message.contains("state: must be") == true)
+        }
+    }
+
+    /// A state database that cannot be written (its tables gone, as a failing disk would):
+    /// the calls whose answers would acknowledge something answer 503 instead.
+    @Test func whatCannotBeCommittedIsAnswered503NotAcknowledged() async throws {
+        let daemon = try await InProcessDaemon(
+            config: Self.config(units: [
+                Self.rewarded: Self.unit("rewarded", [Self.testItem(Self.rewarded)]),
+                Self.native: Self.unit(
+                    "native", [Self.testItem(Self.native, ["impression_tracker": "http://127.0.0.1:9/i"])]),
+            ]))
+        try await daemon.run { client in
+            let native = try await Self.post(client, "/v1/ads", ["ad_unit": Self.native, "format": "native"])
+            let rewarded = try await Self.post(client, "/v1/ads", ["ad_unit": Self.rewarded, "format": "rewarded"])
+            let nativeID = try #require(native.json["ad_id"] as? String)
+            let rewardedID = try #require(rewarded.json["ad_id"] as? String)
+            #expect(try await Self.post(client, "/v1/ads/\(rewardedID)/show").status == 200)
+            let other = try StateDatabase(directory: daemon.directory.url.appendingPathComponent("state"))
+            try await other.writer.write { db in
+                try db.execute(sql: "DROP TABLE tracker_outbox; DROP TABLE rewards")
+            }
+            let impression = try await Self.post(client, "/v1/ads/\(nativeID)/impression")
+            #expect(impression.status == 503 && Self.errorCode(impression.json) == "state_unavailable")
+            let complete = try await Self.post(client, "/v1/ads/\(rewardedID)/progress", ["event": "complete"])
+            #expect(complete.status == 503 && Self.errorCode(complete.json) == "state_unavailable")
         }
     }
 }

@@ -46,6 +46,7 @@ extension AdLifecycleErrorCode: AnsweredCode {
         case .unknownAd: .notFound
         case .adExpired: .gone
         case .adAlreadyUsed, .notShown, .wrongFormat, .adAlreadyDismissed: .conflict
+        case .stateUnavailable: .serviceUnavailable
         }
     }
 }
