@@ -41,7 +41,9 @@ public struct OutboxCommit: Sendable {
 public protocol TrackerOutbox: Sendable {
     /// Applies `commit` in one transaction; answers the added pings with their ids, in order.
     func commit(_ commit: OutboxCommit) async throws -> [OwedPing]
-    /// Every ping still owed, oldest first: what a restarted daemon sends. Read once, while
-    /// the queue is made, so that it counts them before it answers anything.
-    func owed() throws -> [OwedPing]
+    /// Up to `limit` pings still owed whose id is over `id`, oldest first: what a restarted
+    /// daemon sends, a window at a time.
+    func owed(after id: Int64, limit: Int) throws -> [OwedPing]
+    /// How many pings are owed.
+    func count() throws -> Int
 }

@@ -33,12 +33,16 @@ public final class TrackerQueue: Sendable {
         public var maxAge: Duration
         /// ... and an SSV callback (`ssv.max_age_ms`).
         public var ssvMaxAge: Duration
+        /// The most owed pings held in memory, each with its delivery; the rest wait in the
+        /// outbox and are taken, oldest first, as those settle.
+        public var window: Int
 
         public init(
             concurrency: Int = 8, timeout: Duration = .seconds(5), retryDelay: Duration = .seconds(1),
             maxDelay: Duration = .seconds(600), maxAge: Duration = .seconds(86_400),
-            ssvMaxAge: Duration = .seconds(7 * 86_400)
+            ssvMaxAge: Duration = .seconds(7 * 86_400), window: Int = 10_000
         ) {
+            self.window = max(1, window)
             self.concurrency = concurrency
             self.timeout = timeout
             self.retryDelay = retryDelay
@@ -113,8 +117,9 @@ public final class TrackerQueue: Sendable {
 
     /// Takes a ping another commit stored (an SSV callback, stored with its reward) for sending.
     public func adopt(_ ping: OwedPing) {
+        // Outside the window: one per reward, and its id may precede those already handed.
         let taken = engine.state.withLock { state -> Bool in
-            guard !state.stopped else { return false }  // stored: the next start sends it
+            guard !state.stopped, state.owed[ping.id] == nil else { return false }  // stopped: the next start sends it
             state.owed[ping.id] = ping.createdAt
             return true
         }
@@ -134,7 +139,7 @@ public final class TrackerQueue: Sendable {
             let oldestUnsaved = state.unsaved.isEmpty ? nil : state.unsavedSince
             let oldest = [state.owed.values.min(), oldestUnsaved].compactMap { $0 }.min()
             return Backlog(
-                count: state.owed.count + state.unsaved.count,
+                count: state.owed.count + state.deferred + state.unsaved.count,
                 oldestAge: oldest.map { .milliseconds(max(0, now - $0)) })
         }
     }
@@ -177,8 +182,12 @@ extension TrackerQueue {
             var waiters: [(upTo: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
             var settled: [Int64] = []
             var rescheduled: [(id: Int64, attempts: Int, dueAt: Int64)] = []
-            /// Every stored ping not yet settled, by id: when it was owed.
+            /// Every stored ping in hand (being delivered) and not yet settled, by id: when it was owed.
             var owed: [Int64: Int64] = [:]
+            /// Stored pings not in hand (past the window), and the largest id handed: the
+            /// next ones are taken from the outbox after it.
+            var deferred = 0
+            var handedThrough: Int64 = 0
             /// Drained: nothing more is taken.
             var stopped = false
         }
@@ -222,17 +231,57 @@ extension TrackerQueue {
             outcomes[kind.rawValue + outcome]?.increment()
         }
 
-        /// Takes what a previous run left owed, for the sender.
+        /// Takes what a previous run left owed (a window of it) for the sender.
         func takeOwed() {
             do {
-                let owed = try outbox.owed()
-                state.withLock { state in
-                    for ping in owed { state.owed[ping.id] = ping.createdAt }
+                let total = try outbox.count()
+                guard total > 0 else { return }
+                state.withLock { $0.deferred = total }
+                refill()
+                logger.notice("sending tracker pings owed from before", metadata: ["count": "\(total)"])
+            } catch {
+                logger.error("the tracker outbox could not be read", metadata: ["error": "\(error)"])
+            }
+        }
+
+        /// Hands stored pings to the sender, in id order, while the window has room; the others
+        /// wait in the outbox (`deferred`).
+        func hand(_ pings: [OwedPing]) {
+            let handed = state.withLock { state -> [OwedPing] in
+                var handed: [OwedPing] = []
+                for ping in pings where state.owed[ping.id] == nil {
+                    if state.deferred == 0, state.owed.count < settings.window {
+                        state.owed[ping.id] = ping.createdAt
+                        state.handedThrough = max(state.handedThrough, ping.id)
+                        handed.append(ping)
+                    } else {
+                        state.deferred += 1
+                    }
                 }
-                for ping in owed { send.yield(ping) }
-                if !owed.isEmpty {
-                    logger.notice("sending tracker pings owed from before", metadata: ["count": "\(owed.count)"])
+                return handed
+            }
+            for ping in handed { send.yield(ping) }
+        }
+
+        /// Takes deferred pings from the outbox once the window is half empty.
+        func refill() {
+            let (after, room) = state.withLock { state -> (Int64, Int) in
+                guard state.deferred > 0, state.owed.count <= settings.window / 2 else { return (0, 0) }
+                return (state.handedThrough, settings.window - state.owed.count)
+            }
+            guard room > 0 else { return }
+            do {
+                let pings = try outbox.owed(after: after, limit: room)
+                let handed = state.withLock { state -> [OwedPing] in
+                    let fresh = pings.filter { state.owed[$0.id] == nil }
+                    for ping in fresh {
+                        state.owed[ping.id] = ping.createdAt
+                        state.handedThrough = max(state.handedThrough, ping.id)
+                    }
+                    state.deferred = pings.count < room ? 0 : max(0, state.deferred - fresh.count)
+                    return fresh
                 }
+                for ping in handed { send.yield(ping) }
             } catch {
                 logger.error("the tracker outbox could not be read", metadata: ["error": "\(error)"])
             }
@@ -269,11 +318,11 @@ extension TrackerQueue {
                     let added = try await outbox.commit(commit)
                     state.withLock { state in
                         state.saved = upTo
-                        for ping in added { state.owed[ping.id] = ping.createdAt }
                         for id in commit.settled { state.owed[id] = nil }
                     }
                     resumeWaiters(upTo: upTo, failure: nil)
-                    for ping in added { send.yield(ping) }
+                    hand(added)
+                    refill()
                 } catch {
                     logger.error("the tracker outbox could not be written", metadata: ["error": "\(error)"])
                     state.withLock { state in

@@ -30,9 +30,17 @@ public struct SQLiteTrackerOutbox: TrackerOutbox {
         }
     }
 
-    public func owed() throws -> [OwedPing] {
+    public func owed(after id: Int64, limit: Int) throws -> [OwedPing] {
         try database.writer.read { db in
-            try OutboxRow.order(Column("id")).fetchAll(db).compactMap(\.ping)
+            try OutboxRow.filter(Column("id") > id).order(Column("id")).limit(limit).fetchAll(db).compactMap(\.ping)
+        }
+    }
+
+    public func count() throws -> Int {
+        // A kind this daemon does not know (a newer one wrote it) is neither sent nor counted.
+        let kinds = TrackerQueue.Kind.allCases.map(\.rawValue)
+        return try database.writer.read { db in
+            try OutboxRow.filter(kinds.contains(Column("kind"))).fetchCount(db)
         }
     }
 }

@@ -119,7 +119,7 @@ struct TrackerQueueTests {
         first.enqueue(["http://t/3"], kind: .click)
         try await first.committed()
         // On disk now, read through another connection, before any tracker has answered.
-        let owed = try SQLiteTrackerOutbox(StateDatabase(directory: directory.url)).owed()
+        let owed = try SQLiteTrackerOutbox(StateDatabase(directory: directory.url)).owed(after: 0, limit: 100)
         #expect(owed.map(\.url) == ["http://t/1", "http://t/2", "http://t/3"])
         #expect(owed.map(\.kind) == [.impression, .impression, .click])
         try await waitUntil { down.tries.count == 3 }
@@ -131,7 +131,7 @@ struct TrackerQueueTests {
         try await waitUntil { up.tries.sorted() == ["http://t/1", "http://t/2", "http://t/3"] }
         try await waitUntil { second.backlog.count == 0 }
         await second.drain()
-        #expect(try SQLiteTrackerOutbox(StateDatabase(directory: directory.url)).owed().isEmpty)
+        #expect(try SQLiteTrackerOutbox(StateDatabase(directory: directory.url)).owed(after: 0, limit: 100).isEmpty)
     }
 
     @Test func afterADrainNothingIsTakenAndNoCallerWaits() async throws {
@@ -175,7 +175,8 @@ struct TrackerQueueTests {
             return try await real.commit(commit)
         }
 
-        func owed() throws -> [OwedPing] { try real.owed() }
+        func owed(after id: Int64, limit: Int) throws -> [OwedPing] { try real.owed(after: id, limit: limit) }
+        func count() throws -> Int { try real.count() }
     }
 
     @Test func aCommitThatFailsFailsItsCallersAndThePingsGoAtTheNextOneThatWorks() async throws {
@@ -198,6 +199,26 @@ struct TrackerQueueTests {
         try await queue.committed()
         try await waitUntil { Set(server.tries) == ["http://t/1", "http://t/2"] }
         await queue.drain()
+    }
+
+    @Test func aBacklogPastTheWindowWaitsInTheOutboxAndIsTakenOldestFirst() async throws {
+        let directory = try TemporaryDirectory()
+        let urls = (1...7).map { "http://t/\($0)" }
+        let down = Server(Dictionary(uniqueKeysWithValues: urls.map { ($0, [503]) }))
+        let first = try Self.queue(down, clock: ManualClock(), directory: directory)
+        first.enqueue(urls, kind: .impression)
+        try await first.committed()
+        await first.drain()
+        let up = Server()
+        let second = try Self.queue(
+            up, clock: ManualClock(), directory: directory, settings: .init(concurrency: 1, window: 2),
+            startingAt: 1_060_000)
+        // All seven owed, two of them in hand.
+        #expect(second.backlog.count == 7)
+        try await waitUntil { up.tries.count == 7 }
+        #expect(up.tries == urls, "oldest first")
+        try await waitUntil { second.backlog.count == 0 }
+        await second.drain()
     }
 
     @Test func aTrackerWaitingToRetryHoldsNoFetchSlot() async throws {

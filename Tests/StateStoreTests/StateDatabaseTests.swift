@@ -75,7 +75,7 @@ struct StateDatabaseTests {
         next.settled = [added[0].id]
         next.rescheduled = [(added[1].id, 2, 9_000)]
         _ = try await outbox.commit(next)
-        let owed = try outbox.owed()
+        let owed = try outbox.owed(after: 0, limit: 100)
         #expect(owed.map(\.url) == ["http://t/b", "http://t/c"])
         #expect(owed.first?.attempts == 2 && owed.first?.dueAt == 9_000)
     }
