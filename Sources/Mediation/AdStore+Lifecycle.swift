@@ -133,20 +133,25 @@ extension AdStore {
         }
     }
 
-    /// Moves the ad's presentation and publishes its events in order; a reward that cannot be
-    /// committed stops it there (nothing after it is published) and the call answers 503.
+    /// Moves the ad's presentation and publishes its events in order. A reward is committed
+    /// before anything changes: when it cannot be, the ad stays as it was (a retry can still
+    /// earn it), nothing is published, and the call answers 503.
     private func apply(_ inputs: [RewardedPresentation.Input], to id: String) throws(AdLifecycleError)
         -> LifecycleOutcome
     {
         guard var ad = ads[id] else { return .duplicate }
         let (names, repeated) = ad.presentation.apply(inputs)
+        var transaction: String?
+        if names.contains(.rewardEarned), case .rewarded(let reward) = ad.fill.ad.content {
+            transaction = try record(reward, of: ad)
+        }
         ads.update(ad)
         for name in names {
             var fields: [String: EventField] = [:]
             if name == .rewardEarned {
                 if case .rewarded(let reward) = ad.fill.ad.content {
                     fields["reward"] = .object(["type": .string(reward.type), "amount": .number(reward.amount)])
-                    fields["transaction_id"] = .string(try record(reward, of: ad))
+                    fields["transaction_id"] = transaction.map(EventField.string) ?? .null
                 }
                 if let ssv = ad.ssv, ssv.customData != nil || ssv.userID != nil {
                     var object: [String: EventField] = [:]

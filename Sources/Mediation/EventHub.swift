@@ -115,7 +115,7 @@ public final class EventHub: Sendable {
             state.lastSequence += 1
             event.sequence = state.lastSequence
             state.kept.append((event, now))
-            let horizon = now - retention.age.components.seconds * 1000
+            let horizon = now - retention.age.nanoseconds / 1_000_000
             while let first = state.kept.first, state.kept.count > retention.count || first.at < horizon {
                 state.kept.removeFirst()
             }
@@ -161,7 +161,7 @@ private final class JournalWriter: Sendable {
                 guard let newest = batch.last else { continue }
                 do {
                     try await journal.append(
-                        batch, keep: retention.count, since: newest.at - retention.age.components.seconds * 1000)
+                        batch, keep: retention.count, since: newest.at - retention.age.nanoseconds / 1_000_000)
                 } catch {
                     logger.warning("events could not be journaled", metadata: ["error": "\(error)"])
                 }

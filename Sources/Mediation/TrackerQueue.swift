@@ -312,6 +312,7 @@ extension TrackerQueue {
                 }
                 if commit.isEmpty {
                     resumeWaiters(upTo: upTo, failure: nil)
+                    refill()
                     return
                 }
                 do {

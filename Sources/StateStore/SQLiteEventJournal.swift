@@ -29,18 +29,31 @@ public struct SQLiteEventJournal: EventJournal {
         let rows = try events.map { event, at in
             (event, at, String(decoding: try JSONEncoder().encode(event.fields), as: UTF8.self))
         }
-        try await database.writer.write { db in
-            for (event, at, fields) in rows {
-                try db.execute(
-                    sql:
-                        "INSERT OR REPLACE INTO events (sequence, name, ad_id, ad_unit, fields, at_ms) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [Int64(event.sequence), event.name.rawValue, event.adID, event.adUnit, fields, at])
+        // An event is not an acknowledgement: its commit does not sync, so that it never makes
+        // a call waiting on the outbox's sync wait for a second one.
+        try await database.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+            try db.inTransaction {
+                try Self.insert(rows, into: db, keep: keep, since: since)
+                return .commit
             }
-            if let newest = rows.last?.0.sequence {
-                try db.execute(
-                    sql: "DELETE FROM events WHERE sequence <= ? OR at_ms < ?",
-                    arguments: [Int64(newest) - Int64(keep), since])
-            }
+        }
+    }
+
+    private static func insert(_ rows: [(AdEvent, Int64, String)], into db: Database, keep: Int, since: Int64)
+        throws
+    {
+        for (event, at, fields) in rows {
+            try db.execute(
+                sql:
+                    "INSERT OR REPLACE INTO events (sequence, name, ad_id, ad_unit, fields, at_ms) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [Int64(event.sequence), event.name.rawValue, event.adID, event.adUnit, fields, at])
+        }
+        if let newest = rows.last?.0.sequence {
+            try db.execute(
+                sql: "DELETE FROM events WHERE sequence <= ? OR at_ms < ?",
+                arguments: [Int64(newest) - Int64(keep), since])
         }
     }
 }

@@ -32,15 +32,16 @@ public struct SQLiteTrackerOutbox: TrackerOutbox {
 
     public func owed(after id: Int64, limit: Int) throws -> [OwedPing] {
         try database.writer.read { db in
-            try OutboxRow.filter(Column("id") > id).order(Column("id")).limit(limit).fetchAll(db).compactMap(\.ping)
+            try Self.known.filter(Column("id") > id).order(Column("id")).limit(limit).fetchAll(db).compactMap(\.ping)
         }
     }
 
     public func count() throws -> Int {
-        // A kind this daemon does not know (a newer one wrote it) is neither sent nor counted.
-        let kinds = TrackerQueue.Kind.allCases.map(\.rawValue)
-        return try database.writer.read { db in
-            try OutboxRow.filter(kinds.contains(Column("kind"))).fetchCount(db)
-        }
+        try database.writer.read { db in try Self.known.fetchCount(db) }
+    }
+
+    /// The rows of kinds this daemon knows: one a newer daemon wrote is neither sent nor counted.
+    private static var known: QueryInterfaceRequest<OutboxRow> {
+        OutboxRow.filter(TrackerQueue.Kind.allCases.map(\.rawValue).contains(Column("kind")))
     }
 }

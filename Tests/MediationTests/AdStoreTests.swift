@@ -36,12 +36,59 @@ struct AdStoreTests {
     static let native = TestAdNetwork.nativeUnit
 
     func store(
-        _ units: [AdUnit], clock: ManualClock = ManualClock()
+        _ units: [AdUnit], clock: ManualClock = ManualClock(),
+        rewards: any RewardLedger = SQLiteRewardLedger(StateDatabase())
     ) throws -> AdStore<ManualClock> {
         try AdStore(
             units: units, networks: [AdNetworkConfiguration(name: "test")], registry: BuiltinAdNetworks.registry,
-            services: .offline, rewards: SQLiteRewardLedger(StateDatabase()), clock: clock,
-            logger: Logger(label: "test"))
+            services: .offline, rewards: rewards, clock: clock, logger: Logger(label: "test"))
+    }
+
+    /// The SQLite ledger, made to fail while `failing` is set.
+    final class FlakyLedger: RewardLedger {
+        let real = SQLiteRewardLedger(StateDatabase())
+        let failing = Mutex(false)
+
+        struct DiskFull: Error {}
+
+        func record(_ reward: EarnedReward, callback: String?) throws -> OwedPing? {
+            if failing.withLock({ $0 }) { throw DiskFull() }
+            return try real.record(reward, callback: callback)
+        }
+
+        func rewards(uid: UInt32?, state: RewardState, now: Int64) async throws -> [EarnedReward] {
+            try await real.rewards(uid: uid, state: state, now: now)
+        }
+
+        func claim(_ transactionID: String, uid: UInt32?, now: Int64) async throws -> RewardClaim {
+            try await real.claim(transactionID, uid: uid, now: now)
+        }
+    }
+
+    @Test func aRewardThatCannotBeCommittedChangesNothingAndARetryEarnsIt() async throws {
+        let ledger = FlakyLedger()
+        let store = try store([AdUnit(id: "u", format: .rewarded, waterfall: [item(Self.rewarded)])], rewards: ledger)
+        let stream = events(store.events)
+        let ad = try await store.load(AdLoadRequest(adUnit: "u", format: .rewarded)).get()
+        _ = try await store.show(ad.adID)
+        ledger.failing.withLock { $0 = true }
+        let refused = await #expect(throws: AdLifecycleError.self) { try await store.progress(ad.adID, .complete) }
+        #expect(refused?.code == .stateUnavailable)
+        ledger.failing.withLock { $0 = false }
+        #expect(try await store.progress(ad.adID, .complete) == .recorded, "not a duplicate: nothing had changed")
+        _ = try await store.dismiss(ad.adID)
+        var seen: [AdEvent] = []
+        for await event in stream {
+            seen.append(event)
+            if event.name == .dismissed { break }
+        }
+        #expect(
+            seen.map(\.name) == [.loaded, .willPresent, .impression, .paid, .videoComplete, .rewardEarned, .dismissed])
+        let kept = try await ledger.rewards(uid: nil, state: .all, now: Int64(Date().timeIntervalSince1970 * 1000))
+        #expect(kept.count == 1)
+        #expect(
+            seen.first { $0.name == .rewardEarned }?.fields["transaction_id"]
+                == .string(kept.first?.transactionID ?? ""))
     }
 
     func item(_ parameter: String, _ options: [String: JSONValue] = [:], timeout: Duration = .seconds(2)) -> LineItem {

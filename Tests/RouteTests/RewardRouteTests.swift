@@ -85,8 +85,8 @@ struct RewardRouteTests: MediationScenario {
         }
     }
 
-    /// A state database that cannot be written (its tables gone, as a failing disk would):
-    /// the calls whose answers would acknowledge something answer 503 instead.
+    /// A state database that cannot be written (its tables moved away, as a failing disk would
+    /// fail them): the calls whose answers would acknowledge something answer 503 instead.
     @Test func whatCannotBeCommittedIsAnswered503NotAcknowledged() async throws {
         let daemon = try await InProcessDaemon(
             config: Self.config(units: [
@@ -102,7 +102,7 @@ struct RewardRouteTests: MediationScenario {
             #expect(try await Self.post(client, "/v1/ads/\(rewardedID)/show").status == 200)
             let other = try StateDatabase(directory: daemon.directory.url.appendingPathComponent("state"))
             try await other.writer.write { db in
-                try db.execute(sql: "DROP TABLE tracker_outbox; DROP TABLE rewards")
+                try db.execute(sql: "ALTER TABLE tracker_outbox RENAME TO away1; ALTER TABLE rewards RENAME TO away2")
             }
             let impression = try await Self.post(client, "/v1/ads/\(nativeID)/impression")
             #expect(impression.status == 503 && Self.errorCode(impression.json) == "state_unavailable")

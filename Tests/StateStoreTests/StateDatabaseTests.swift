@@ -27,6 +27,19 @@ struct StateDatabaseTests {
         _ = try StateDatabase(directory: directory.url)
     }
 
+    @Test func eventsAreJournaledWithoutASyncAndTheWriterSyncsAgainAfter() async throws {
+        let database = StateDatabase()
+        let journal = SQLiteEventJournal(database)
+        var event = AdEvent(name: .impression, adID: "a", adUnit: "u", fields: ["amount": .number(2.5)])
+        event.sequence = 1
+        try await journal.append([(event, 1000)], keep: 10, since: 0)
+        let synchronous = try await database.writer.writeWithoutTransaction { db in
+            try Int.fetchOne(db, sql: "PRAGMA synchronous")
+        }
+        #expect(synchronous == 2)
+        #expect(try journal.recent().map(\.event) == [event])
+    }
+
     @Test func aFileThatIsNotADatabaseIsRefusedAndLeftAsItIs() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("state.sqlite")
