@@ -34,8 +34,12 @@ public final class EventHub: Sendable {
     private struct State {
         var subscribers: [Int: Subscriber] = [:]
         var kept: Deque<(event: AdEvent, at: Int64)> = []
-        /// The last event's sequence number.
+        /// The last event's sequence number, and the highest the journal has reserved.
         var lastSequence: UInt64 = 0
+        var reservedThrough: UInt64 = 0
+        /// Numbers a previous run may have handed out but did not journal (it stopped without
+        /// closing): a resume from before their end may have missed some.
+        var unknownThrough: UInt64 = 0
     }
 
     private let state: Mutex<State>
@@ -43,6 +47,9 @@ public final class EventHub: Sendable {
     private let retention: EventRetention
     private let clock: any EpochClock
     private let journal: JournalWriter?
+    private let logger: Logger
+    /// Numbers reserved at a time (one durable write per block).
+    static let reservationBlock: UInt64 = 1000
     /// Events a subscriber may have waiting unless it says otherwise.
     public static let defaultBuffer = 256
 
@@ -55,7 +62,10 @@ public final class EventHub: Sendable {
         if let journal {
             do {
                 initial.kept = Deque(try journal.recent())
-                initial.lastSequence = initial.kept.last?.event.sequence ?? 0
+                let journaled = initial.kept.last?.event.sequence ?? 0
+                initial.reservedThrough = max(journaled, try journal.reserved())
+                initial.lastSequence = initial.reservedThrough
+                if initial.reservedThrough > journaled { initial.unknownThrough = initial.reservedThrough }
             } catch {
                 logger.error(
                     "the kept events could not be read; numbering starts again", metadata: ["error": "\(error)"])
@@ -65,11 +75,15 @@ public final class EventHub: Sendable {
         self.retention = retention
         self.clock = clock
         self.journal = journal.map { JournalWriter(journal: $0, retention: retention, logger: logger) }
+        self.logger = logger
     }
 
-    /// Writes what is not yet journaled and stops the journal's writer.
+    /// Writes what is not yet journaled and stops the journal's writer; the numbers reserved
+    /// and not handed out are given back, so that a clean stop leaves no gap.
     public func close() async {
         await journal?.close()
+        let last = state.withLock { $0.lastSequence }
+        try? journal?.journal.reserve(through: last)
     }
 
     /// A stream of the events that pass `filter`, from now on, until the caller stops iterating;
@@ -84,9 +98,15 @@ public final class EventHub: Sendable {
         let id = nextID.add(1, ordering: .relaxed).newValue
         return state.withLock { state in
             var replay: [AdEvent] = []
-            if let after, after < state.lastSequence {
-                let oldest = state.kept.first?.event.sequence ?? state.lastSequence + 1
-                if after + 1 < oldest {
+            if let after, after != state.lastSequence {
+                let oldest =
+                    state.kept.first(where: { $0.event.sequence > after })?.event.sequence
+                    ?? state.lastSequence + 1
+                // Gone from what is kept, lost with a previous run's unjournaled tail, or an id
+                // this daemon never gave: the client is told it may have missed some.
+                if after + 1 < (state.kept.first?.event.sequence ?? state.lastSequence + 1)
+                    || after < state.unknownThrough || after > state.lastSequence
+                {
                     var missed = AdEvent(
                         name: .eventsMissed, adID: nil, adUnit: filter.adUnit ?? "",
                         fields: ["after": .integer(Int64(after)), "first_available": .integer(Int64(oldest))])
@@ -114,6 +134,15 @@ public final class EventHub: Sendable {
             var event = event
             state.lastSequence += 1
             event.sequence = state.lastSequence
+            if let writer = journal, state.lastSequence > state.reservedThrough {
+                let through = state.lastSequence + Self.reservationBlock - 1
+                do {
+                    try writer.journal.reserve(through: through)
+                    state.reservedThrough = through
+                } catch {
+                    logger.warning("event numbers could not be reserved", metadata: ["error": "\(error)"])
+                }
+            }
             state.kept.append((event, now))
             let horizon = now - retention.age.nanoseconds / 1_000_000
             while let first = state.kept.first, state.kept.count > retention.count || first.at < horizon {
@@ -144,6 +173,7 @@ private final class JournalWriter: Sendable {
     }
 
     private let pending: Pending
+    let journal: any EventJournal
     private let wakes: AsyncStream<Void>.Continuation
     private let task: Task<Void, Never>
 
@@ -151,6 +181,7 @@ private final class JournalWriter: Sendable {
         let (wakeups, wakes) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let pending = Pending()
         self.pending = pending
+        self.journal = journal
         self.wakes = wakes
         task = Task {
             for await _ in wakeups {

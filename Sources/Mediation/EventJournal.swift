@@ -7,6 +7,11 @@ public protocol EventJournal: Sendable {
     func recent() throws -> [(event: AdEvent, at: Int64)]
     /// Appends `events`, then drops all but the newest `keep` and those older than `since`.
     func append(_ events: [(event: AdEvent, at: Int64)], keep: Int, since: Int64) async throws
+    /// The highest event number handed out or reserved: a restart numbers on after it, so an id
+    /// a client saw is never reused, even when the journal lost its last events to a crash.
+    func reserved() throws -> UInt64
+    /// Raises it to `number`, durably, before numbers up to it are handed out.
+    func reserve(through number: UInt64) throws
 }
 
 /// How many events are kept for resuming, and for how long.

@@ -41,6 +41,20 @@ public struct SQLiteEventJournal: EventJournal {
         }
     }
 
+    public func reserved() throws -> UInt64 {
+        try database.writer.read { db in
+            UInt64(try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'events_reserved'") ?? 0)
+        }
+    }
+
+    public func reserve(through number: UInt64) throws {
+        try database.writer.write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('events_reserved', ?)",
+                arguments: [Int64(clamping: number)])
+        }
+    }
+
     private static func insert(_ rows: [(AdEvent, Int64, String)], into db: Database, keep: Int, since: Int64)
         throws
     {

@@ -81,6 +81,8 @@ public final class StateDatabase: Sendable {
         var configuration = Configuration()
         configuration.readonly = readonly
         configuration.label = "secure-signals state"
+        // Another process reading it (an operator's sqlite3, a backup) may hold a lock briefly.
+        configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             // Every commit syncs the log: an answer given after one is not lost to a power cut.
             try db.execute(sql: "PRAGMA synchronous = FULL")
@@ -123,6 +125,12 @@ public final class StateDatabase: Sendable {
                 table.column("ad_unit", .text).notNull()
                 table.column("fields", .text).notNull()
                 table.column("at_ms", .integer).notNull()
+            }
+        }
+        migrator.registerMigration("4 meta") { db in
+            try db.create(table: "meta") { table in
+                table.primaryKey("key", .text)
+                table.column("value", .integer).notNull()
             }
         }
         return migrator

@@ -94,4 +94,20 @@ struct EventHubTests {
                 == #"{"ad_id":"ad-2","ad_unit":"u","event":"impression","reward":{"amount":10,"type":"coins"}}"#)
         await second.close()
     }
+
+    @Test func afterAStopWithoutCloseNoIDIsReusedAndAResumeIsToldItMayHaveMissedSome() async throws {
+        let directory = try TemporaryDirectory()
+        do {
+            // A daemon killed: its hub is never closed, whatever its journal has written.
+            let killed = EventHub(journal: SQLiteEventJournal(try StateDatabase(directory: directory.url)))
+            for number in 1...3 { killed.publish(Self.event(number)) }
+        }
+        let next = EventHub(journal: SQLiteEventJournal(try StateDatabase(directory: directory.url)))
+        let resumed = next.subscribe(EventHub.Filter(), after: 3)
+        next.publish(Self.event(4))
+        let events = await Self.take(2, of: resumed)
+        #expect(events.first?.name == .eventsMissed)
+        #expect(events.last?.sequence == EventHub.reservationBlock + 1, "numbers go on past the block reserved")
+        await next.close()
+    }
 }
