@@ -8,7 +8,7 @@ struct ArchitectureTests {
 
     static let project = [
         "CLibCrypto", "SignalCrypto", "Timing", "SharedTypes", "SecureSignals", "Mediation", "VAST", "Adapters",
-        "Daemon", "Client", "Bench", "WireFormatMacros",
+        "Daemon", "Client", "Bench", "WireFormatMacros", "StateStore",
     ]
     static let http = ["Hummingbird", "HummingbirdCore", "AsyncHTTPClient", "NIOCore", "NIOPosix", "NIOHTTP1"]
 
@@ -20,7 +20,11 @@ struct ArchitectureTests {
         "SignalCrypto": project.filter { $0 != "CLibCrypto" },
         "VAST": project,
         "SecureSignals": ["Mediation", "Adapters", "Daemon", "Client", "Bench"] + http,
-        "Mediation": ["SecureSignals", "SignalCrypto", "CLibCrypto", "Adapters", "Daemon", "Client", "Bench"] + http,
+        "Mediation": [
+            "SecureSignals", "SignalCrypto", "CLibCrypto", "Adapters", "Daemon", "Client", "Bench", "StateStore",
+            "GRDB",
+        ] + http,
+        "StateStore": ["SecureSignals", "SignalCrypto", "CLibCrypto", "Adapters", "Daemon", "Client", "Bench"] + http,
         "Adapters": ["Daemon", "Client", "Bench"] + http,
         "Daemon": ["Client", "Bench"],
         "Client": ["SecureSignals", "Mediation", "Adapters", "Daemon", "Bench", "Hummingbird", "ServiceLifecycle"],
