@@ -40,6 +40,8 @@ public final class EventHub: Sendable {
         /// Numbers a previous run may have handed out but did not journal (it stopped without
         /// closing): a resume from before their end may have missed some.
         var unknownThrough: UInt64 = 0
+        /// After a reservation failed: the number from which it is tried again.
+        var retryReservationAt: UInt64 = 0
     }
 
     private let state: Mutex<State>
@@ -61,11 +63,14 @@ public final class EventHub: Sendable {
         var initial = State()
         if let journal {
             do {
-                initial.kept = Deque(try journal.recent())
-                let journaled = initial.kept.last?.event.sequence ?? 0
-                initial.reservedThrough = max(journaled, try journal.reserved())
-                initial.lastSequence = initial.reservedThrough
-                if initial.reservedThrough > journaled { initial.unknownThrough = initial.reservedThrough }
+                // Both read before anything is kept: numbering never restarts below what is kept.
+                let kept = try journal.recent()
+                let journaled = kept.last?.event.sequence ?? 0
+                let reserved = max(journaled, try journal.reserved())
+                initial.kept = Deque(kept)
+                initial.reservedThrough = reserved
+                initial.lastSequence = reserved
+                if reserved > journaled { initial.unknownThrough = reserved }
             } catch {
                 logger.error(
                     "the kept events could not be read; numbering starts again", metadata: ["error": "\(error)"])
@@ -82,8 +87,12 @@ public final class EventHub: Sendable {
     /// and not handed out are given back, so that a clean stop leaves no gap.
     public func close() async {
         await journal?.close()
-        let last = state.withLock { $0.lastSequence }
-        try? journal?.journal.reserve(through: last)
+        guard let writer = journal else { return }
+        state.withLock { state in
+            // Under the lock: a publish after it reserves a new block of its own.
+            guard (try? writer.journal.reserve(through: state.lastSequence)) != nil else { return }
+            state.reservedThrough = state.lastSequence
+        }
     }
 
     /// A stream of the events that pass `filter`, from now on, until the caller stops iterating;
@@ -102,14 +111,19 @@ public final class EventHub: Sendable {
                 let oldest =
                     state.kept.first(where: { $0.event.sequence > after })?.event.sequence
                     ?? state.lastSequence + 1
-                // Gone from what is kept, lost with a previous run's unjournaled tail, or an id
-                // this daemon never gave: the client is told it may have missed some.
-                if after + 1 < (state.kept.first?.event.sequence ?? state.lastSequence + 1)
-                    || after < state.unknownThrough || after > state.lastSequence
+                // An id this daemon never gave (checked first: no arithmetic on it), one gone from
+                // what is kept, or one from before a previous run's unjournaled tail: the client
+                // is told it may have missed some.
+                if after > state.lastSequence
+                    || after + 1 < (state.kept.first?.event.sequence ?? state.lastSequence + 1)
+                    || after < state.unknownThrough
                 {
                     var missed = AdEvent(
                         name: .eventsMissed, adID: nil, adUnit: filter.adUnit ?? "",
-                        fields: ["after": .integer(Int64(after)), "first_available": .integer(Int64(oldest))])
+                        fields: [
+                            "after": .integer(Int64(clamping: after)),
+                            "first_available": .integer(Int64(clamping: oldest)),
+                        ])
                     missed.sequence = oldest - 1
                     replay.append(missed)
                 }
@@ -134,12 +148,16 @@ public final class EventHub: Sendable {
             var event = event
             state.lastSequence += 1
             event.sequence = state.lastSequence
-            if let writer = journal, state.lastSequence > state.reservedThrough {
+            if let writer = journal, state.lastSequence > state.reservedThrough,
+                state.lastSequence >= state.retryReservationAt
+            {
                 let through = state.lastSequence + Self.reservationBlock - 1
                 do {
                     try writer.journal.reserve(through: through)
                     state.reservedThrough = through
                 } catch {
+                    // Tried again a hundred events later, not on every one under the lock.
+                    state.retryReservationAt = state.lastSequence + 100
                     logger.warning("event numbers could not be reserved", metadata: ["error": "\(error)"])
                 }
             }

@@ -33,11 +33,17 @@ public struct SQLiteEventJournal: EventJournal {
         // a call waiting on the outbox's sync wait for a second one.
         try await database.writer.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
-            try db.inTransaction {
-                try Self.insert(rows, into: db, keep: keep, since: since)
-                return .commit
+            do {
+                try db.inTransaction {
+                    try Self.insert(rows, into: db, keep: keep, since: since)
+                    return .commit
+                }
+            } catch {
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                throw error
             }
+            // Back before any other write: the outbox's and the ledger's commits must sync.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
         }
     }
 

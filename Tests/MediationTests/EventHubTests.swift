@@ -110,4 +110,15 @@ struct EventHubTests {
         #expect(events.last?.sequence == EventHub.reservationBlock + 1, "numbers go on past the block reserved")
         await next.close()
     }
+
+    @Test func anIDTheHubNeverGaveIsToldEventsMissedAndCrashesNothing() async throws {
+        let hub = EventHub()
+        hub.publish(Self.event(1))
+        for after in [UInt64(7), UInt64(Int64.max), UInt64.max] {
+            let stream = hub.subscribe(EventHub.Filter(), after: after)
+            hub.publish(Self.event(2))
+            let events = await Self.take(2, of: stream)
+            #expect(events.first?.name == .eventsMissed && events.last?.name == .impression, "\(after)")
+        }
+    }
 }

@@ -67,7 +67,7 @@ struct AdRoutes {
         // A client that reconnects says the id it saw last; it gets what it missed first.
         var after: UInt64?
         if let last = request.headers.first(where: { $0.name.canonicalName == "last-event-id" })?.value {
-            guard let id = UInt64(last.trimmingCharacters(in: .whitespaces)) else {
+            guard let id = UInt64(last.trimmingCharacters(in: .whitespaces)), id <= UInt64(Int64.max) else {
                 throw APIError(.badRequest, "invalid_request", "Last-Event-ID: must be an event's id, not \"\(last)\"")
             }
             after = id
