@@ -162,7 +162,7 @@ public final class EventHub: Sendable {
                 }
             }
             state.kept.append((event, now))
-            let horizon = now - retention.age.nanoseconds / 1_000_000
+            let horizon = retention.horizon(at: now)
             while let first = state.kept.first, state.kept.count > retention.count || first.at < horizon {
                 state.kept.removeFirst()
             }
@@ -210,7 +210,7 @@ private final class JournalWriter: Sendable {
                 guard let newest = batch.last else { continue }
                 do {
                     try await journal.append(
-                        batch, keep: retention.count, since: newest.at - retention.age.nanoseconds / 1_000_000)
+                        batch, keep: retention.count, since: retention.horizon(at: newest.at))
                 } catch {
                     logger.warning("events could not be journaled", metadata: ["error": "\(error)"])
                 }

@@ -1,3 +1,5 @@
+import Timing
+
 /// Where the event stream's recent events are kept across restarts, so that their numbers go
 /// on from where they were and a client that reconnects after a restart still resumes. Written
 /// in batches behind the stream (an event is not an acknowledgement: a crash may lose the last
@@ -23,4 +25,7 @@ public struct EventRetention: Sendable, Equatable {
         self.count = count
         self.age = age
     }
+
+    /// The oldest time (wall-clock ms) an event published by `now` is still kept at.
+    func horizon(at now: Int64) -> Int64 { now - age.wholeMilliseconds }
 }

@@ -51,8 +51,10 @@ public final class TrackerQueue: Sendable {
             self.ssvMaxAge = ssvMaxAge
         }
 
-        /// How long a ping of `kind` is owed.
-        func maxAge(of kind: Kind) -> Duration { kind == .ssv ? ssvMaxAge : maxAge }
+        /// Whether `ping` is past its kind's max age at `time` (wall-clock ms).
+        func isPastMaxAge(_ ping: OwedPing, at time: Int64) -> Bool {
+            time - ping.createdAt > (ping.kind == .ssv ? ssvMaxAge : maxAge).wholeMilliseconds
+        }
     }
 
     /// What the outbox holds and how long its oldest ping has been owed: the metrics' gauges.
@@ -384,7 +386,7 @@ extension TrackerQueue {
                     do { try await clock.sleep(untilMilliseconds: ping.dueAt) } catch { return }
                 }
                 // One owed from before a restart may be past its age already: not sent again.
-                if clock.nowMilliseconds - ping.createdAt > settings.maxAge(of: ping.kind).nanoseconds / 1_000_000 {
+                if settings.isPastMaxAge(ping, at: clock.nowMilliseconds) {
                     drop(ping, reason: "too old")
                     return
                 }
@@ -413,7 +415,7 @@ extension TrackerQueue {
                     if Task.isCancelled { return }
                     let now = clock.nowMilliseconds
                     let due = now + backoff(afterAttempt: ping.attempts)
-                    if due - ping.createdAt > settings.maxAge(of: ping.kind).nanoseconds / 1_000_000 {
+                    if settings.isPastMaxAge(ping, at: due) {
                         drop(ping, reason: reason)
                         return
                     }
@@ -453,8 +455,8 @@ extension TrackerQueue {
         /// The pause after `attempt` tries: `retryDelay` doubled for each try after the first,
         /// at most `maxDelay`, drawn between half and all of it. Milliseconds.
         private func backoff(afterAttempt attempt: Int) -> Int64 {
-            let base = settings.retryDelay.nanoseconds / 1_000_000
-            let cap = max(1, settings.maxDelay.nanoseconds / 1_000_000)
+            let base = settings.retryDelay.wholeMilliseconds
+            let cap = max(1, settings.maxDelay.wholeMilliseconds)
             let doubled = base << Int64(min(max(0, attempt - 1), 30))
             let ceiling = max(1, min(cap, doubled))
             return Int64.random(in: (ceiling + 1) / 2...ceiling)

@@ -15,7 +15,7 @@ public struct SQLiteRewardLedger: RewardLedger {
     }
 
     /// Rewards earned before this, at `now`, are no longer kept.
-    private func horizon(_ now: Int64) -> Int64 { now - retention.nanoseconds / 1_000_000 }
+    private func horizon(_ now: Int64) -> Int64 { now - retention.wholeMilliseconds }
 
     public func record(_ reward: EarnedReward, callback: String?) throws -> OwedPing? {
         let horizon = horizon(reward.earnedAt)

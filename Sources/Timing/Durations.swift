@@ -15,6 +15,9 @@ extension Double {
 }
 
 extension Duration {
+    /// Whole milliseconds (truncated), as wall-clock times are kept.
+    package var wholeMilliseconds: Int64 { nanoseconds / 1_000_000 }
+
     /// Saturates at Int64's bounds (about 292 years) rather than trapping.
     package var nanoseconds: Int64 {
         let (seconds, attoseconds) = components

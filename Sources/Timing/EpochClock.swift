@@ -24,7 +24,7 @@ public struct WallClock<C: Clock<Duration>>: EpochClock where C: Sendable {
     }
 
     public var nowMilliseconds: Int64 {
-        originMilliseconds + origin.duration(to: clock.now).nanoseconds / 1_000_000
+        originMilliseconds + origin.duration(to: clock.now).wholeMilliseconds
     }
 
     public func sleep(untilMilliseconds target: Int64) async throws {

@@ -283,7 +283,7 @@ extension CircuitBreakerSettings: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(failures, forKey: .failures)
-        try container.encode(Int(coolDown.nanoseconds / 1_000_000), forKey: .coolDownMilliseconds)
+        try container.encode(Int(coolDown.wholeMilliseconds), forKey: .coolDownMilliseconds)
     }
 }
 
