@@ -41,9 +41,16 @@ public struct OutboxCommit: Sendable {
 public protocol TrackerOutbox: Sendable {
     /// Applies `commit` in one transaction; answers the added pings with their ids, in order.
     func commit(_ commit: OutboxCommit) async throws -> [OwedPing]
-    /// Up to `limit` pings still owed whose id is over `id`, oldest first: what a restarted
-    /// daemon sends, a window at a time.
-    func owed(after id: Int64, limit: Int) throws -> [OwedPing]
-    /// How many pings are owed.
-    func count() throws -> Int
+    /// Up to `limit` pings never tried whose id is over `id`, oldest first: the queue takes
+    /// them a window at a time.
+    func untried(after id: Int64, limit: Int) throws -> [OwedPing]
+    /// How many pings were never tried.
+    func untriedCount() throws -> Int
+    /// Up to `limit` pings tried before whose next try is due by `time` (wall-clock ms), the
+    /// earliest due first.
+    func due(by time: Int64, limit: Int) throws -> [OwedPing]
+    /// When the earliest next try after `time` is due, of the pings tried before; nil if none.
+    func nextDue(after time: Int64) throws -> Int64?
+    /// How many pings are owed, and since when the oldest of them is (wall-clock ms).
+    func backlog() throws -> (count: Int, oldest: Int64?)
 }

@@ -10,7 +10,9 @@ import Timing
 ///
 /// A ping leaves the outbox when its tracker answers 2xx or 3xx, or 4xx (it will not change on a
 /// second try), or `maxAge` after it was owed (dropped and counted). Other failures (5xx, a
-/// timeout, no connection) are tried again with jittered exponential backoff. A restarted
+/// timeout, no connection) are tried again with jittered exponential backoff; a ping waits out
+/// its pause in the outbox, not in memory, so a dead tracker's backlog never holds the window
+/// that other trackers' pings need. A restarted
 /// daemon sends what is still owed: at least once, and only a ping in flight at a crash may go
 /// twice. URLs are logged by kind only: they carry ids a log must not keep.
 public final class TrackerQueue: Sendable {
@@ -34,7 +36,8 @@ public final class TrackerQueue: Sendable {
         /// ... and an SSV callback (`ssv.max_age_ms`).
         public var ssvMaxAge: Duration
         /// The most owed pings held in memory, each with its delivery; the rest wait in the
-        /// outbox and are taken, oldest first, as those settle.
+        /// outbox and are taken as those settle: first the untried, oldest first, then those
+        /// whose next try is due, earliest first.
         public var window: Int
 
         public init(
@@ -121,8 +124,9 @@ public final class TrackerQueue: Sendable {
     public func adopt(_ ping: OwedPing) {
         // Outside the window: one per reward, and its id may precede those already handed.
         let taken = engine.state.withLock { state -> Bool in
-            guard !state.stopped, state.owed[ping.id] == nil else { return false }  // stopped: the next start sends it
-            state.owed[ping.id] = ping.createdAt
+            // Stopped: the next start sends it.
+            guard !state.stopped, !state.inHand.contains(ping.id) else { return false }
+            state.inHand.insert(ping.id)
             return true
         }
         if taken { engine.send.yield(ping) }
@@ -134,16 +138,17 @@ public final class TrackerQueue: Sendable {
         try await engine.committed()
     }
 
-    /// What is owed now, for the outbox's gauges.
-    public var backlog: Backlog {
-        let now = engine.clock.nowMilliseconds
-        return engine.state.withLock { state in
-            let oldestUnsaved = state.unsaved.isEmpty ? nil : state.unsavedSince
-            let oldest = [state.owed.values.min(), oldestUnsaved].compactMap { $0 }.min()
-            return Backlog(
-                count: state.owed.count + state.deferred + state.unsaved.count,
-                oldestAge: oldest.map { .milliseconds(max(0, now - $0)) })
+    /// What is owed now, for the outbox's gauges: what is stored and what is not yet; throws
+    /// when the outbox cannot be read.
+    public func backlog() throws -> Backlog {
+        let (unsaved, unsavedSince) = engine.state.withLock { state in
+            (state.unsaved.count, state.unsaved.isEmpty ? nil : state.unsavedSince)
         }
+        let stored = try engine.outbox.backlog()
+        let oldest = [stored.oldest, unsavedSince].compactMap { $0 }.min()
+        let now = engine.clock.nowMilliseconds
+        return Backlog(
+            count: stored.count + unsaved, oldestAge: oldest.map { .milliseconds(max(0, now - $0)) })
     }
 
     /// Stops sending and writes what is owed: a ping not yet answered stays in the outbox for
@@ -157,6 +162,8 @@ public final class TrackerQueue: Sendable {
         // What comes now is refused; a waiter left (its commit failed) is told.
         let waiters = engine.state.withLock { state in
             state.stopped = true
+            state.timer?.task.cancel()
+            state.timer = nil
             defer { state.waiters = [] }
             return state.waiters.map(\.continuation)
         }
@@ -184,12 +191,18 @@ extension TrackerQueue {
             var waiters: [(upTo: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
             var settled: [Int64] = []
             var rescheduled: [(id: Int64, attempts: Int, dueAt: Int64)] = []
-            /// Every stored ping in hand (being delivered) and not yet settled, by id: when it was owed.
-            var owed: [Int64: Int64] = [:]
-            /// Stored pings not in hand (past the window), and the largest id handed: the
-            /// next ones are taken from the outbox after it.
+            /// Every stored ping in hand (being delivered, or settled or rescheduled but not yet
+            /// written), by id; and of them those tried before.
+            var inHand: Set<Int64> = []
+            var retriesInHand: Set<Int64> = []
+            /// Untried stored pings not in hand (past the window), and the largest id handed:
+            /// the next ones are taken from the outbox after it.
             var deferred = 0
             var handedThrough: Int64 = 0
+            /// When the earliest stored retry is due (nil: none is owed), and the timer that
+            /// wakes the committer then.
+            var retryDue: Int64?
+            var timer: (at: Int64, task: Task<Void, Never>)?
             /// Drained: nothing more is taken.
             var stopped = false
         }
@@ -236,11 +249,17 @@ extension TrackerQueue {
         /// Takes what a previous run left owed (a window of it) for the sender.
         func takeOwed() {
             do {
-                let total = try outbox.count()
-                guard total > 0 else { return }
-                state.withLock { $0.deferred = total }
+                let untried = try outbox.untriedCount()
+                let retryDue = try outbox.nextDue(after: .min)
+                guard untried > 0 || retryDue != nil else { return }
+                state.withLock { state in
+                    state.deferred = untried
+                    state.retryDue = retryDue
+                }
                 refill()
-                logger.notice("sending tracker pings owed from before", metadata: ["count": "\(total)"])
+                logger.notice(
+                    "sending tracker pings owed from before",
+                    metadata: ["count": "\((try? outbox.backlog().count) ?? untried)"])
             } catch {
                 logger.error("the tracker outbox could not be read", metadata: ["error": "\(error)"])
             }
@@ -251,9 +270,9 @@ extension TrackerQueue {
         func hand(_ pings: [OwedPing]) {
             let handed = state.withLock { state -> [OwedPing] in
                 var handed: [OwedPing] = []
-                for ping in pings where state.owed[ping.id] == nil {
-                    if state.deferred == 0, state.owed.count < settings.window {
-                        state.owed[ping.id] = ping.createdAt
+                for ping in pings where !state.inHand.contains(ping.id) {
+                    if state.deferred == 0, state.inHand.count < settings.window {
+                        state.inHand.insert(ping.id)
                         state.handedThrough = max(state.handedThrough, ping.id)
                         handed.append(ping)
                     } else {
@@ -265,19 +284,31 @@ extension TrackerQueue {
             for ping in handed { send.yield(ping) }
         }
 
-        /// Takes deferred pings from the outbox once the window is half empty.
+        /// Once the window is half empty, takes stored pings into it: untried ones first, then
+        /// retries that are due; then sets the timer for the next retry.
         func refill() {
+            takeUntried()
+            takeDue()
+            armTimer()
+        }
+
+        /// The room in the window, once it is half empty; 0 before.
+        private func room(_ state: State) -> Int {
+            state.inHand.count <= settings.window / 2 ? settings.window - state.inHand.count : 0
+        }
+
+        /// Takes deferred untried pings, oldest first.
+        private func takeUntried() {
             let (after, room) = state.withLock { state -> (Int64, Int) in
-                guard state.deferred > 0, state.owed.count <= settings.window / 2 else { return (0, 0) }
-                return (state.handedThrough, settings.window - state.owed.count)
+                state.deferred > 0 ? (state.handedThrough, self.room(state)) : (0, 0)
             }
             guard room > 0 else { return }
             do {
-                let pings = try outbox.owed(after: after, limit: room)
+                let pings = try outbox.untried(after: after, limit: room)
                 let handed = state.withLock { state -> [OwedPing] in
-                    let fresh = pings.filter { state.owed[$0.id] == nil }
+                    let fresh = pings.filter { !state.inHand.contains($0.id) }
                     for ping in fresh {
-                        state.owed[ping.id] = ping.createdAt
+                        state.inHand.insert(ping.id)
                         state.handedThrough = max(state.handedThrough, ping.id)
                     }
                     state.deferred = pings.count < room ? 0 : max(0, state.deferred - fresh.count)
@@ -286,6 +317,55 @@ extension TrackerQueue {
                 for ping in handed { send.yield(ping) }
             } catch {
                 logger.error("the tracker outbox could not be read", metadata: ["error": "\(error)"])
+            }
+        }
+
+        /// Takes stored retries that are due, earliest first, and learns when the next one is.
+        private func takeDue() {
+            let now = clock.nowMilliseconds
+            let (room, inHand) = state.withLock { state -> (Int, Int) in
+                guard let due = state.retryDue, due <= now else { return (0, 0) }
+                return (self.room(state), state.retriesInHand.count)
+            }
+            guard room > 0 else { return }
+            do {
+                // Retries already in hand may be among those due: ask for enough to skip them.
+                let pings = try outbox.due(by: now, limit: room + inHand)
+                let next = pings.count < room + inHand ? try outbox.nextDue(after: now) : now
+                let handed = state.withLock { state -> [OwedPing] in
+                    let fresh = pings.filter { !state.inHand.contains($0.id) }.prefix(room)
+                    for ping in fresh {
+                        state.inHand.insert(ping.id)
+                        state.retriesInHand.insert(ping.id)
+                    }
+                    state.retryDue = next
+                    return Array(fresh)
+                }
+                for ping in handed { send.yield(ping) }
+            } catch {
+                logger.error("the tracker outbox could not be read", metadata: ["error": "\(error)"])
+            }
+        }
+
+        /// Wakes the committer (and so `refill`) when the next stored retry is due, unless a
+        /// timer already will by then.
+        private func armTimer() {
+            let now = clock.nowMilliseconds
+            state.withLock { state in
+                guard !state.stopped, let due = state.retryDue, due > now else { return }
+                if let timer = state.timer {
+                    guard due < timer.at else { return }
+                    timer.task.cancel()
+                }
+                let (clock, wakes) = (clock, wakes)
+                let task = Task { [weak self] in
+                    do { try await clock.sleep(untilMilliseconds: due) } catch { return }
+                    self?.state.withLock { state in
+                        if state.timer?.at == due { state.timer = nil }
+                    }
+                    wakes.yield()
+                }
+                state.timer = (due, task)
             }
         }
 
@@ -321,7 +401,13 @@ extension TrackerQueue {
                     let added = try await outbox.commit(commit)
                     state.withLock { state in
                         state.saved = upTo
-                        for id in commit.settled { state.owed[id] = nil }
+                        for id in commit.settled + commit.rescheduled.map(\.id) {
+                            state.inHand.remove(id)
+                            state.retriesInHand.remove(id)
+                        }
+                        if let earliest = commit.rescheduled.map(\.dueAt).min() {
+                            state.retryDue = min(state.retryDue ?? earliest, earliest)
+                        }
                     }
                     resumeWaiters(upTo: upTo, failure: nil)
                     hand(added)
@@ -377,53 +463,43 @@ extension TrackerQueue {
             }
         }
 
-        /// Tries `ping` until it settles, waiting out each pause; returns early, the ping still
-        /// owed, when the queue is drained.
+        /// Tries `ping` once: it settles, or is rescheduled to wait out its pause in the outbox.
+        /// Returns early, the ping still owed as it was, when the queue is drained.
         func deliver(_ initial: OwedPing, slots: FetchSlots) async {
             var ping = initial
-            while !Task.isCancelled {
-                if ping.dueAt > clock.nowMilliseconds {
-                    do { try await clock.sleep(untilMilliseconds: ping.dueAt) } catch { return }
-                }
-                // One owed from before a restart may be past its age already: not sent again.
-                if settings.isPastMaxAge(ping, at: clock.nowMilliseconds) {
-                    drop(ping, reason: "too old")
-                    return
-                }
-                await slots.acquire()
-                if Task.isCancelled {
-                    await slots.release()
-                    return
-                }
-                let outcome = await attempt(ping)
+            // One owed from before a restart, or rescheduled, may be past its age already.
+            if settings.isPastMaxAge(ping, at: clock.nowMilliseconds) {
+                drop(ping, reason: "too old")
+                return
+            }
+            await slots.acquire()
+            if Task.isCancelled {
                 await slots.release()
-                ping.attempts += 1
-                switch outcome {
-                case .sent:
-                    count(ping.kind, "fired")
-                    settle(ping.id)
+                return
+            }
+            let outcome = await attempt(ping)
+            await slots.release()
+            ping.attempts += 1
+            switch outcome {
+            case .sent:
+                count(ping.kind, "fired")
+                settle(ping.id)
+            case .refused(let reason):
+                count(ping.kind, "failed")
+                logger.warning(
+                    "a tracker refused its ping", metadata: ["kind": "\(ping.kind.rawValue)", "reason": "\(reason)"])
+                settle(ping.id)
+            case .retry(let reason):
+                // A try the drain cut short: still owed, for the next start.
+                if Task.isCancelled { return }
+                let due = clock.nowMilliseconds + backoff(afterAttempt: ping.attempts)
+                if settings.isPastMaxAge(ping, at: due) {
+                    drop(ping, reason: reason)
                     return
-                case .refused(let reason):
-                    count(ping.kind, "failed")
-                    logger.warning(
-                        "a tracker refused its ping",
-                        metadata: ["kind": "\(ping.kind.rawValue)", "reason": "\(reason)"])
-                    settle(ping.id)
-                    return
-                case .retry(let reason):
-                    // A try the drain cut short: still owed, for the next start.
-                    if Task.isCancelled { return }
-                    let now = clock.nowMilliseconds
-                    let due = now + backoff(afterAttempt: ping.attempts)
-                    if settings.isPastMaxAge(ping, at: due) {
-                        drop(ping, reason: reason)
-                        return
-                    }
-                    count(ping.kind, "retried")
-                    ping.dueAt = due
-                    state.withLock { $0.rescheduled.append((ping.id, ping.attempts, due)) }
-                    wakes.yield()
                 }
+                count(ping.kind, "retried")
+                state.withLock { $0.rescheduled.append((ping.id, ping.attempts, due)) }
+                wakes.yield()
             }
         }
 

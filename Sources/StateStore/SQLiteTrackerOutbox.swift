@@ -30,15 +30,42 @@ public struct SQLiteTrackerOutbox: TrackerOutbox {
         }
     }
 
-    public func owed(after id: Int64, limit: Int) throws -> [OwedPing] {
+    public func untried(after id: Int64, limit: Int) throws -> [OwedPing] {
         try database.writer.read { db in
-            try Self.known.filter(Column("id") > id).order(Column("id")).limit(limit).fetchAll(db).compactMap(\.ping)
+            try Self.untried.filter(Column("id") > id).order(Column("id")).limit(limit).fetchAll(db)
+                .compactMap(\.ping)
         }
     }
 
-    public func count() throws -> Int {
-        try database.writer.read { db in try Self.known.fetchCount(db) }
+    public func untriedCount() throws -> Int {
+        try database.writer.read { db in try Self.untried.fetchCount(db) }
     }
+
+    public func due(by time: Int64, limit: Int) throws -> [OwedPing] {
+        try database.writer.read { db in
+            try Self.retries.filter(Column("due_at_ms") <= time).order(Column("due_at_ms"), Column("id"))
+                .limit(limit).fetchAll(db).compactMap(\.ping)
+        }
+    }
+
+    public func nextDue(after time: Int64) throws -> Int64? {
+        try database.writer.read { db in
+            try Self.retries.filter(Column("due_at_ms") > time).select(min(Column("due_at_ms")), as: Int64?.self)
+                .fetchOne(db) ?? nil
+        }
+    }
+
+    public func backlog() throws -> (count: Int, oldest: Int64?) {
+        try database.writer.read { db in
+            let row = try Self.known.select(count(Column("id")), min(Column("created_at_ms"))).asRequest(of: Row.self)
+                .fetchOne(db)
+            return (row?[0] ?? 0, row?[1])
+        }
+    }
+
+    /// Known rows never tried, and those tried before (they wait for `due_at_ms`).
+    private static var untried: QueryInterfaceRequest<OutboxRow> { known.filter(Column("attempts") == 0) }
+    private static var retries: QueryInterfaceRequest<OutboxRow> { known.filter(Column("attempts") > 0) }
 
     /// The rows of kinds this daemon knows: one a newer daemon wrote is neither sent nor counted.
     private static var known: QueryInterfaceRequest<OutboxRow> {

@@ -133,6 +133,11 @@ public final class StateDatabase: Sendable {
                 table.column("value", .integer).notNull()
             }
         }
+        migrator.registerMigration("5 tracker retries by due time") { db in
+            // Pings wait out their backoff in the outbox; the queue asks for those due.
+            try db.execute(
+                sql: "CREATE INDEX tracker_outbox_retries ON tracker_outbox(due_at_ms) WHERE attempts > 0")
+        }
         return migrator
     }()
 }

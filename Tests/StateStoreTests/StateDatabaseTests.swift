@@ -88,8 +88,30 @@ struct StateDatabaseTests {
         next.settled = [added[0].id]
         next.rescheduled = [(added[1].id, 2, 9_000)]
         _ = try await outbox.commit(next)
-        let owed = try outbox.owed(after: 0, limit: 100)
-        #expect(owed.map(\.url) == ["http://t/b", "http://t/c"])
-        #expect(owed.first?.attempts == 2 && owed.first?.dueAt == 9_000)
+        // c is untried; b waits for its next try, due at 9 s.
+        #expect(try outbox.untried(after: 0, limit: 100).map(\.url) == ["http://t/c"])
+        #expect(try outbox.untriedCount() == 1)
+        #expect(try outbox.due(by: 8_999, limit: 100).isEmpty)
+        let due = try outbox.due(by: 9_000, limit: 100)
+        #expect(due.map(\.url) == ["http://t/b"] && due.first?.attempts == 2 && due.first?.dueAt == 9_000)
+        #expect(try outbox.nextDue(after: 0) == 9_000)
+        #expect(try outbox.nextDue(after: 9_000) == nil)
+        let backlog = try outbox.backlog()
+        #expect(backlog.count == 2 && backlog.oldest == 5_000)
+    }
+
+    @Test func retriesAreTakenEarliestDueFirst() async throws {
+        let outbox = SQLiteTrackerOutbox(StateDatabase())
+        var commit = OutboxCommit()
+        commit.adding = (1...4).map { ("http://t/\($0)", .impression) }
+        commit.addedAt = 1_000
+        let added = try await outbox.commit(commit)
+        var next = OutboxCommit()
+        next.rescheduled = [(added[0].id, 1, 7_000), (added[1].id, 1, 3_000), (added[2].id, 3, 5_000)]
+        _ = try await outbox.commit(next)
+        #expect(try outbox.due(by: 10_000, limit: 2).map(\.url) == ["http://t/2", "http://t/3"])
+        #expect(try outbox.nextDue(after: 3_000) == 5_000)
+        #expect(try outbox.untried(after: 0, limit: 10).map(\.url) == ["http://t/4"])
+        #expect(try outbox.backlog().count == 4)
     }
 }

@@ -55,9 +55,9 @@ final class DaemonMetrics: Sendable {
 
     /// The Prometheus text exposition, every family with its `# HELP`: the process, the
     /// adapters' states (`statuses`) and the tracker outbox read now.
-    func exposition(statuses: [AdapterStatus], outbox: TrackerQueue.Backlog) -> String {
+    func exposition(statuses: [AdapterStatus], outbox: TrackerQueue.Backlog?) -> String {
         scraped.update(statuses: statuses)
-        scraped.update(outbox: outbox)
+        if let outbox { scraped.update(outbox: outbox) }
         return MetricHelp.annotate(String(decoding: registry.emitToBuffer(), as: UTF8.self))
     }
 }

@@ -3,7 +3,8 @@ import Mediation
 import NIOCore
 
 /// `GET /metrics`: the Prometheus text exposition of this daemon's registry, on the socket and
-/// on the optional loopback listener (`MetricsServer`).
+/// on the optional loopback listener (`MetricsServer`). An outbox that cannot be read leaves
+/// its gauges as they were last scraped.
 struct MetricsRoutes {
     let metrics: DaemonMetrics
     let state: DaemonState
@@ -18,6 +19,6 @@ struct MetricsRoutes {
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: ResponseBody(
                 byteBuffer: ByteBuffer(
-                    string: metrics.exposition(statuses: await state.statuses(), outbox: trackers.backlog))))
+                    string: metrics.exposition(statuses: await state.statuses(), outbox: try? trackers.backlog()))))
     }
 }
