@@ -97,9 +97,9 @@ public final class EventHub: Sendable {
 
     /// A stream of the events that pass `filter`, from now on, until the caller stops iterating;
     /// with `after` (the id of the last event the caller saw), first the kept ones after it,
-    /// preceded by `events_missed` when some after it are no longer kept. When `buffer` events
-    /// wait and another comes, the subscriber is let go: `fellBehind` is called and the stream
-    /// ends after the events it holds.
+    /// with `events_missed` where some after it are no longer kept (or were never journaled by
+    /// a run that died). When `buffer` events wait and another comes, the subscriber is let go:
+    /// `fellBehind` is called and the stream ends after the events it holds.
     public func subscribe(
         _ filter: Filter, after: UInt64? = nil, buffer: Int = EventHub.defaultBuffer,
         fellBehind: @escaping @Sendable () -> Void = {}
@@ -108,16 +108,20 @@ public final class EventHub: Sendable {
         return state.withLock { state in
             var replay: [AdEvent] = []
             if let after, after != state.lastSequence {
-                let oldest =
-                    state.kept.first(where: { $0.event.sequence > after })?.event.sequence
-                    ?? state.lastSequence + 1
-                // An id this daemon never gave (checked first: no arithmetic on it), one gone from
-                // what is kept, or one from before a previous run's unjournaled tail: the client
-                // is told it may have missed some.
-                if after > state.lastSequence
-                    || after + 1 < (state.kept.first?.event.sequence ?? state.lastSequence + 1)
-                    || after < state.unknownThrough
-                {
+                // An id this daemon never gave (checked first: no arithmetic on it) or one gone
+                // from what is kept: the client missed some right after it. One from before a
+                // previous run's unjournaled tail: it may have missed some at that tail, after
+                // the kept events before it.
+                let firstKept = state.kept.first?.event.sequence ?? state.lastSequence + 1
+                let missedAfter: UInt64? =
+                    after > state.lastSequence || after + 1 < firstKept
+                    ? after : after < state.unknownThrough ? state.unknownThrough : nil
+                let kept = state.kept.lazy.map(\.event).filter { $0.sequence > after && filter.passes($0) }
+                replay = Array(kept)
+                if let missedAfter {
+                    let oldest =
+                        state.kept.first(where: { $0.event.sequence > missedAfter })?.event.sequence
+                        ?? state.lastSequence + 1
                     var missed = AdEvent(
                         name: .eventsMissed, adID: nil, adUnit: filter.adUnit ?? "",
                         fields: [
@@ -125,9 +129,8 @@ public final class EventHub: Sendable {
                             "first_available": .integer(Int64(clamping: oldest)),
                         ])
                     missed.sequence = oldest - 1
-                    replay.append(missed)
+                    replay.insert(missed, at: replay.firstIndex { $0.sequence > missedAfter } ?? replay.endIndex)
                 }
-                replay += state.kept.lazy.map(\.event).filter { $0.sequence > after && filter.passes($0) }
             }
             let (stream, continuation) = AsyncStream<AdEvent>.makeStream(
                 bufferingPolicy: .bufferingOldest(buffer + replay.count))

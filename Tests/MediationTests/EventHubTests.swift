@@ -111,6 +111,34 @@ struct EventHubTests {
         await next.close()
     }
 
+    @Test func eventsMissedToAPreviousRunsDeathComeWhereTheyWereLostNotBeforeWhatWasKept() async throws {
+        let directory = try TemporaryDirectory()
+        let journal = { SQLiteEventJournal(try StateDatabase(directory: directory.url)) }
+        let closed = EventHub(journal: try journal())
+        for number in 1...2 { closed.publish(Self.event(number)) }
+        await closed.close()
+        do {
+            // Killed after event 3: it may or may not have been journaled.
+            let killed = EventHub(journal: try journal())
+            killed.publish(Self.event(3))
+        }
+        let next = EventHub(journal: try journal())
+        let resumed = next.subscribe(EventHub.Filter(), after: 1)
+        next.publish(Self.event(4))
+        var events: [AdEvent] = []
+        for await event in resumed {
+            events.append(event)
+            if event.adID == "ad-4" { break }
+        }
+        let missed = try #require(events.firstIndex { $0.name == .eventsMissed })
+        #expect(events.first?.adID == "ad-2", "what was kept comes first")
+        #expect(events[..<missed].allSatisfy { $0.name == .impression && $0.sequence <= 3 })
+        #expect(events[(missed + 1)...].map(\.adID) == ["ad-4"])
+        #expect(events[missed].fields["first_available"] == .integer(Int64(events[missed + 1].sequence)))
+        #expect(events[missed].sequence == events[missed + 1].sequence - 1)
+        await next.close()
+    }
+
     @Test func anIDTheHubNeverGaveIsToldEventsMissedAndCrashesNothing() async throws {
         let hub = EventHub()
         hub.publish(Self.event(1))
