@@ -93,7 +93,7 @@ extension AdStore {
             fire(urls, of: current, kind: .progress)
         }
         let reported = await ad.fill.ad.presentation?.events(after: progress) ?? []
-        if !reported.isEmpty { _ = try apply(reported.map(Self.input), to: id) }
+        if !reported.isEmpty { _ = try apply([], reported: reported, to: id) }
         return outcome
     }
 
@@ -133,18 +133,31 @@ extension AdStore {
         }
     }
 
-    /// Moves the ad's presentation and publishes its events in order. A reward is committed
-    /// before anything changes: when it cannot be, the ad stays as it was (a retry can still
-    /// earn it), nothing is published, and the call answers 503.
-    private func apply(_ inputs: [RewardedPresentation.Input], to id: String) throws(AdLifecycleError)
-        -> LifecycleOutcome
-    {
+    /// Moves the ad's presentation by what the network reported before and could not be
+    /// applied, the client's `inputs`, then what the network `reported` now; publishes their
+    /// events in order. A reward is committed before anything changes: when it cannot be, the
+    /// ad stays as it was (a retry can still earn it; what the network reported is kept for the
+    /// next call), nothing is published, and the call answers 503.
+    private func apply(
+        _ inputs: [RewardedPresentation.Input], reported: [NetworkPresentationEvent] = [], to id: String
+    ) throws(AdLifecycleError) -> LifecycleOutcome {
         guard var ad = ads[id] else { return .duplicate }
-        let (names, repeated) = ad.presentation.apply(inputs)
+        let network = ad.unappliedNetworkEvents + reported
+        let (names, repeated) = ad.presentation.apply(
+            ad.unappliedNetworkEvents.map(Self.input) + inputs + reported.map(Self.input))
         var transaction: String?
         if names.contains(.rewardEarned), case .rewarded(let reward) = ad.fill.ad.content {
-            transaction = try record(reward, of: ad)
+            do {
+                transaction = try record(reward, of: ad)
+            } catch {
+                if !reported.isEmpty, var unchanged = ads[id] {
+                    unchanged.unappliedNetworkEvents = network
+                    ads.update(unchanged)
+                }
+                throw error
+            }
         }
+        ad.unappliedNetworkEvents = []
         ads.update(ad)
         for name in names {
             var fields: [String: EventField] = [:]

@@ -18,6 +18,9 @@ struct LoadedAd: Sendable {
     var playbackFailed = false
     /// The uid of the peer that showed it: whose reward it earns.
     var shownBy: UInt32?
+    /// What the network reported that could not be applied (its reward could not be committed):
+    /// applied first at the next lifecycle call, since the network does not report it twice.
+    var unappliedNetworkEvents: [NetworkPresentationEvent] = []
 
     var format: AdFormat { unit.format }
     var expiresAt: Duration { loadedAt + unit.expiry }

@@ -91,6 +91,34 @@ struct AdStoreTests {
                 == .string(kept.first?.transactionID ?? ""))
     }
 
+    @Test func aRewardTheNetworkGrantsThatCannotBeCommittedIsKeptForTheNextCall() async throws {
+        let ledger = FlakyLedger()
+        let store = try store(
+            [
+                AdUnit(
+                    id: "u", format: .rewarded,
+                    waterfall: [item(Self.rewarded, ["behavior": .string("reward_at_midpoint")])])
+            ], rewards: ledger)
+        let stream = events(store.events)
+        let ad = try await store.load(AdLoadRequest(adUnit: "u", format: .rewarded)).get()
+        _ = try await store.show(ad.adID)
+        ledger.failing.withLock { $0 = true }
+        // The client's midpoint counts; the reward the network grants with it cannot be kept.
+        let refused = await #expect(throws: AdLifecycleError.self) { try await store.progress(ad.adID, .midpoint) }
+        #expect(refused?.code == .stateUnavailable)
+        ledger.failing.withLock { $0 = false }
+        // The network does not grant it twice; the next call (here the dismiss) records it first.
+        #expect(try await store.dismiss(ad.adID) == .recorded)
+        var seen: [AdEvent] = []
+        for await event in stream {
+            seen.append(event)
+            if event.name == .dismissed { break }
+        }
+        #expect(seen.map(\.name) == [.loaded, .willPresent, .impression, .paid, .rewardEarned, .dismissed])
+        let kept = try await ledger.rewards(uid: nil, state: .all, now: Int64(Date().timeIntervalSince1970 * 1000))
+        #expect(kept.count == 1)
+    }
+
     func item(_ parameter: String, _ options: [String: JSONValue] = [:], timeout: Duration = .seconds(2)) -> LineItem {
         LineItem(network: "test", parameter: parameter, timeout: timeout, options: AdapterOptions(options))
     }

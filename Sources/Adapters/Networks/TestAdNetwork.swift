@@ -12,7 +12,8 @@ import Synchronization
 /// A line item's `parameter` is the test ad unit. Its options make the network misbehave, for
 /// tests of everything around it: `"behavior"`: `no_fill`, `error`, `hang`, `complete_twice`
 /// (answers twice: one completion counts), `dismiss_first` (reports a rewarded ad's dismiss
-/// before its reward); `delay_ms`; and `impression_tracker`, `click_tracker`, `deep_link`.
+/// before its reward), `reward_at_midpoint` (grants the reward at the midpoint, as a playable
+/// may); `delay_ms`; and `impression_tracker`, `click_tracker`, `deep_link`.
 /// Setup parameters: `tracks_itself` (bool) makes it track impressions and clicks itself;
 /// `setup_delay_ms` makes its setup slow.
 public final class TestAdNetwork: AdNetworkAdapter {
@@ -45,7 +46,12 @@ public final class TestAdNetwork: AdNetworkAdapter {
         guard request.parameter == Self.rewardedUnit else {
             throw AdLoadError(.noFill, "no rewarded test ad for '\(request.parameter)'")
         }
-        let dismissFirst = (try? request.options.string("behavior")) == "dismiss_first"
+        let presentation: (any RewardedPresentationSource)? =
+            switch try? request.options.string("behavior") {
+            case "dismiss_first": DismissFirstPresentation()
+            case "reward_at_midpoint": MidpointRewardPresentation()
+            default: nil
+            }
         return try await complete(
             request,
             NetworkAd(
@@ -54,7 +60,7 @@ public final class TestAdNetwork: AdNetworkAdapter {
                 deepLinks: deepLinks(request), impressionTrackers: trackers("impression_tracker", request),
                 clickTrackers: trackers("click_tracker", request),
                 value: AdValue(valueMicros: 12_500, currency: "USD", precision: "precise"),
-                presentation: dismissFirst ? DismissFirstPresentation() : nil))
+                presentation: presentation))
     }
 
     public func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
@@ -164,6 +170,13 @@ public final class TestAdNetwork: AdNetworkAdapter {
                 "Caption": .text("This is a test custom native ad."),
             ],
             media: CustomNativeMedia(hasVideoContent: false, image: main))
+    }
+}
+
+/// A network that grants the reward at the midpoint, before the video completes.
+struct MidpointRewardPresentation: RewardedPresentationSource {
+    func events(after progress: VideoProgress) async -> [NetworkPresentationEvent] {
+        progress == .midpoint ? [.rewardEarned] : []
     }
 }
 
