@@ -244,9 +244,9 @@ extension BenchCommand {
             discussion: """
                 Starts a tracker on loopback and two secure-signalsd (the binary beside this one, or \
                 --daemon) alike but for the state directory: one on the disk of the temporary \
-                directory, one on /dev/shm. Each worker loads a fresh native ad of the test network \
-                and times its impression, whose tracker ping is committed (synchronous = FULL) \
-                before the answer. At each --concurrency, alternating half-second slices of: \
+                directory, one on /dev/shm. Workers load fresh native ads of the test network \
+                (untimed), then time their impressions, whose tracker pings are committed \
+                (synchronous = FULL) before the answer; per s counts the impression phases only. At each --concurrency, alternating half-second slices of: \
                 GET /v1/health (the socket's floor), impressions on disk, impressions on tmpfs. \
                 Also measures one bare fsync of a 4 KiB write in the disk's state directory. \
                 Targets: at C = 1, p50 on disk <= floor + one fsync + 0.3 ms; at C = 8, \
