@@ -52,6 +52,25 @@ struct DurabilityTests: MediationScenario {
         return daemon
     }
 
+    /// `rounds` times: starts the daemon, runs `load` on its client and socket until a SIGKILL
+    /// at a random moment within `killWithin` ms, and keeps what the load counted as answered.
+    static func killedUnderLoad<Count: Sendable>(
+        rounds: Int, config: [String: Any], killWithin: ClosedRange<Int>,
+        load: @escaping @Sendable (DaemonClient, String) async -> Count
+    ) async throws -> [Count] {
+        var counts: [Count] = []
+        for _ in 0..<rounds {
+            let daemon = try await RunningDaemon.start(config: config)
+            let (client, socket) = (daemon.client, daemon.socketPath)
+            let running = Task { await load(client, socket) }
+            try await Task.sleep(for: .milliseconds(Int.random(in: killWithin)))
+            daemon.send(SIGKILL)
+            #expect(await daemon.waitForExit() != nil)
+            counts.append(await running.value)
+        }
+        return counts
+    }
+
     @Test func pingsAcknowledgedBeforeAKillArriveAfterTheRestart() async throws {
         let server = try await FakeAdServer()
         server.answer("/imp", .init(status: 503))
@@ -85,41 +104,32 @@ struct DurabilityTests: MediationScenario {
         server.answer("/imp", .init(status: 503))
         server.answer("/clk", .init(status: 503))
         let state = try TemporaryDirectory()
-        var acknowledged = (impressions: 0, clicks: 0)
-        for _ in 0..<20 {
-            let daemon = try await RunningDaemon.start(config: Self.config(server, state: state))
-            let client = daemon.client
-            let socket = daemon.socketPath
-            // Four clients at once until the kill; what each was answered is counted.
-            let load = Task {
-                await withTaskGroup(of: (Int, Int).self) { group in
-                    for _ in 0..<4 {
-                        group.addTask {
-                            var done = (0, 0)
-                            while !Task.isCancelled {
-                                let one = await Self.impressionAndClick(client)
-                                done.0 += one.impressions
-                                done.1 += one.clicks
-                                if one == (0, 0), Task.isCancelled || !isListening(socket) { break }
-                            }
-                            return done
+        // Four clients at once until the kill; what each was answered is counted.
+        let rounds = try await Self.killedUnderLoad(
+            rounds: 20, config: Self.config(server, state: state), killWithin: 50...400
+        ) { client, socket in
+            await withTaskGroup(of: (Int, Int).self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        var done = (0, 0)
+                        while !Task.isCancelled {
+                            let one = await Self.impressionAndClick(client)
+                            done.0 += one.impressions
+                            done.1 += one.clicks
+                            if one == (0, 0), Task.isCancelled || !isListening(socket) { break }
                         }
+                        return done
                     }
-                    var total = (0, 0)
-                    for await done in group {
-                        total.0 += done.0
-                        total.1 += done.1
-                    }
-                    return total
                 }
+                var total = (0, 0)
+                for await done in group {
+                    total.0 += done.0
+                    total.1 += done.1
+                }
+                return total
             }
-            try await Task.sleep(for: .milliseconds(Int.random(in: 50...400)))
-            daemon.send(SIGKILL)
-            #expect(await daemon.waitForExit() != nil)
-            let done = await load.value
-            acknowledged.impressions += done.0
-            acknowledged.clicks += done.1
         }
+        let acknowledged = (impressions: rounds.map(\.0).reduce(0, +), clicks: rounds.map(\.1).reduce(0, +))
         #expect(acknowledged.impressions > 10, "the load hardly ran: \(acknowledged)")
         let refused = (server.requests("/imp").count, server.requests("/clk").count)
         server.answer("/imp", .init(status: 204))
@@ -138,30 +148,22 @@ struct DurabilityTests: MediationScenario {
         let state = try TemporaryDirectory()
         var config = Self.config(units: [Self.rewarded: Self.unit("rewarded", [Self.testItem(Self.rewarded)])])
         config["state_directory"] = state.path("state")
-        var acknowledged = 0
-        for _ in 0..<10 {
-            let daemon = try await RunningDaemon.start(config: config)
-            let client = daemon.client
-            let earning = Task {
-                var earned = 0
-                while !Task.isCancelled {
-                    guard
-                        let load = try? await Self.post(
-                            client, "/v1/ads", ["ad_unit": Self.rewarded, "format": "rewarded", "force": true]),
-                        let id = load.json["ad_id"] as? String,
-                        (try? await Self.post(client, "/v1/ads/\(id)/show"))?.status == 200
-                    else { break }
-                    let complete = try? await Self.post(client, "/v1/ads/\(id)/progress", ["event": "complete"])
-                    guard complete?.status == 200 else { break }
-                    earned += 1
-                }
-                return earned
+        let acknowledged = try await Self.killedUnderLoad(rounds: 10, config: config, killWithin: 50...300) {
+            client, _ in
+            var earned = 0
+            while !Task.isCancelled {
+                guard
+                    let load = try? await Self.post(
+                        client, "/v1/ads", ["ad_unit": Self.rewarded, "format": "rewarded", "force": true]),
+                    let id = load.json["ad_id"] as? String,
+                    (try? await Self.post(client, "/v1/ads/\(id)/show"))?.status == 200
+                else { break }
+                let complete = try? await Self.post(client, "/v1/ads/\(id)/progress", ["event": "complete"])
+                guard complete?.status == 200 else { break }
+                earned += 1
             }
-            try await Task.sleep(for: .milliseconds(Int.random(in: 50...300)))
-            daemon.send(SIGKILL)
-            #expect(await daemon.waitForExit() != nil)
-            acknowledged += await earning.value
-        }
+            return earned
+        }.reduce(0, +)
         #expect(acknowledged > 5, "the load hardly ran: \(acknowledged)")
         let daemon = try await RunningDaemon.start(config: config)
         let reply = try await daemon.client.request(.GET, "/v1/rewards?state=all")
