@@ -35,6 +35,9 @@ public final class TrackerQueue: Sendable {
         public var maxAge: Duration
         /// ... and an SSV callback (`ssv.max_age_ms`).
         public var ssvMaxAge: Duration
+        /// The most retries in memory at once (tried, or waiting for a fetch slot): twice
+        /// `concurrency`, so the slots stay busy while each batch is written.
+        var retriesAtOnce: Int { max(1, 2 * concurrency) }
         /// The most owed pings held in memory, each with its delivery; the rest wait in the
         /// outbox and are taken as those settle: first the untried, oldest first, then those
         /// whose next try is due, earliest first.
@@ -93,6 +96,7 @@ public final class TrackerQueue: Sendable {
     }
 
     deinit {
+        engine.state.withLock { $0.timer?.task.cancel() }
         engine.wakes.finish()
         engine.send.finish()
         sender.cancel()
@@ -261,7 +265,28 @@ extension TrackerQueue {
                     "sending tracker pings owed from before",
                     metadata: ["count": "\((try? outbox.backlog().count) ?? untried)"])
             } catch {
-                logger.error("the tracker outbox could not be read", metadata: ["error": "\(error)"])
+                // Read it all again in a second: as if untried pings and due retries waited.
+                state.withLock { state in
+                    state.deferred = max(state.deferred, 1)
+                    state.retryDue = .min
+                }
+                readFailed(error)
+            }
+        }
+
+        /// Logs a failed read of the outbox and wakes the committer a second later, so that
+        /// `refill` reads again even when nothing else happens.
+        private func readFailed(_ error: any Error) {
+            logger.error("the tracker outbox could not be read", metadata: ["error": "\(error)"])
+            wake(at: clock.nowMilliseconds + 1000)
+        }
+
+        /// Wakes the committer at `time` (wall-clock ms), whether or not anything else does.
+        private func wake(at time: Int64) {
+            let (clock, wakes) = (self.clock, self.wakes)
+            Task {
+                try? await clock.sleep(untilMilliseconds: time)
+                wakes.yield()
             }
         }
 
@@ -316,16 +341,19 @@ extension TrackerQueue {
                 }
                 for ping in handed { send.yield(ping) }
             } catch {
-                logger.error("the tracker outbox could not be read", metadata: ["error": "\(error)"])
+                readFailed(error)
             }
         }
 
         /// Takes stored retries that are due, earliest first, and learns when the next one is.
+        /// At most `retriesAtOnce` are in hand: retries enter memory only as fast as they can be
+        /// tried, so a dead tracker's due backlog never queues ahead of other pings for long.
         private func takeDue() {
             let now = clock.nowMilliseconds
             let (room, inHand) = state.withLock { state -> (Int, Int) in
                 guard let due = state.retryDue, due <= now else { return (0, 0) }
-                return (self.room(state), state.retriesInHand.count)
+                let retryRoom = settings.retriesAtOnce - state.retriesInHand.count
+                return (min(self.room(state), retryRoom), state.retriesInHand.count)
             }
             guard room > 0 else { return }
             do {
@@ -333,17 +361,19 @@ extension TrackerQueue {
                 let pings = try outbox.due(by: now, limit: room + inHand)
                 let next = pings.count < room + inHand ? try outbox.nextDue(after: now) : now
                 let handed = state.withLock { state -> [OwedPing] in
-                    let fresh = pings.filter { !state.inHand.contains($0.id) }.prefix(room)
+                    let due = pings.filter { !state.inHand.contains($0.id) }
+                    let fresh = due.prefix(room)
                     for ping in fresh {
                         state.inHand.insert(ping.id)
                         state.retriesInHand.insert(ping.id)
                     }
-                    state.retryDue = next
+                    // Some due were left for want of room: due now still.
+                    state.retryDue = due.count > room ? now : next
                     return Array(fresh)
                 }
                 for ping in handed { send.yield(ping) }
             } catch {
-                logger.error("the tracker outbox could not be read", metadata: ["error": "\(error)"])
+                readFailed(error)
             }
         }
 
@@ -423,12 +453,7 @@ extension TrackerQueue {
                     resumeWaiters(upTo: upTo, failure: error)
                     // Pings no call waits for (a background load's notices) are tried again
                     // a second later, whether or not another call comes.
-                    let retryAt = clock.nowMilliseconds + 1000
-                    let (clock, wakes) = (self.clock, self.wakes)
-                    Task {
-                        try? await clock.sleep(untilMilliseconds: retryAt)
-                        wakes.yield()
-                    }
+                    wake(at: clock.nowMilliseconds + 1000)
                     return
                 }
             }

@@ -55,17 +55,20 @@ public struct SQLiteTrackerOutbox: TrackerOutbox {
         }
     }
 
+    /// The count scans the table; the oldest is the first row (ids grow with time), not a scan.
     public func backlog() throws -> (count: Int, oldest: Int64?) {
         try database.writer.read { db in
-            let row = try Self.known.select(count(Column("id")), min(Column("created_at_ms"))).asRequest(of: Row.self)
-                .fetchOne(db)
-            return (row?[0] ?? 0, row?[1])
+            let count = try Self.known.fetchCount(db)
+            let oldest = try Self.known.order(Column("id")).select(Column("created_at_ms"), as: Int64.self).fetchOne(db)
+            return (count, oldest)
         }
     }
 
     /// Known rows never tried, and those tried before (they wait for `due_at_ms`).
+    /// (`attempts > 0` as literal SQL: the partial index `tracker_outbox_retries` is chosen
+    /// only for the very condition it was made with.)
     private static var untried: QueryInterfaceRequest<OutboxRow> { known.filter(Column("attempts") == 0) }
-    private static var retries: QueryInterfaceRequest<OutboxRow> { known.filter(Column("attempts") > 0) }
+    private static var retries: QueryInterfaceRequest<OutboxRow> { known.filter(sql: "attempts > 0") }
 
     /// The rows of kinds this daemon knows: one a newer daemon wrote is neither sent nor counted.
     private static var known: QueryInterfaceRequest<OutboxRow> {

@@ -248,6 +248,54 @@ struct TrackerQueueTests {
         await queue.drain()
     }
 
+    @Test func retriesStoredAtAStopAreSentAfterTheRestartWhenDueNotBefore() async throws {
+        let directory = try TemporaryDirectory()
+        let urls = (1...6).map { "http://t/\($0)" }
+        let down = Server(Dictionary(uniqueKeysWithValues: urls.map { ($0, [503]) }))
+        let metrics = TestMetrics()
+        let first = try Self.queue(down, clock: ManualClock(), directory: directory, metrics: metrics)
+        first.enqueue(urls, kind: .impression)
+        try await first.committed()
+        let outbox = SQLiteTrackerOutbox(try StateDatabase(directory: directory.url))
+        try await waitUntil { (try? outbox.due(by: .max, limit: 10).count) == 6 }
+        await first.drain()
+        // Restarted at once, with a window of 2 and one slot: nothing is due yet ...
+        let up = Server()
+        let clock = ManualClock()
+        let second = try Self.queue(
+            up, clock: clock, directory: directory, settings: .init(concurrency: 1, window: 2))
+        try await waitUntil { clock.sleeping == 1 }
+        #expect(up.tries.isEmpty)
+        // ... then one move of the clock past their pauses sends all six, two at a time.
+        clock.advance(by: .seconds(1))
+        try await waitUntil { up.tries.count == 6 }
+        #expect(Set(up.tries) == Set(urls))
+        try await waitUntil { (try? second.backlog().count) == 0 }
+        await second.drain()
+    }
+
+    @Test func dueRetriesOfADeadTrackerQueueAheadOfAFreshPingOnlyAFew() async throws {
+        let dead = (1...20).map { "http://t/dead/\($0)" }
+        let server = Server(
+            Dictionary(uniqueKeysWithValues: dead.map { ($0, [503]) }), delay: .milliseconds(20))
+        let metrics = TestMetrics()
+        let clock = ManualClock()
+        let queue = try Self.queue(
+            server, clock: clock, settings: .init(concurrency: 1, retryDelay: .seconds(1)), metrics: metrics)
+        queue.enqueue(dead, kind: .impression)
+        try await queue.committed()
+        try await waitUntil(timeout: .seconds(10)) { Self.count(metrics, "impression", "retried") == 20 }
+        clock.advance(by: .seconds(1))
+        try await waitUntil { server.tries.count > 20 }
+        queue.enqueue(["http://t/ok"], kind: .click)
+        try await queue.committed()
+        try await waitUntil(timeout: .seconds(10)) { server.count("http://t/ok") == 1 }
+        // At most twice the one slot of retries were in hand when it came.
+        let ahead = try #require(server.tries.firstIndex(of: "http://t/ok")) - 20
+        #expect(ahead <= 4, "\(ahead) retries went first")
+        await queue.drain()
+    }
+
     @Test func aTrackerWaitingToRetryHoldsNoFetchSlot() async throws {
         let server = Server(["http://t/down": [500]])
         let clock = ManualClock()
