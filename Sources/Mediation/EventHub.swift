@@ -108,28 +108,18 @@ public final class EventHub: Sendable {
         return state.withLock { state in
             var replay: [AdEvent] = []
             if let after, after != state.lastSequence {
-                // An id this daemon never gave (checked first: no arithmetic on it) or one gone
-                // from what is kept: the client missed some right after it. One from before a
-                // previous run's unjournaled tail: it may have missed some at that tail, after
-                // the kept events before it.
-                let firstKept = state.kept.first?.event.sequence ?? state.lastSequence + 1
-                let missedAfter: UInt64? =
-                    after > state.lastSequence || after + 1 < firstKept
-                    ? after : after < state.unknownThrough ? state.unknownThrough : nil
-                let kept = state.kept.lazy.map(\.event).filter { $0.sequence > after && filter.passes($0) }
-                replay = Array(kept)
-                if let missedAfter {
+                replay = Array(state.kept.lazy.map(\.event).filter { $0.sequence > after && filter.passes($0) })
+                for (gap, seen) in Self.gaps(after: after, in: state) {
                     let oldest =
-                        state.kept.first(where: { $0.event.sequence > missedAfter })?.event.sequence
-                        ?? state.lastSequence + 1
+                        state.kept.first(where: { $0.event.sequence > gap })?.event.sequence ?? state.lastSequence + 1
                     var missed = AdEvent(
                         name: .eventsMissed, adID: nil, adUnit: filter.adUnit ?? "",
                         fields: [
-                            "after": .integer(Int64(clamping: after)),
+                            "after": .integer(Int64(clamping: seen)),
                             "first_available": .integer(Int64(clamping: oldest)),
                         ])
                     missed.sequence = oldest - 1
-                    replay.insert(missed, at: replay.firstIndex { $0.sequence > missedAfter } ?? replay.endIndex)
+                    replay.insert(missed, at: replay.firstIndex { $0.sequence > gap } ?? replay.endIndex)
                 }
             }
             let (stream, continuation) = AsyncStream<AdEvent>.makeStream(
@@ -141,6 +131,22 @@ public final class EventHub: Sendable {
             state.subscribers[id] = Subscriber(filter: filter, continuation: continuation, fellBehind: fellBehind)
             return stream
         }
+    }
+
+    /// Where a subscriber resuming after `after` may have missed events: after an id this
+    /// daemon never gave (checked first: no arithmetic on it), or one older than what is kept;
+    /// and at a previous run's unjournaled tail, when kept events come before it. Each gap: the
+    /// number after which it starts, and the last number the subscriber has seen by then.
+    private static func gaps(after: UInt64, in state: State) -> [(gap: UInt64, seen: UInt64)] {
+        guard after <= state.lastSequence else { return [(after, after)] }
+        let firstKept = state.kept.first?.event.sequence ?? state.lastSequence + 1
+        var gaps: [(gap: UInt64, seen: UInt64)] = []
+        if after + 1 < firstKept { gaps.append((after, after)) }
+        if after < state.unknownThrough, firstKept <= state.unknownThrough {
+            let lastBefore = state.kept.last(where: { $0.event.sequence <= state.unknownThrough })?.event.sequence
+            gaps.append((state.unknownThrough, max(after, lastBefore ?? after)))
+        }
+        return gaps
     }
 
     /// Numbers `event` (its `sequence`, one more than the last), keeps it, and hands it to every

@@ -139,6 +139,35 @@ struct EventHubTests {
         await next.close()
     }
 
+    @Test func aResumeOlderThanWhatIsKeptAndBeforeADeadRunsTailIsToldOfBothGaps() async throws {
+        let directory = try TemporaryDirectory()
+        let journal = { SQLiteEventJournal(try StateDatabase(directory: directory.url)) }
+        let retention = EventRetention(count: 2)
+        // Only the last two are kept: 1 and 2 are gone.
+        let closed = EventHub(journal: try journal(), retention: retention)
+        for number in 1...4 { closed.publish(Self.event(number)) }
+        await closed.close()
+        do {
+            let killed = EventHub(journal: try journal(), retention: retention)
+            killed.publish(Self.event(5))
+        }
+        let next = EventHub(journal: try journal(), retention: retention)
+        let resumed = next.subscribe(EventHub.Filter(), after: 1)
+        next.publish(Self.event(6))
+        var events: [AdEvent] = []
+        for await event in resumed {
+            events.append(event)
+            if event.adID == "ad-6" { break }
+        }
+        let names = events.map(\.name)
+        // Missed after 1; what is kept of 3-5; missed at the dead run's tail; then the live one.
+        #expect(names.first == .eventsMissed && names.filter { $0 == .eventsMissed }.count == 2, "\(names)")
+        #expect(events.first?.fields["after"] == .integer(1))
+        #expect(events.dropFirst().first.map { $0.name == .impression && $0.sequence <= 5 } == true)
+        #expect(events.dropLast().last?.name == .eventsMissed && events.last?.adID == "ad-6")
+        await next.close()
+    }
+
     @Test func anIDTheHubNeverGaveIsToldEventsMissedAndCrashesNothing() async throws {
         let hub = EventHub()
         hub.publish(Self.event(1))
