@@ -13,12 +13,16 @@ import Hummingbird
 /// Workers load fresh native ads, then time their impressions (loads untimed and never beside a
 /// timed call); the arms alternate in half-second slices at each concurrency.
 public struct LedgerBenchmark {
-    public static let unit = "/bench/ledger/native"
+    /// Worker `index`'s unit: each its own, so that no load joins another worker's and no
+    /// worker's unused ads push out another's.
+    public static func unit(_ index: Int) -> String { "/bench/ledger/native/\(index)" }
 
-    /// The unit: the test network's native ad, its impression tracker on `tracker`.
-    public static func units(tracker: String) -> [String: Any] {
-        [
-            unit: [
+    /// A unit per worker, up to `workers`: the test network's native ad, its impression
+    /// tracker on `tracker`.
+    public static func units(workers: Int, tracker: String) -> [String: Any] {
+        var units: [String: Any] = [:]
+        for index in 0..<workers {
+            units[unit(index)] = [
                 "format": "native",
                 "waterfall": [
                     [
@@ -27,7 +31,8 @@ public struct LedgerBenchmark {
                     ]
                 ],
             ]
-        ]
+        }
+        return units
     }
 
     /// A tracker on loopback that answers every ping at `/imp` with 204.
@@ -99,10 +104,10 @@ public struct LedgerBenchmark {
     {
         let clock = ContinuousClock()
         let deadline = clock.now + duration
-        let clients = (0..<concurrency).map { _ in DaemonClient(socketPath: socket) }
+        let clients = (0..<concurrency).map { (index: $0, client: DaemonClient(socketPath: socket)) }
         guard impressions else {
             let start = clock.now
-            let latencies = try await eachClient(clients) { client in
+            let latencies = try await eachClient(clients) { index, client in
                 var latencies: [Duration] = []
                 while clock.now < deadline {
                     let began = clock.now
@@ -116,21 +121,24 @@ public struct LedgerBenchmark {
         var latencies: [Duration] = []
         var elapsed = Duration.zero
         while clock.now < deadline {
-            let loaded = try await eachClient(clients) { client in
+            let loaded = try await eachClient(clients) { index, client in
                 var ids: [String] = []
                 for _ in 0..<batch {
                     let load = try await client.request(
-                        .POST, "/v1/ads", json: Data(#"{"ad_unit":"\#(unit)","format":"native","force":true}"#.utf8)
+                        .POST, "/v1/ads",
+                        json: Data(#"{"ad_unit":"\#(unit(index))","format":"native","force":true}"#.utf8)
                     ).successful()
                     guard let ad = try JSONSerialization.jsonObject(with: load.body) as? [String: Any],
                         let id = ad["ad_id"] as? String
                     else { throw BenchFailure("a load answered no ad_id") }
                     ids.append(id)
                 }
-                return [ids]
+                return [(index, ids)]
             }
             let start = clock.now
-            latencies += try await eachClient(Array(zip(clients, loaded))) { client, ids in
+            let batches = Dictionary(uniqueKeysWithValues: loaded)
+            latencies += try await eachClient(clients) { index, client in
+                let ids = batches[index] ?? []
                 var latencies: [Duration] = []
                 for id in ids {
                     let began = clock.now
@@ -145,9 +153,9 @@ public struct LedgerBenchmark {
         return (latencies, elapsed)
     }
 
-    /// Ads each worker loads before a timed phase of impressions: 8 × 32 stays far below the
-    /// daemon's 2,000 held ads.
-    static let batch = 32
+    /// Ads each worker loads before a timed phase of impressions: all of them kept, since the
+    /// daemon keeps a unit's latest 16 unused ads.
+    static let batch = 16
 
     /// `work` once per element, concurrently, its results concatenated in no particular order.
     static func eachClient<Element: Sendable, Result: Sendable>(

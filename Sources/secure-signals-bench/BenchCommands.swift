@@ -245,8 +245,9 @@ extension BenchCommand {
                 Starts a tracker on loopback and two secure-signalsd (the binary beside this one, or \
                 --daemon) alike but for the state directory: one on the disk of the temporary \
                 directory, one on /dev/shm. Workers load fresh native ads of the test network \
-                (untimed), then time their impressions, whose tracker pings are committed \
-                (synchronous = FULL) before the answer; per s counts the impression phases only. At each --concurrency, alternating half-second slices of: \
+                (untimed, each on its own unit), then time their impressions, whose tracker \
+                pings are committed (synchronous = FULL) before the answer; per s counts the \
+                impression phases only. At each --concurrency, alternating half-second slices of: \
                 GET /v1/health (the socket's floor), impressions on disk, impressions on tmpfs. \
                 Also measures one bare fsync of a 4 KiB write in the disk's state directory. \
                 Targets: at C = 1, p50 on disk <= floor + one fsync + 0.3 ms; at C = 8, \
@@ -264,7 +265,8 @@ extension BenchCommand {
 
         func run() async throws {
             let tracker = try await LedgerBenchmark.tracker()
-            let units = LedgerBenchmark.units(tracker: tracker.url("/imp"))
+            let levels = concurrency.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            let units = LedgerBenchmark.units(workers: levels.max() ?? 8, tracker: tracker.url("/imp"))
             let binary = try daemonBinary(daemon)
             let disk = try BenchDaemon(daemonBinary: binary, adUnits: units, name: "ledger-disk") { _ in [] }
             let shm = URL(fileURLWithPath: "/dev/shm/secure-signals-ledger-\(getpid())")
@@ -274,7 +276,6 @@ extension BenchCommand {
             ) { _ in [] }
             try await disk.waitUntilServing()
             try await tmpfs.waitUntilServing()
-            let levels = concurrency.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             let (rows, fsync) = try await LedgerBenchmark(
                 disk: disk.socketPath, tmpfs: tmpfs.socketPath,
                 stateDirectory: disk.directory.appendingPathComponent("state"), seconds: seconds,
