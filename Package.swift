@@ -67,6 +67,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
+        // The IAB consent strings (TCF v2, GPP, US Privacy) decoded, and what they allow.
+        .target(name: "Consent", dependencies: ["SharedTypes"]),
         // Native and rewarded mediation: formats, the ad-network adapter protocol, the
         // waterfall, the ad store and its events. No HTTP, no sockets; signals only through
         // `SignalProvider`.
@@ -238,6 +240,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
+        ),
+        // The decoders against the IAB's own test vectors (Tests/Fixtures/consent).
+        .testTarget(
+            name: "ConsentTests",
+            dependencies: ["Consent", "SharedTypes", "TestSupport"]
         ),
         .testTarget(
             name: "VASTTests",
