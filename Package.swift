@@ -109,7 +109,7 @@ let package = Package(
             name: "Daemon",
             dependencies: [
                 "SecureSignals", "Mediation", "Adapters", "SignalCrypto", "Timing", "SharedTypes", "CProcessControl",
-                "StateStore",
+                "StateStore", "Consent",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),

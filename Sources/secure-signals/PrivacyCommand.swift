@@ -7,7 +7,7 @@ struct PrivacyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "privacy",
         abstract: "Show, set or clear the device's privacy state (consent), which every adapter is handed.",
-        subcommands: [Get.self, Set.self, Clear.self], defaultSubcommand: Get.self)
+        subcommands: [Get.self, Set.self, Clear.self, Decoded.self], defaultSubcommand: Get.self)
 
     struct Get: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the privacy state (none: no consent).")
@@ -56,6 +56,24 @@ struct PrivacyCommand: AsyncParsableCommand {
             let reply = try await connection.client.request(.PUT, "/v1/privacy", json: body).successful()
             if connection.json { return print(String(decoding: reply.body, as: UTF8.self), terminator: "") }
             try printState(reply)
+        }
+    }
+
+    struct Decoded: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the consent strings in force, decoded: the TC string, the GPP sections, US Privacy.",
+            discussion: """
+                TCF fields use snake_case names with times in epoch milliseconds; GPP sections keep \
+                the GPP specification's field names. Nothing is shown when no state is set.
+                """)
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() async throws {
+            if connection.json { return try await printRaw(connection, "/v1/privacy/decoded") }
+            let reply = try await connection.client.request(.GET, "/v1/privacy/decoded").successful()
+            let decoded = try JSONSerialization.jsonObject(with: reply.body)
+            let pretty = try JSONSerialization.data(withJSONObject: decoded, options: [.prettyPrinted, .sortedKeys])
+            print(String(decoding: pretty, as: UTF8.self))
         }
     }
 

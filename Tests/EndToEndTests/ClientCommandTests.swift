@@ -120,7 +120,8 @@ struct ClientCommandTests {
         let set = try await Binary.run(
             "secure-signals",
             [
-                "privacy", "set", "--limit-ad-tracking", "false", "--tcf-consent", "CPc", "--gpp-sid", "2",
+                "privacy", "set", "--limit-ad-tracking", "false", "--tcf-consent",
+                "COtybn4PA_zT4KjACBENAPCIAEBAAECAAIAAAAAAAAAA", "--gpp-sid", "2",
                 "--gdpr-applies",
                 "true",
             ] + socket)
@@ -129,8 +130,15 @@ struct ClientCommandTests {
         let json = try await Binary.run("secure-signals", ["privacy", "get", "--json"] + socket)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])
         let privacy = try #require(object["privacy"] as? [String: Any])
-        #expect(privacy["tcf_consent"] as? String == "CPc")
+        #expect(privacy["tcf_consent"] as? String == "COtybn4PA_zT4KjACBENAPCIAEBAAECAAIAAAAAAAAAA")
         #expect(privacy["gpp_sid"] as? [Int] == [2])
+        let decoded = try await Binary.run("secure-signals", ["privacy", "decoded"] + socket)
+        #expect(decoded.status == 0 && decoded.stdoutText.contains(#""cmp_id" : 675"#), "\(decoded.stdoutText)")
+        let refused = try await Binary.run(
+            "secure-signals", ["privacy", "set", "--limit-ad-tracking", "false", "--us-privacy", "1YX"] + socket)
+        #expect(
+            refused.status != 0 && refused.stderr.contains("invalid_consent: us_privacy: has 3 characters, needs 4"),
+            "\(refused.stderr)")
         let cleared = try await Binary.run("secure-signals", ["privacy", "clear"] + socket)
         #expect(cleared.stdoutText == "no privacy state: no consent\n")
         #expect(try await daemon.client.request(.GET, "/v1/privacy").body == Data("{\"privacy\":null}\n".utf8))

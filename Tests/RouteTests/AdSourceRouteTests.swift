@@ -94,7 +94,10 @@ struct AdSourceRouteTests: MediationScenario {
                 extra: ["ad_units": units, "ad_networks": networks]))
         try await daemon.run { client in
             let privacy = try JSONSerialization.data(withJSONObject: [
-                "privacy": ["limit_ad_tracking": false, "tcf_consent": "CPabc", "gdpr_applies": true]
+                "privacy": [
+                    "limit_ad_tracking": false, "tcf_consent": "COtybn4PA_zT4KjACBENAPCIAEBAAECAAIAAAAAAAAAA",
+                    "gdpr_applies": true,
+                ]
             ])
             #expect(try await client.request(.PUT, "/v1/privacy", json: privacy).status == 200)
 
@@ -112,7 +115,7 @@ struct AdSourceRouteTests: MediationScenario {
             // The bid request: the consent, and the device's signal sealed for the bidder, bound to it.
             let bidRequest = try #require(server.requests("/bid").first?.json)
             let user = try #require(bidRequest["user"] as? [String: Any])
-            #expect(user["consent"] as? String == "CPabc")
+            #expect(user["consent"] as? String == "COtybn4PA_zT4KjACBENAPCIAEBAAECAAIAAAAAAAAAA")
             #expect((bidRequest["regs"] as? [String: Any])?["gdpr"] as? Int == 1)
             let attached = try #require(((user["ext"] as? [String: Any])?["secure_signals"] as? [[String: Any]])?.first)
             #expect(

@@ -96,7 +96,7 @@ struct SignalRouteTests {
             let demo = try DemoRecipient(in: daemon.directory)
             #expect(try await client.collect(requestID: "r").errors.map(\.code.rawValue) == ["consent_missing"])
             let consent = try JSONSerialization.data(withJSONObject: [
-                "privacy": ["limit_ad_tracking": false, "tcf_consent": "CPabc"]
+                "privacy": ["limit_ad_tracking": false, "tcf_consent": "COtybn4PA_zT4KjACBENAPCIAEBAAECAAIAAAAAAAAAA"]
             ])
             #expect(try await client.request(.PUT, "/v1/privacy", json: consent).status == 200)
             let first = try #require(try await client.collect(requestID: "r").signals.first)
@@ -119,6 +119,47 @@ struct SignalRouteTests {
             #expect(String(decoding: shown.body, as: UTF8.self) == "{\"privacy\":null}\n")
             let unknown = try await client.request(.POST, "/v1/adapters/nope/reset")
             #expect(unknown.status == 404 && unknown.apiError?.code == "unknown_adapter")
+        }
+    }
+
+    @Test func aConsentStringThatCannotBeDecodedIsRefusedAndTheStateInForceStays() async throws {
+        let daemon = try await InProcessDaemon(config: demoConfig(adapters: [Self.echo]))
+        try await daemon.run { client in
+            let valid = try JSONSerialization.data(withJSONObject: [
+                "privacy": [
+                    "limit_ad_tracking": false, "tcf_consent": "COtybn4PA_zT4KjACBENAPCIAEBAAECAAIAAAAAAAAAA",
+                    "us_privacy": "1YNN", "gpp": "DBABLA~BVQqAAAACg", "gpp_sid": [7],
+                ]
+            ])
+            #expect(try await client.request(.PUT, "/v1/privacy", json: valid).status == 200)
+            for (privacy, message) in [
+                (["gpp": "DBABLA~BVVV"], "gpp: section usnat: ends at bit 24, needs 48 for SensitiveDataProcessing"),
+                (
+                    ["tcf_consent": "BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA"],
+                    "tcf_consent: is a TCF v1 string; only TCF v2 is supported"
+                ),
+                (["us_privacy": "1YX"], "us_privacy: has 3 characters, needs 4"),
+            ] {
+                var body = privacy as [String: Any]
+                body["limit_ad_tracking"] = false
+                let refused = try await client.request(
+                    .PUT, "/v1/privacy", json: try JSONSerialization.data(withJSONObject: ["privacy": body]))
+                #expect(refused.status == 400 && refused.apiError?.code == "invalid_consent")
+                #expect(refused.apiError?.message == message)
+            }
+            let kept = try await client.request(.GET, "/v1/privacy/decoded")
+            let decoded = try #require(try JSONSerialization.jsonObject(with: kept.body) as? [String: Any])
+            let tcf = try #require(decoded["tcf"] as? [String: Any])
+            #expect(tcf["cmp_id"] as? Int == 675 && tcf["created"] as? Int == 1_580_058_060_000)
+            #expect(tcf["purpose_consents"] as? [Int] == [2, 10] && tcf["consent_language"] as? String == "EN")
+            #expect((decoded["us_privacy"] as? [String: Any])?["OptOutSale"] as? String == "N")
+            let gpp = try #require(decoded["gpp"] as? [String: Any])
+            #expect(gpp["section_ids"] as? [Int] == [7])
+            let usnat = try #require((gpp["sections"] as? [String: Any])?["usnat"] as? [String: Any])
+            #expect(usnat["SaleOptOut"] as? Int == 2 && usnat["GpcSegmentIncluded"] as? Bool == false)
+            _ = try await client.request(.DELETE, "/v1/privacy")
+            let none = try await client.request(.GET, "/v1/privacy/decoded")
+            #expect(String(decoding: none.body, as: UTF8.self) == "{}\n")
         }
     }
 

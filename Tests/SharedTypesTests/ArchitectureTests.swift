@@ -8,7 +8,7 @@ struct ArchitectureTests {
 
     static let project = [
         "CLibCrypto", "SignalCrypto", "Timing", "SharedTypes", "SecureSignals", "Mediation", "VAST", "Adapters",
-        "Daemon", "Client", "Bench", "WireFormatMacros", "StateStore",
+        "Daemon", "Client", "Bench", "WireFormatMacros", "StateStore", "Consent",
     ]
     static let http = ["Hummingbird", "HummingbirdCore", "AsyncHTTPClient", "NIOCore", "NIOPosix", "NIOHTTP1"]
 
@@ -19,6 +19,7 @@ struct ArchitectureTests {
         "SharedTypes": project,
         "SignalCrypto": project.filter { $0 != "CLibCrypto" },
         "VAST": project,
+        "Consent": project.filter { $0 != "SharedTypes" },
         "SecureSignals": ["Mediation", "Adapters", "Daemon", "Client", "Bench"] + http,
         "Mediation": [
             "SecureSignals", "SignalCrypto", "CLibCrypto", "Adapters", "Daemon", "Client", "Bench", "StateStore",

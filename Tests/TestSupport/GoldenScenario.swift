@@ -50,9 +50,13 @@ public enum GoldenScenario {
             #"{"request_id":"golden","adapters":["test-echo","test-fail-init","first-party-id","nope"]}"#)
         _ = try await exchange(
             "privacy-set", "PUT", "/v1/privacy",
-            #"{"privacy":{"limit_ad_tracking":false,"tcf_consent":"CPc","gpp":"DBAB","gpp_sid":[2,6],"us_privacy":"1YNN","gdpr_applies":true}}"#
+            #"{"privacy":{"limit_ad_tracking":false,"tcf_consent":"COtybn4PA_zT4KjACBENAPCIAEBAAECAAIAAAAAAAAAA","gpp":"DBACNYA~CPSG_8APSG_8ANwAAAENAwCgAAAAAAAAAAAAAAAAAAAA.IAAA.YAAAAAAAAAAA~1YNN","gpp_sid":[2,6],"us_privacy":"1YNN","gdpr_applies":true}}"#
         )
         _ = try await exchange("privacy-get", "GET", "/v1/privacy")
+        _ = try await exchange("privacy-decoded", "GET", "/v1/privacy/decoded")
+        _ = try await exchange(
+            "privacy-invalid-consent", "PUT", "/v1/privacy",
+            #"{"privacy":{"limit_ad_tracking":false,"gpp":"DBABLA~BVVV","gpp_sid":[7]}}"#)
         _ = try await exchange("privacy-minimal", "PUT", "/v1/privacy", #"{"privacy":{"limit_ad_tracking":false}}"#)
         _ = try await exchange("reset", "POST", "/v1/adapters/first-party-id/reset")
         _ = try await exchange("reset-unknown", "POST", "/v1/adapters/nope/reset")

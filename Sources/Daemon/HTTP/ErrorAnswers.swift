@@ -1,3 +1,4 @@
+import Consent
 import Hummingbird
 import Mediation
 import NIOHTTP1
@@ -38,6 +39,14 @@ extension AdLoadFailure: APIFailure {
     func encodeDetails(to container: inout KeyedEncodingContainer<AnyCodingKey>) throws {
         try container.encodeIfPresent(info, forKey: AnyCodingKey("response_info"))
     }
+}
+
+/// A consent string that cannot be decoded: the message names the string, the section and what
+/// was wrong, never the string itself.
+extension ConsentStringError: APIFailure {
+    var errorCode: String { "invalid_consent" }
+    var message: String { description }
+    var status: HTTPResponse.Status { .badRequest }
 }
 
 extension AdLifecycleErrorCode: AnsweredCode {

@@ -1,3 +1,4 @@
+import Consent
 import Foundation
 import Hummingbird
 import SharedTypes
@@ -14,6 +15,7 @@ struct SignalRoutes {
         router.get("/v1/privacy", use: privacy)
         router.put("/v1/privacy", use: setPrivacy)
         router.delete("/v1/privacy", use: clearPrivacy)
+        router.get("/v1/privacy/decoded", use: decodedPrivacy)
         router.post("/v1/adapters/:name/reset", use: reset)
     }
 
@@ -53,10 +55,18 @@ struct SignalRoutes {
 
     @Sendable func setPrivacy(_ request: Request, context: DaemonRequestContext) async throws -> Response {
         let privacy = try await JSONRequest.decode(PrivacyBody.self, from: request).privacy.state
+        // A string that cannot be decoded is refused; the state in force stays.
+        _ = try DecodedConsent(privacy)
         await state.collector.setPrivacy(privacy)
         await state.ads.setPrivacy(privacy)
         state.logger.info("privacy state set", metadata: ["limit_ad_tracking": "\(privacy.limitAdTracking)"])
         return try JSONResponse.make(PrivacyAnswer(privacy: privacy))
+    }
+
+    /// The consent strings in force, decoded: `{}` when none is set.
+    @Sendable func decodedPrivacy(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        let decoded = try await state.collector.privacyState.map { try DecodedConsent($0) } ?? DecodedConsent()
+        return try JSONResponse.make(decoded.json)
     }
 
     /// Back to no state at all: no consent, as before the platform first set one.
