@@ -62,7 +62,7 @@ let package = Package(
         .target(
             name: "SecureSignals",
             dependencies: [
-                "SignalCrypto", "Timing", "SharedTypes",
+                "SignalCrypto", "Timing", "SharedTypes", "Consent",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "Mediation",
             dependencies: [
-                "Timing", "SharedTypes",
+                "Timing", "SharedTypes", "Consent",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
@@ -98,7 +98,7 @@ let package = Package(
         .target(
             name: "Adapters",
             dependencies: [
-                "SecureSignals", "Mediation", "VAST", "SignalCrypto", "Timing", "SharedTypes",
+                "SecureSignals", "Mediation", "VAST", "SignalCrypto", "Timing", "SharedTypes", "Consent",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
@@ -220,6 +220,7 @@ let package = Package(
             name: "SecureSignalsTests",
             dependencies: [
                 "SecureSignals", "Adapters", "SignalCrypto", "TestAdapters", "TestSupport", "Timing", "SharedTypes",
+                "Consent",
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),

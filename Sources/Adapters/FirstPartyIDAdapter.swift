@@ -1,3 +1,4 @@
+import Consent
 import Foundation
 import SecureSignals
 import SharedTypes
@@ -8,13 +9,15 @@ import Synchronization
 #endif
 
 /// A random pseudonymous device id, kept in the state directory (created 0600 on first use,
-/// kept across restarts), rotated by a reset. Withheld with `consent_missing` while ad
-/// tracking is limited or no privacy state has been set.
+/// kept across restarts), rotated by a reset. An identifier that needs consent for TCF
+/// purpose 1 (storing on the device): the collector withholds it with `consent_missing`
+/// while no privacy state is set, ad tracking is limited, or the consent strings deny it.
 public final class FirstPartyIDAdapter: SignalAdapter, ResettableSignalAdapter {
     public static let name = "first-party-id"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
     /// It takes none: its id lives in the state directory.
     public static let optionKeys: OptionKeys = []
+    public static let consent = ConsentRequirement(purposes: [1], identifier: true)
     public let sdkVersion = SemanticVersion(1, 0, 0)
 
     private let file: URL
@@ -41,11 +44,6 @@ public final class FirstPartyIDAdapter: SignalAdapter, ResettableSignalAdapter {
     }
 
     public func collectSignals(for request: SignalRequest) async throws -> Signal {
-        guard request.allowsTracking else {
-            throw SignalError(
-                .consentMissing,
-                request.privacy == nil ? "no privacy state has been set" : "the user limits ad tracking")
-        }
         let current = id.withLock { $0 }
         return .plaintext(Array("{\"first_party_id\":\"\(current)\"}".utf8))
     }

@@ -52,7 +52,7 @@ struct DaemonApplication: Sendable {
             metrics: metrics.factory, maxStoredAds: configuration.limits.maxStoredAds)
         self.state = DaemonState(
             collector: collector, ads: ads, access: configuration.access, warnings: configuration.warnings,
-            logger: logger)
+            minimumTCFPolicyVersion: configuration.minimumTCFPolicyVersion, logger: logger)
         for warning in configuration.warnings { logger.warning("\(warning)") }
         self.clock = clock
         self.trackers = trackers
@@ -126,6 +126,7 @@ struct DaemonApplication: Sendable {
         try await state.ads.reload(units: configuration.mediation.units, networks: configuration.mediation.networks)
         state.access = configuration.access
         state.warnings = configuration.warnings
+        await state.setMinimumTCFPolicyVersion(configuration.minimumTCFPolicyVersion)
         for warning in configuration.warnings { state.logger.warning("\(warning)") }
         if configuration.limits != limits.limits {
             state.logger.notice("the new limits apply at the next start; a reload keeps the running ones")

@@ -1,3 +1,4 @@
+import Consent
 import Metrics
 import Synchronization
 import Timing
@@ -9,10 +10,32 @@ final class AdMetrics: Sendable {
     private let events = Mutex<[String: Counter]>([:])
     private let loads = Mutex<[String: Timer]>([:])
     private let displacedAds: Counter
+    private let servingModes: [ServingMode: Counter]
+    private let droppedForPrivacy: Counter
 
     init(factory: any MetricsFactory) {
         self.factory = factory
         displacedAds = Counter(label: "secure_signals_ads_displaced_total", factory: factory)
+        servingModes = Dictionary(
+            uniqueKeysWithValues: ServingMode.allCases.map { mode in
+                (
+                    mode,
+                    Counter(
+                        label: "secure_signals_ads_served_total", dimensions: [("serving_mode", mode.rawValue)],
+                        factory: factory)
+                )
+            })
+        droppedForPrivacy = Counter(label: "secure_signals_ads_dropped_for_privacy_total", factory: factory)
+    }
+
+    /// An ad filled under `mode`.
+    func served(_ mode: ServingMode) {
+        servingModes[mode]?.increment()
+    }
+
+    /// Unused ads dropped because a privacy change changed a decision they were loaded under.
+    func droppedForPrivacy(_ count: Int) {
+        droppedForPrivacy.increment(by: Int64(count))
     }
 
     /// Unused ads dropped because the store was full (`limits.max_stored_ads`).

@@ -1,3 +1,4 @@
+import Consent
 import Foundation
 import Logging
 import SharedTypes
@@ -71,6 +72,9 @@ public struct NetworkAdRequest: Sendable {
     public var formatIDs: [String]
     public var preferences: NativeAdPreferences
     public var privacy: PrivacyState?
+    /// How this request may be served under the privacy state: `limited` sends no identifier
+    /// (no `device.ifa`, no identifier signals) and stores nothing on the device.
+    public var servingMode: ServingMode
     /// When the waterfall stops waiting for this line item: a network that talks to servers
     /// budgets its requests to end before it, so that what it owes them (error URLs) still goes.
     public var deadline: ContinuousClock.Instant?
@@ -78,8 +82,9 @@ public struct NetworkAdRequest: Sendable {
     public init(
         adUnit: String, parameter: String, options: AdapterOptions = AdapterOptions(), formatIDs: [String] = [],
         preferences: NativeAdPreferences = NativeAdPreferences(), privacy: PrivacyState? = nil,
-        deadline: ContinuousClock.Instant? = nil
+        servingMode: ServingMode = .personalized, deadline: ContinuousClock.Instant? = nil
     ) {
+        self.servingMode = servingMode
         self.adUnit = adUnit
         self.parameter = parameter
         self.options = options

@@ -125,6 +125,13 @@ struct AdRetention {
         }
     }
 
+    /// Drops every unused ad `isStale` says no longer fits; returns how many went.
+    mutating func dropUnused(where isStale: (LoadedAd) -> Bool) -> Int {
+        let stale = ads.values.filter { !$0.isUsed && isStale($0) }.map(\.id)
+        for id in stale { ads[id] = nil }
+        return stale.count
+    }
+
     /// How many drop entries are kept (live ones and those of ads already gone).
     var pendingDrops: Int { drops.count }
 }

@@ -1,3 +1,4 @@
+import Consent
 import Foundation
 import Logging
 import Metrics
@@ -33,7 +34,8 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     var inFlight: [String: Task<LoadResult, Never>] = [:]
     var retryAttempts: [String: Int] = [:]
     var retries: [String: Task<Void, Never>] = [:]
-    var privacy: PrivacyState?
+    /// The privacy state's decisions, for each line item and request.
+    var policy = ConsentPolicy.unset
 
     /// `metrics`: where the ad events and load latencies are counted (the process's backend
     /// unless a caller gives one); `maxStoredAds`: the most ads held at once.
@@ -122,8 +124,22 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
         }
     }
 
-    /// The device's privacy state; nil clears it (no consent).
-    public func setPrivacy(_ privacy: PrivacyState?) { self.privacy = privacy }
+    /// Puts a privacy state's decisions in force (`ConsentPolicy.unset`: none, no consent). An
+    /// unused ad loaded under a decision this reverses (its line item is now denied, or its
+    /// serving mode differs) is dropped: it is not shown under a state that would not have
+    /// loaded it.
+    public func setPrivacy(_ policy: ConsentPolicy) {
+        self.policy = policy
+        let dropped = ads.dropUnused { ad in
+            !policy.decide(ad.fill.consent).isAllowed
+                || policy.servingMode(vendor: ad.fill.consent.vendorID) != ad.fill.info.servingMode
+        }
+        guard dropped > 0 else { return }
+        metrics.droppedForPrivacy(dropped)
+        logger.info(
+            "unused ads dropped: the privacy state changed what they were loaded under",
+            metadata: ["count": "\(dropped)"])
+    }
 
     /// Queues an ad's trackers, their macros filled now.
     func fire(_ urls: [String], of ad: LoadedAd, kind: TrackerQueue.Kind) {

@@ -1,3 +1,4 @@
+import Consent
 import SharedTypes
 
 /// An ad unit: its format and the waterfall of line items that fill it.
@@ -34,10 +35,15 @@ public struct LineItem: Sendable, Equatable {
     public var parameter: String
     public var timeout: Duration
     public var options: AdapterOptions
+    /// What it needs from the user's consent (`consent`); a line item the privacy state denies
+    /// is skipped. Its vendor id also picks the serving mode of its requests.
+    public var consent: ConsentRequirement
 
     public init(
-        network: String, parameter: String, timeout: Duration = .seconds(2), options: AdapterOptions = AdapterOptions()
+        network: String, parameter: String, timeout: Duration = .seconds(2), options: AdapterOptions = AdapterOptions(),
+        consent: ConsentRequirement = .none
     ) {
+        self.consent = consent
         self.network = network
         self.parameter = parameter
         self.timeout = timeout

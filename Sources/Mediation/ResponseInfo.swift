@@ -1,3 +1,4 @@
+import Consent
 import SharedTypes
 
 /// How a load went: every line item tried, in order, and which one filled.
@@ -12,6 +13,8 @@ public struct ResponseInfo: Sendable, Codable, Equatable {
             case error
             /// The network failed to set up, or is not known.
             case notReady = "not_ready"
+            /// The privacy state in force denies it (the message says why); not asked.
+            case consentMissing = "consent_missing"
         }
 
         public var network: String
@@ -25,5 +28,7 @@ public struct ResponseInfo: Sendable, Codable, Equatable {
     public var attempts: [Attempt]
     /// The network that filled, if one did.
     public var network: String?
+    /// How the filling request was served, as Google defines the modes.
+    public var servingMode: ServingMode?
 
 }

@@ -1,3 +1,4 @@
+import Consent
 import SharedTypes
 import Timing
 
@@ -9,6 +10,8 @@ struct Waterfall {
         var network: String
         var tracksItself: Bool
         var info: ResponseInfo
+        /// What the line item that filled needs from the user's consent.
+        var consent: ConsentRequirement = .none
     }
 
     struct Failure: Error, Sendable {
@@ -19,7 +22,9 @@ struct Waterfall {
     let unit: AdUnit
     let networks: [String: NetworkHost]
 
-    func load(_ request: AdLoadRequest, privacy: PrivacyState?) async -> Result<Fill, Failure> {
+    /// `policy`: the privacy state's decisions: a line item it denies is skipped, and each
+    /// request carries the serving mode it allows.
+    func load(_ request: AdLoadRequest, policy: ConsentPolicy) async -> Result<Fill, Failure> {
         var attempts: [ResponseInfo.Attempt] = []
         var lastError = AdLoadError(.noFill, "the waterfall is empty")
         for item in unit.waterfall {
@@ -32,15 +37,22 @@ struct Waterfall {
                         latencyMilliseconds: milliseconds(elapsed),
                         message: message))
             }
+            if let reason = policy.decide(item.consent).reason {
+                attempt(.consentMissing, reason)
+                lastError = AdLoadError(.noFill, "\(item.network): \(reason)")
+                continue
+            }
             guard let host = networks[item.network], let adapter = await host.ready() else {
                 let reason = await networks[item.network]?.notReadyReason ?? "no network named '\(item.network)'"
                 attempt(.notReady, reason)
                 lastError = AdLoadError(.networkError, reason)
                 continue
             }
+            let servingMode = policy.servingMode(vendor: item.consent.vendorID)
             let networkRequest = NetworkAdRequest(
                 adUnit: unit.id, parameter: item.parameter, options: item.options, formatIDs: request.formatIDs,
-                preferences: request.preferences, privacy: privacy, deadline: .now + item.timeout)
+                preferences: request.preferences, privacy: policy.state, servingMode: servingMode,
+                deadline: .now + item.timeout)
             let format = unit.format
             let outcome = await withTimeout(item.timeout) { () async throws -> NetworkAd in
                 switch format {
@@ -59,7 +71,8 @@ struct Waterfall {
                 return .success(
                     Fill(
                         ad: ad, network: item.network, tracksItself: adapter.tracksImpressionsAndClicks,
-                        info: ResponseInfo(attempts: attempts, network: item.network)))
+                        info: ResponseInfo(attempts: attempts, network: item.network, servingMode: servingMode),
+                        consent: item.consent))
             case .failure(let error as AdLoadError) where error.code == .noFill:
                 attempt(.noFill, error.message)
                 lastError = error

@@ -1,3 +1,4 @@
+import Consent
 import Foundation
 import SharedTypes
 import SignalCrypto
@@ -18,12 +19,16 @@ public struct AdapterConfiguration: Sendable, Equatable {
     public var cacheTTL: Duration
     public var options: AdapterOptions
     public var circuitBreaker: CircuitBreakerSettings
+    /// What it needs from the user's consent: the configuration's `consent`, else its type's.
+    public var consent: ConsentRequirement
 
     public init(
         name: String, type: String? = nil, program: ProgramSpec? = nil, recipients: [String],
         timeout: Duration = .milliseconds(50), initTimeout: Duration = .seconds(10), cacheTTL: Duration = .zero,
-        options: AdapterOptions = AdapterOptions(), circuitBreaker: CircuitBreakerSettings = CircuitBreakerSettings()
+        options: AdapterOptions = AdapterOptions(), circuitBreaker: CircuitBreakerSettings = CircuitBreakerSettings(),
+        consent: ConsentRequirement = .none
     ) {
+        self.consent = consent
         self.name = name
         self.type = program == nil ? (type ?? name) : "exec"
         self.program = program

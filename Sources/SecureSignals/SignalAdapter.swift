@@ -1,3 +1,4 @@
+import Consent
 import Foundation
 import Logging
 import Metrics
@@ -36,11 +37,15 @@ public protocol SignalAdapter: SignalSource {
     static var adapterVersion: SemanticVersion { get }
     /// The keys its `options` may hold; any other key is a configuration error.
     static var optionKeys: OptionKeys { get }
+    /// What it needs from the user's consent unless its configuration says (`consent`); by
+    /// default nothing.
+    static var consent: ConsentRequirement { get }
     init(context: AdapterContext) async throws
 }
 
 extension SignalAdapter {
     public var adapterVersion: SemanticVersion { Self.adapterVersion }
+    public static var consent: ConsentRequirement { .none }
 }
 
 /// An adapter whose state can be reset on request (`POST /v1/adapters/{name}/reset`).
@@ -64,12 +69,6 @@ public struct SignalRequest: Sendable {
     public init(requestID: String, privacy: PrivacyState?) {
         self.requestID = requestID
         self.privacy = privacy
-    }
-
-    /// Whether the user allows tracking: a privacy state is set and does not limit ad tracking.
-    public var allowsTracking: Bool {
-        guard let privacy else { return false }
-        return !privacy.limitAdTracking
     }
 }
 

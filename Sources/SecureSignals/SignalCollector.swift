@@ -1,3 +1,4 @@
+import Consent
 import Foundation
 import Logging
 import Metrics
@@ -20,7 +21,11 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
     private let registry: AdapterRegistry
     private let logger: Logger
     private var slots: [String: Slot] = [:]
-    private var privacy: PrivacyState?
+    /// The privacy state's decisions, and each adapter's under it (made at each change of
+    /// either): a denied adapter is not asked.
+    private var policy = ConsentPolicy.unset
+    private var decisions: [String: ConsentDecision] = [:]
+    private var privacy: PrivacyState? { policy.state }
     /// Adapters a reload removed, still stopping (their programs get a grace period).
     private var retiring: [UUID: Task<Void, Never>] = [:]
 
@@ -43,6 +48,7 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
                 host: try Self.makeHost(adapter, registry: registry, clock: clock, logger: logger, metrics: metrics),
                 configuration: adapter)
         }
+        decisions = slots.mapValues { ConsentPolicy.unset.decide($0.configuration.consent) }
     }
 
     private static func makeHost(
@@ -92,13 +98,24 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         return statuses
     }
 
-    /// The device's privacy state, nil to clear it (no consent); cached signals are dropped
-    /// when it changes.
-    public func setPrivacy(_ state: PrivacyState?) async {
-        guard state != privacy else { return }
-        privacy = state
+    /// The device's privacy state and its decisions (`ConsentPolicy.unset` clears it: no
+    /// consent); cached signals are dropped when it changes, and an adapter it denies is not
+    /// asked from the next request on.
+    public func setPrivacy(_ policy: ConsentPolicy) async {
+        let changed = policy.state != privacy
+        self.policy = policy
+        decide()
+        guard changed else { return }
         for slot in slots.values { await slot.host.privacyChanged() }
     }
+
+    /// Each adapter's decision under the policy in force.
+    private func decide() {
+        decisions = slots.mapValues { policy.decide($0.configuration.consent) }
+    }
+
+    /// Why the privacy state in force denies adapter `name`; nil when it may be asked.
+    public func consentDenial(of name: String) -> String? { decisions[name]?.reason }
 
     public var privacyState: PrivacyState? { privacy }
 
@@ -134,6 +151,7 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         configuration = newConfiguration
         let removed = slots.filter { name, slot in newSlots[name].map { $0.host !== slot.host } ?? true }
         slots = newSlots
+        decide()
         for (_, slot) in removed {
             let host = slot.host
             let id = UUID()
@@ -166,9 +184,9 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
     /// Collects signals for one request. `adapters` selects some (all when nil; each once);
     /// `timeout` shortens the configured deadline. Never takes longer than the deadline, whatever the
     /// adapters do.
-    public func collect(requestID: String, adapters selection: [String]? = nil, timeout: Duration? = nil) async
-        -> CollectionResult
-    {
+    public func collect(
+        requestID: String, adapters selection: [String]? = nil, timeout: Duration? = nil, identifiers: Bool = true
+    ) async -> CollectionResult {
         let deadline = min(timeout ?? configuration.requestTimeout, configuration.requestTimeout)
         let request = SignalRequest(requestID: requestID, privacy: privacy)
         var seen = Set<String>()
@@ -180,6 +198,17 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
                 errors.append(
                     AdapterFailure(
                         adapter: name, code: .unknownAdapter, message: "no adapter named '\(name)' is configured"))
+                continue
+            }
+            if let reason = decisions[name]?.reason {
+                errors.append(AdapterFailure(adapter: name, code: .consentMissing, message: reason))
+                continue
+            }
+            if !identifiers, slot.configuration.consent.identifier {
+                errors.append(
+                    AdapterFailure(
+                        adapter: name, code: .consentMissing,
+                        message: "an identifier, and this ad request is served in limited mode"))
                 continue
             }
             jobs.append(
@@ -212,6 +241,9 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
                 if let failure { errors.append(failure) }
             }
         }
+        // In the order asked, whether found before asking (unknown, denied) or after.
+        let position = Dictionary(uniqueKeysWithValues: selected.enumerated().map { ($1, $0) })
+        errors.sort { position[$0.adapter, default: 0] < position[$1.adapter, default: 0] }
         return CollectionResult(requestID: requestID, signals: signals, errors: errors)
     }
 

@@ -60,6 +60,9 @@ public struct CollectionResult: Sendable, Codable, Equatable {
 /// signal collector, seen only through what it answers.
 public protocol SignalProvider: Sendable {
     /// Signals for one request: `adapters` selects some (all when nil; each once), `timeout`
-    /// shortens the configured deadline. Answers within the deadline whatever the adapters do.
-    func collect(requestID: String, adapters: [String]?, timeout: Duration?) async -> CollectionResult
+    /// shortens the configured deadline; without `identifiers`, no adapter that handles an
+    /// identifier is asked (an ad request in limited serving mode). Answers within the deadline
+    /// whatever the adapters do.
+    func collect(requestID: String, adapters: [String]?, timeout: Duration?, identifiers: Bool) async
+        -> CollectionResult
 }

@@ -20,6 +20,9 @@ import Testing
         #expect(builtIn["init_timeout_ms"] as? Int == 10_000)
         #expect(builtIn["cache_ttl_ms"] as? Int == 0)
         #expect(builtIn["circuit_breaker"] as? [String: Int] == ["failures": 3, "cool_down_ms": 10_000])
+        let consent = try #require(builtIn["consent"] as? [String: Any])
+        #expect(consent["identifier"] as? Bool == false && consent["purposes"] as? [Int] == [])
+        #expect((json["privacy"] as? [String: Any])?["min_tcf_policy_version"] as? Int == 4)
         #expect(builtIn["args"] == nil && builtIn["env"] == nil && builtIn["stop_grace_ms"] == nil)
         let file = adapters[1]
         #expect((file["options"] as? [String: Any])?["path"] as? String == directory.path("signals/a.json"))
@@ -99,6 +102,7 @@ import Testing
                 "event_stream_buffer": 128, "max_requests_in_flight_per_peer": 16, "max_stored_ads": 100,
             ],
             "trackers": ["max_age_ms": 60000],
+            "privacy": ["min_tcf_policy_version": 2],
             "log_level": "debug",
             "metrics": ["listen": "127.0.0.1:9999"],
             "adapters": [
@@ -106,6 +110,10 @@ import Testing
                     "name": "context", "type": "device-context", "recipients": ["bidder"], "timeout_ms": 70,
                     "init_timeout_ms": 900, "cache_ttl_ms": 5, "options": ["brand": "Acme"],
                     "circuit_breaker": ["failures": 2, "cool_down_ms": 500],
+                    "consent": [
+                        "gvl_vendor_id": 12, "purposes": [1, 3], "legitimate_interest_purposes": [2],
+                        "special_features": [1], "identifier": true,
+                    ],
                 ],
                 [
                     "name": "program", "exec": directory.path("bin/adapter"), "args": ["-v"], "env": ["A": "b"],
@@ -119,7 +127,10 @@ import Testing
                 "u": [
                     "format": "rewarded", "max_retries": 2, "preload": true, "expiry_ms": 5000,
                     "waterfall": [
-                        ["network": "test", "parameter": "p", "timeout_ms": 300, "options": ["delay_ms": 5]]
+                        [
+                            "network": "test", "parameter": "p", "timeout_ms": 300, "options": ["delay_ms": 5],
+                            "consent": ["gvl_vendor_id": 755, "purposes": [1]],
+                        ]
                     ],
                 ]
             ],

@@ -180,6 +180,38 @@ import Testing
             ])
     }
 
+    @Test func consentDeclarationsAreCheckedAgainstTCFv22() throws {
+        let adapter = { (consent: String) in
+            #"{"adapters": [{"name": "first-party-id", "consent": \#(consent)}]}"#
+        }
+        let cases: [(String, String?)] = [
+            (
+                #"{"gvl_vendor_id": 755, "purposes": [1], "legitimate_interest_purposes": [2, 7], "identifier": true}"#,
+                nil
+            ),
+            (
+                #"{"gvl_vendor_id": 0}"#,
+                "adapters[0].consent.gvl_vendor_id: must be a Global Vendor List id from 1 to 65535, not 0"
+            ),
+            (#"{"purposes": [12]}"#, "adapters[0].consent.purposes: 12 is not a TCF v2.2 id (1-11)"),
+            (
+                #"{"legitimate_interest_purposes": [3]}"#,
+                "adapters[0].consent.legitimate_interest_purposes: purpose 3 cannot rest on a legitimate interest (TCF v2.2)"
+            ),
+            (#"{"special_features": [3]}"#, "adapters[0].consent.special_features: 3 is not a TCF v2.2 id (1-2)"),
+            (#"{"vendor": 1}"#, "adapters[0].consent.vendor: unknown key"),
+        ]
+        for (consent, error) in cases {
+            #expect(refusal(adapter(consent)) == (error.map { [$0] } ?? []), "\(consent)")
+        }
+        #expect(
+            refusal(#"{"privacy": {"min_tcf_policy_version": 1}}"#)
+                == ["privacy.min_tcf_policy_version: must be a TCF policy version from 2 to 63, not 1"])
+        let item =
+            #"{"ad_units": {"u": {"format": "native", "waterfall": [{"network": "test", "consent": {"purposes": [0]}}]}}}"#
+        #expect(refusal(item) == ["ad_units.u.waterfall[0].consent.purposes: 0 is not a TCF v2.2 id (1-11)"])
+    }
+
     @Test func directoriesTheDaemonCannotMakeAreNamedByTheirKeys() throws {
         let directory = try TemporaryDirectory()
         try "not a directory".write(toFile: directory.path("file"), atomically: true, encoding: .utf8)

@@ -1,4 +1,5 @@
 import Adapters
+import Consent
 import Foundation
 import Logging
 import SecureSignals
@@ -61,18 +62,10 @@ struct BuiltinAdapterTests {
         #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o600)
     }
 
-    @Test func firstPartyIDIsWithheldWithoutConsent() async throws {
-        let adapter = try await FirstPartyIDAdapter(context: context())
-        for privacy in [nil, PrivacyState(limitAdTracking: true)] {
-            await #expect(throws: SignalError.self) {
-                _ = try await adapter.collectSignals(for: SignalRequest(requestID: "r", privacy: privacy))
-            }
-            do {
-                _ = try await adapter.collectSignals(for: SignalRequest(requestID: "r", privacy: privacy))
-            } catch let error as SignalError {
-                #expect(error.code == .consentMissing)
-            }
-        }
+    @Test func firstPartyIDIsAnIdentifierNeedingPurposeOneAndTheOthersNeedNothing() {
+        // The collector withholds it by this (CollectorTests, the route tests).
+        #expect(FirstPartyIDAdapter.consent == ConsentRequirement(purposes: [1], identifier: true))
+        #expect(DeviceContextAdapter.consent == .none && FileSignalAdapter.consent == .none)
     }
 
     @Test func fileSignalsAreReadFreshAndChecked() async throws {

@@ -1,3 +1,4 @@
+import Consent
 import Foundation
 import Logging
 import SecureSignals
@@ -120,7 +121,7 @@ struct CollectorTests {
         #expect(try payload(second).requestID == "two")  // ... bound to the new request
 
         // A new privacy state drops the cache.
-        await collector.setPrivacy(PrivacyState(limitAdTracking: true))
+        await collector.setPrivacy(try ConsentPolicy(PrivacyState(limitAdTracking: true)))
         let third = try #require(await collector.collect(requestID: "three").signals.first)
         #expect(!third.cached)
         #expect(try payload(third).signal != payload(first).signal)
@@ -170,7 +171,8 @@ struct CollectorTests {
             requestID: "r", adapters: ["test-echo", "test-throw", "test-self-sealed", "nope"])
         #expect(
             result.errors.map { "\($0.adapter):\($0.code.rawValue)" }
-                == ["nope:unknown_adapter", "test-echo:no_recipient_key", "test-throw:collection_failed"])
+                == ["test-echo:no_recipient_key", "test-throw:collection_failed", "nope:unknown_adapter"],
+            "in the order asked")
         #expect(result.errors.first { $0.adapter == "test-throw" }?.message == "the test SDK broke")
         let sealed = try #require(result.signals.first)
         #expect(sealed.envelope == "sealed-by-the-adapter" && sealed.recipient == nil)

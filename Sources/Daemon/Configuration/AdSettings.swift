@@ -66,6 +66,7 @@ struct LineItemSettings: Codable, Sendable {
     var parameter: String
     @WireName("timeout_ms") var timeoutMilliseconds: Int
     var options: AdapterOptions
+    var consent: ConsentSettings?
 
     init(network: String, parameter: String) {
         self.network = network
@@ -81,6 +82,7 @@ struct LineItemSettings: Codable, Sendable {
         parameter = try container.decodeIfPresent(String.self, forKey: .parameter) ?? ""
         timeoutMilliseconds = try container.positive(.timeoutMilliseconds, default: 2000, max: 60_000)
         options = try container.decodeIfPresent(AdapterOptions.self, forKey: .options) ?? AdapterOptions()
+        consent = try container.decodeIfPresent(ConsentSettings.self, forKey: .consent)
     }
 }
 

@@ -36,6 +36,7 @@ extension ConfigurationResolver {
         }
         var errors: [ConfigurationError] = []
         var program: ProgramSpec?
+        var consent = adapter.consent?.requirement ?? .none
         if let exec = adapter.exec {
             do {
                 program = try self.program(exec, adapter, at: at)
@@ -45,6 +46,7 @@ extension ConfigurationResolver {
         } else {
             let typeName = adapter.type ?? adapter.name
             if let type = registry.type(named: typeName) {
+                consent = adapter.consent?.requirement ?? type.consent
                 errors += unknownKeys(
                     in: adapter.options, declared: type.optionKeys, at: "\(at).options", kind: "option")
             } else {
@@ -65,7 +67,7 @@ extension ConfigurationResolver {
             timeout: .milliseconds(adapter.timeoutMilliseconds ?? settings.deadlines.adapterTimeoutMilliseconds),
             initTimeout: .milliseconds(adapter.initTimeoutMilliseconds ?? settings.deadlines.initTimeoutMilliseconds),
             cacheTTL: .milliseconds(adapter.cacheTTLMilliseconds), options: resolvingPaths(adapter.options),
-            circuitBreaker: adapter.circuitBreaker ?? settings.circuitBreaker)
+            circuitBreaker: adapter.circuitBreaker ?? settings.circuitBreaker, consent: consent)
     }
 
     /// An error for each key of `options` that `declared` does not list, at its path below `at`.

@@ -22,6 +22,9 @@ extension ConfigurationResolver {
             } else {
                 adapter.type = adapter.type ?? adapter.name
             }
+            // What it needs from consent, its type's default written out.
+            let type = adapter.exec == nil ? registry.type(named: adapter.type ?? adapter.name) : nil
+            adapter.consent = adapter.consent ?? ConsentSettings(type?.consent ?? .none)
             adapter.timeoutMilliseconds = adapter.timeoutMilliseconds ?? settings.deadlines.adapterTimeoutMilliseconds
             adapter.initTimeoutMilliseconds =
                 adapter.initTimeoutMilliseconds ?? settings.deadlines.initTimeoutMilliseconds
@@ -35,6 +38,13 @@ extension ConfigurationResolver {
         for unit in settings.adUnits.values {
             for item in unit.waterfall where effective.adNetworks[item.network] == nil {
                 effective.adNetworks[item.network] = AdNetworkSettings()
+            }
+        }
+        for (id, unit) in settings.adUnits {
+            effective.adUnits[id]?.waterfall = unit.waterfall.map { item in
+                var item = item
+                item.consent = item.consent ?? ConsentSettings(.none)
+                return item
             }
         }
         return effective

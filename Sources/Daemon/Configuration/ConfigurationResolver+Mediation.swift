@@ -60,7 +60,7 @@ extension ConfigurationResolver {
         let waterfall = unit.waterfall.map {
             LineItem(
                 network: $0.network, parameter: $0.parameter, timeout: .milliseconds($0.timeoutMilliseconds),
-                options: $0.options)
+                options: $0.options, consent: $0.consent?.requirement ?? .none)
         }
         for (index, item) in waterfall.enumerated() {
             let at = "ad_units.\(id).waterfall[\(index)]"

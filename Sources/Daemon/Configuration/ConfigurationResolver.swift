@@ -46,6 +46,7 @@ struct ConfigurationResolver {
             mediation: mediation, limits: limits(), trackers: trackers(),
             rewardRetention: .milliseconds(settings.rewards.retentionMilliseconds), ssvKey: ssvKey ?? nil,
             eventRetention: eventRetention(),
+            minimumTCFPolicyVersion: settings.privacy.minimumTCFPolicyVersion,
             logLevel: logLevel ?? nil,
             metricsListener: metricsListener ?? nil,
             effective: effective(socketPath: socket.path, stateDirectory: stateDirectory.path))

@@ -20,6 +20,7 @@ struct DaemonConfiguration: Codable, Sendable {
     var rewards = RewardSettings()
     var ssv = SSVSettings()
     var events = EventSettings()
+    var privacy = PrivacySettings()
     var logLevel: String?
     var metrics = MetricsSettings()
 
@@ -44,6 +45,7 @@ struct DaemonConfiguration: Codable, Sendable {
         rewards = try container.part(.rewards, default: RewardSettings())
         ssv = try container.part(.ssv, default: SSVSettings())
         events = try container.part(.events, default: EventSettings())
+        privacy = try container.part(.privacy, default: PrivacySettings())
         logLevel = try container.part(.logLevel, default: nil)
         metrics = try container.part(.metrics, default: MetricsSettings())
     }
@@ -172,6 +174,7 @@ struct DaemonConfiguration: Codable, Sendable {
         @WireName("cache_ttl_ms") var cacheTTLMilliseconds: Int
         var options: AdapterOptions
         var circuitBreaker: CircuitBreakerSettings?
+        var consent: ConsentSettings?
 
         /// How long a program has after SIGTERM before SIGKILL, when `stop_grace_ms` is not set.
         static let defaultStopGraceMilliseconds = 3000
@@ -219,6 +222,7 @@ struct DaemonConfiguration: Codable, Sendable {
             initTimeoutMilliseconds = try container.wholeNumber(.initTimeoutMilliseconds)
             cacheTTLMilliseconds = try container.wholeNumber(.cacheTTLMilliseconds) ?? 0
             options = try container.decodeIfPresent(AdapterOptions.self, forKey: .options) ?? AdapterOptions()
+            consent = try container.decodeIfPresent(ConsentSettings.self, forKey: .consent)
             // A timeout of 0 would fail every collection: timeouts start at 1 ms, a cache TTL at 0 (off).
             for (key, value, minimum) in [
                 (CodingKeys.timeoutMilliseconds, timeoutMilliseconds, 1),
@@ -257,6 +261,7 @@ struct DaemonConfiguration: Codable, Sendable {
             try container.encode(cacheTTLMilliseconds, forKey: .cacheTTLMilliseconds)
             try container.encode(options, forKey: .options)
             try container.encodeIfPresent(circuitBreaker, forKey: .circuitBreaker)
+            try container.encodeIfPresent(consent, forKey: .consent)
         }
     }
 }

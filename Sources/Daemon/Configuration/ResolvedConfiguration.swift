@@ -30,6 +30,8 @@ public struct ResolvedConfiguration: Sendable {
     public var ssvKey: SSVKey?
     /// `events`: what the event stream keeps for resuming.
     public var eventRetention: EventRetention
+    /// `privacy.min_tcf_policy_version`: an older TC string grants nothing.
+    public var minimumTCFPolicyVersion: Int
     /// `log_level`, when the file sets it (`--log-level` overrides it).
     public var logLevel: Logger.Level?
     /// `metrics.listen`: a loopback TCP listener for `/metrics` alone (read at start).

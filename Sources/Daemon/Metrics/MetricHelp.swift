@@ -15,6 +15,9 @@ enum MetricHelp {
         "secure_signals_ad_events_total": "Ad events published, by ad unit and event.",
         "secure_signals_ad_load_seconds": "Time an ad load took, waterfall and all.",
         "secure_signals_ads_displaced_total": "Stored ads dropped to keep the store under limits.max_stored_ads.",
+        "secure_signals_ads_served_total": "Ads filled, by the serving mode the privacy state allowed their request.",
+        "secure_signals_ads_dropped_for_privacy_total":
+            "Unused ads dropped because a privacy change reversed a decision they were loaded under.",
         "secure_signals_trackers_total": "Tracker pings, by kind and outcome.",
         "secure_signals_http_requests_total": "Requests answered on the socket API, by route, method and status.",
         "secure_signals_connections_open": "Connections open on the socket API.",

@@ -55,10 +55,7 @@ struct SignalRoutes {
 
     @Sendable func setPrivacy(_ request: Request, context: DaemonRequestContext) async throws -> Response {
         let privacy = try await JSONRequest.decode(PrivacyBody.self, from: request).privacy.state
-        // A string that cannot be decoded is refused; the state in force stays.
-        _ = try DecodedConsent(privacy)
-        await state.collector.setPrivacy(privacy)
-        await state.ads.setPrivacy(privacy)
+        try await state.setPrivacy(privacy)
         state.logger.info("privacy state set", metadata: ["limit_ad_tracking": "\(privacy.limitAdTracking)"])
         return try JSONResponse.make(PrivacyAnswer(privacy: privacy))
     }
@@ -71,8 +68,7 @@ struct SignalRoutes {
 
     /// Back to no state at all: no consent, as before the platform first set one.
     @Sendable func clearPrivacy(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        await state.collector.setPrivacy(nil)
-        await state.ads.setPrivacy(nil)
+        try await state.setPrivacy(nil)
         state.logger.info("privacy state cleared")
         return try JSONResponse.make(PrivacyAnswer(privacy: nil))
     }

@@ -220,7 +220,10 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
             if let applies = privacy.gdprApplies { regs.gdpr = applies ? 1 : 0 }
             user.consent = privacy.tcfConsent
         }
-        let attached = await signals(for: item, requestID: id, within: signalsBudget)
+        // Limited serving (the GDPR applies, no basis for ads): no identifier signal (the daemon
+        // never sends device.ifa).
+        let attached = await signals(
+            for: item, requestID: id, within: signalsBudget, identifiers: request.servingMode != .limited)
         if !attached.isEmpty { user.ext = .init(secureSignals: attached) }
         let hasRegs = regs.coppa != nil || regs.gdpr != nil || regs.usPrivacy != nil || regs.gpp != nil
         return BidRequest(
@@ -232,11 +235,12 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
 
     /// The envelopes of the signal adapters the line item names, collected within `budget`: a
     /// failing adapter costs its own signal, never the bid request.
-    private func signals(for item: OpenRTBLineItem, requestID: String, within budget: Duration) async
-        -> [BidRequest.AttachedSignal]
-    {
+    private func signals(
+        for item: OpenRTBLineItem, requestID: String, within budget: Duration, identifiers: Bool
+    ) async -> [BidRequest.AttachedSignal] {
         guard !item.signals.isEmpty, let collector = services.signals else { return [] }
-        let result = await collector.collect(requestID: requestID, adapters: item.signals, timeout: budget)
+        let result = await collector.collect(
+            requestID: requestID, adapters: item.signals, timeout: budget, identifiers: identifiers)
         for failure in result.errors {
             logger.debug(
                 "a signal was left out of a bid request",

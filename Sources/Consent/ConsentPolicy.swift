@@ -1,0 +1,117 @@
+import SharedTypes
+
+/// The decisions of one privacy state: its strings decoded once, then asked for each adapter
+/// and line item. Rules, in order:
+/// - No state set: only what needs nothing runs.
+/// - `limit_ad_tracking` denies every identifier.
+/// - Where the GDPR applies (`gdpr_applies`): the TC string (`tcf_consent`, else GPP's
+///   `tcfeuv2`) must be there and of policy version `minimumTCFPolicyVersion` or later; each
+///   purpose needs consent, or a legitimate interest where declared and allowed (never 3-6),
+///   with the vendor's own consent or legitimate interest alike; publisher restrictions apply;
+///   each special feature needs its opt-in.
+/// - In the US: an opt-out of sale, sharing or targeted advertising, GPC, or the MSPA rules
+///   Prebid applies, in any applicable US section of the GPP string (or `us_privacy` opted out
+///   of sale), denies identifiers and personalised ads.
+public struct ConsentPolicy: Sendable {
+    public let state: PrivacyState?
+    public let decoded: DecodedConsent
+    public let minimumTCFPolicyVersion: Int
+    /// Why the US rules deny identifiers, when they do.
+    public let usOptOut: String?
+
+    /// No privacy state at all: only what needs nothing runs.
+    public static let unset = ConsentPolicy(
+        state: nil, decoded: DecodedConsent(), minimumTCFPolicyVersion: defaultMinimumTCFPolicyVersion)
+
+    /// `privacy.min_tcf_policy_version`'s default: 4, TCF v2.2.
+    public static let defaultMinimumTCFPolicyVersion = 4
+
+    /// The decisions of `state`, its strings decoded; throws for a string that cannot be.
+    public init(_ state: PrivacyState?, minimumTCFPolicyVersion: Int = defaultMinimumTCFPolicyVersion)
+        throws(ConsentStringError)
+    {
+        let decoded = try state.map { (state) throws(ConsentStringError) in try DecodedConsent(state) }
+        self.init(state: state, decoded: decoded ?? DecodedConsent(), minimumTCFPolicyVersion: minimumTCFPolicyVersion)
+    }
+
+    public init(state: PrivacyState?, decoded: DecodedConsent, minimumTCFPolicyVersion: Int) {
+        self.state = state
+        self.decoded = decoded
+        self.minimumTCFPolicyVersion = minimumTCFPolicyVersion
+        usOptOut = USPrivacyRules.optOut(decoded, applicable: state?.gppSid)
+    }
+
+    public func decide(_ requirement: ConsentRequirement) -> ConsentDecision {
+        guard requirement.needsConsent else { return .allowed }
+        guard let state else { return .denied("no privacy state has been set") }
+        if requirement.identifier, state.limitAdTracking { return .denied("the user limits ad tracking") }
+        if state.gdprApplies == true, let reason = tcfDenial(requirement) { return .denied("TCF: \(reason)") }
+        if requirement.identifier, let usOptOut { return .denied(usOptOut) }
+        return .allowed
+    }
+
+    /// The serving mode for an ad request to `vendor` (nil: purposes alone are checked).
+    public func servingMode(vendor: Int?) -> ServingMode {
+        guard let state, !state.limitAdTracking else { return .nonPersonalized }
+        guard state.gdprApplies == true else { return usOptOut == nil ? .personalized : .nonPersonalized }
+        if usOptOut == nil, tcfDenial(ServingMode.personalizedNeeds(vendor: vendor)) == nil { return .personalized }
+        if tcfDenial(ServingMode.nonPersonalizedNeeds(vendor: vendor)) == nil { return .nonPersonalized }
+        return .limited
+    }
+
+    /// The TC string in force: `tcf_consent`, else the GPP string's `tcfeuv2` section.
+    public var tcString: TCString? { decoded.tcf ?? decoded.gpp?.section(2)?.tcf }
+
+    /// Why TCF denies `requirement`; nil when it allows it.
+    func tcfDenial(_ requirement: ConsentRequirement) -> String? {
+        guard let tcf = tcString else { return "the GDPR applies and no TC string is set" }
+        guard tcf.policyVersion >= minimumTCFPolicyVersion else {
+            return
+                "policy version \(tcf.policyVersion) is below \(minimumTCFPolicyVersion) (privacy.min_tcf_policy_version)"
+        }
+        for feature in requirement.specialFeatures.sorted() where !tcf.specialFeatureOptins.contains(feature) {
+            return "no opt-in for special feature \(feature)"
+        }
+        let purposes = Set(requirement.purposes).union(requirement.legitimateInterestPurposes).sorted()
+        for purpose in purposes {
+            if let reason = purposeDenial(purpose, requirement, tcf) { return reason }
+        }
+        return nil
+    }
+
+    /// Why `purpose` has no basis for `requirement` under `tcf`; nil when it has one.
+    private func purposeDenial(_ purpose: Int, _ requirement: ConsentRequirement, _ tcf: TCString) -> String? {
+        var consentAllowed = true
+        var interestAllowed =
+            requirement.legitimateInterestPurposes.contains(purpose) && !requirement.purposes.contains(purpose)
+            && !(3...6).contains(purpose)
+        let vendor = requirement.vendorID
+        if let vendor {
+            for restriction in tcf.publisherRestrictions
+            where restriction.purpose == purpose && restriction.vendors.contains(vendor) {
+                switch restriction.kind {
+                case .notAllowed: return "the publisher does not allow vendor \(vendor) purpose \(purpose)"
+                case .requireConsent: interestAllowed = false
+                case .requireLegitimateInterest: consentAllowed = false
+                }
+            }
+        }
+        let consent =
+            consentAllowed && tcf.purposeConsents.contains(purpose)
+            && vendor.map { tcf.vendorConsents.contains($0) } ?? true
+        let interest =
+            interestAllowed && tcf.purposeLegitimateInterests.contains(purpose)
+            && vendor.map { tcf.vendorLegitimateInterests.contains($0) } ?? true
+        guard !consent, !interest else { return nil }
+        let basis = [consentAllowed ? "consent" : nil, interestAllowed ? "legitimate interest" : nil]
+            .compactMap { $0 }.joined(separator: " or ")
+        guard !basis.isEmpty else {
+            return "the publisher requires a legitimate interest for purpose \(purpose), which it cannot have"
+        }
+        let purposeHasBasis =
+            (consentAllowed && tcf.purposeConsents.contains(purpose))
+            || (interestAllowed && tcf.purposeLegitimateInterests.contains(purpose))
+        if let vendor, purposeHasBasis { return "vendor \(vendor) has no \(basis) for purpose \(purpose)" }
+        return "purpose \(purpose) has no \(basis)"
+    }
+}

@@ -1,0 +1,19 @@
+/// How an ad request may be served, as Google defines the modes: personalised, non-personalised
+/// (contextual), or limited (where the GDPR applies and neither has its basis: no identifiers,
+/// no device storage).
+public enum ServingMode: String, Sendable, CaseIterable, Codable {
+    case personalized
+    case nonPersonalized = "non_personalized"
+    case limited
+
+    /// What personalised ads need under TCF: consent for purposes 1, 3 and 4, and a basis
+    /// (consent or legitimate interest) for 2, 7, 9 and 10 ...
+    static func personalizedNeeds(vendor: Int?) -> ConsentRequirement {
+        ConsentRequirement(vendorID: vendor, purposes: [1, 3, 4], legitimateInterestPurposes: [2, 7, 9, 10])
+    }
+
+    /// ... and non-personalised ones: consent for purpose 1, a basis for 2, 7, 9 and 10.
+    static func nonPersonalizedNeeds(vendor: Int?) -> ConsentRequirement {
+        ConsentRequirement(vendorID: vendor, purposes: [1], legitimateInterestPurposes: [2, 7, 9, 10])
+    }
+}
