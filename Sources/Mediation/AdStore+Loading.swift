@@ -25,11 +25,11 @@ extension AdStore {
 
     func startLoad(_ unit: AdUnit, _ request: AdLoadRequest) -> Task<LoadResult, Never> {
         let waterfall = Waterfall(unit: unit, networks: networks)
-        let policy = self.policy
+        let decisions = self.decisions
         let metrics = self.metrics
         let task = Task {
             let start = ContinuousClock.now
-            let result = await waterfall.load(request, policy: policy)
+            let result = await waterfall.load(request, decisions: decisions)
             metrics.loaded(unit: unit.id, after: .now - start)
             if case .success(let fill) = result, let mode = fill.info.servingMode { metrics.served(mode) }
             return await self.finishLoad(unit, request, result)

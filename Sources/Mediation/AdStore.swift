@@ -34,8 +34,9 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     var inFlight: [String: Task<LoadResult, Never>] = [:]
     var retryAttempts: [String: Int] = [:]
     var retries: [String: Task<Void, Never>] = [:]
-    /// The privacy state's decisions, for each line item and request.
+    /// The privacy state's decisions, and for each line item (made again when either changes).
     var policy = ConsentPolicy.unset
+    var decisions = LineItemDecisions(.unset, units: [])
 
     /// `metrics`: where the ad events and load latencies are counted (the process's backend
     /// unless a caller gives one); `maxStoredAds`: the most ads held at once.
@@ -59,6 +60,7 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
         self.networks = try Self.hosts(
             networks, keeping: [:], registry: registry, services: services, logger: logger)
         self.units = Dictionary(units.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        self.decisions = LineItemDecisions(.unset, units: units)
     }
 
     /// A host per network: the one in `current` when its configuration is unchanged (it stays
@@ -90,6 +92,7 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
         let fresh = hosts.filter { name, host in self.networks[name] !== host && !host.isLazy }.map(\.value)
         self.networks = hosts
         self.units = Dictionary(units.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        decisions = LineItemDecisions(policy, units: self.units.values)
         for (unit, task) in retries where self.units[unit] == nil {
             task.cancel()
             retries[unit] = nil
@@ -130,6 +133,7 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     /// loaded it.
     public func setPrivacy(_ policy: ConsentPolicy) {
         self.policy = policy
+        decisions = LineItemDecisions(policy, units: units.values)
         let dropped = ads.dropUnused { ad in
             !policy.decide(ad.fill.consent).isAllowed
                 || policy.servingMode(vendor: ad.fill.consent.vendorID) != ad.fill.info.servingMode

@@ -22,12 +22,13 @@ struct Waterfall {
     let unit: AdUnit
     let networks: [String: NetworkHost]
 
-    /// `policy`: the privacy state's decisions: a line item it denies is skipped, and each
+    /// `decisions`: the privacy state's, per line item: one it denies is skipped, and each
     /// request carries the serving mode it allows.
-    func load(_ request: AdLoadRequest, policy: ConsentPolicy) async -> Result<Fill, Failure> {
+    func load(_ request: AdLoadRequest, decisions: LineItemDecisions) async -> Result<Fill, Failure> {
         var attempts: [ResponseInfo.Attempt] = []
         var lastError = AdLoadError(.noFill, "the waterfall is empty")
-        for item in unit.waterfall {
+        for (index, item) in unit.waterfall.enumerated() {
+            let decision = decisions.decision(unit: unit.id, item: index)
             let start = ContinuousClock.now
             func attempt(_ outcome: ResponseInfo.Attempt.Outcome, _ message: String?) {
                 let elapsed = ContinuousClock.now - start
@@ -37,7 +38,7 @@ struct Waterfall {
                         latencyMilliseconds: milliseconds(elapsed),
                         message: message))
             }
-            if let reason = policy.decide(item.consent).reason {
+            if let reason = decision.consent.reason {
                 attempt(.consentMissing, reason)
                 lastError = AdLoadError(.noFill, "\(item.network): \(reason)")
                 continue
@@ -48,10 +49,10 @@ struct Waterfall {
                 lastError = AdLoadError(.networkError, reason)
                 continue
             }
-            let servingMode = policy.servingMode(vendor: item.consent.vendorID)
+            let servingMode = decision.servingMode
             let networkRequest = NetworkAdRequest(
                 adUnit: unit.id, parameter: item.parameter, options: item.options, formatIDs: request.formatIDs,
-                preferences: request.preferences, privacy: policy.state, servingMode: servingMode,
+                preferences: request.preferences, privacy: decisions.privacy, servingMode: servingMode,
                 deadline: .now + item.timeout)
             let format = unit.format
             let outcome = await withTimeout(item.timeout) { () async throws -> NetworkAd in
