@@ -19,9 +19,10 @@ struct LineItemDecisions: Sendable {
             units.map { unit in
                 (
                     unit.id,
-                    unit.waterfall.map {
+                    unit.waterfall.map { item in
                         Decision(
-                            consent: policy.decide($0.consent), servingMode: policy.servingMode(vendor: $0.consent.vendorID))
+                            consent: policy.decide(item.consent),
+                            servingMode: policy.servingMode(vendor: item.consent.vendorID))
                     }
                 )
             }, uniquingKeysWith: { $1 })
@@ -30,7 +31,8 @@ struct LineItemDecisions: Sendable {
     /// The decision for line item `index` of `unit`; one the units did not have is denied.
     func decision(unit: String, item index: Int) -> Decision {
         guard let decisions = byUnit[unit], decisions.indices.contains(index) else {
-            return Decision(consent: .denied("the line item is not in the configuration in force"), servingMode: .limited)
+            return Decision(
+                consent: .denied("the line item is not in the configuration in force"), servingMode: .limited)
         }
         return decisions[index]
     }
