@@ -80,6 +80,41 @@ struct ConsentRouteTests: MediationScenario {
                 "non_personalized"
             ),
             (
+                "TCF, no purpose 1 consent",
+                ["gdpr_applies": true, "tcf_consent": Self.tc { $0.purposeConsents.remove(1) }],
+                "TCF: purpose 1 has no consent", "limited"
+            ),
+            (
+                "TCF, purposes 3 and 4 on a legitimate interest only, which cannot carry them",
+                [
+                    "gdpr_applies": true,
+                    "tcf_consent": Self.tc {
+                        $0.purposeConsents.subtract([3, 4])
+                        $0.purposeLegitimateInterests.formUnion([3, 4])
+                    },
+                ], nil, "non_personalized"
+            ),
+            (
+                "TCF, consent required for purpose 2, only a legitimate interest",
+                [
+                    "gdpr_applies": true,
+                    "tcf_consent": Self.tc {
+                        $0.purposeConsents.remove(2)
+                        $0.restrictions = [(2, 1, [755])]
+                    },
+                ], "TCF: purpose 2 has no consent", "limited"
+            ),
+            (
+                "TCF, a legitimate interest required for purpose 2, only consent",
+                [
+                    "gdpr_applies": true,
+                    "tcf_consent": Self.tc {
+                        $0.vendorLegitimateInterests = []
+                        $0.restrictions = [(2, 2, [755])]
+                    },
+                ], "TCF: vendor 755 has no legitimate interest for purpose 2", "limited"
+            ),
+            (
                 "TCF, purpose 1 not allowed by the publisher",
                 ["gdpr_applies": true, "tcf_consent": Self.tc { $0.restrictions = [(1, 0, [755])] }],
                 "TCF: the publisher does not allow vendor 755 purpose 1", "limited"
@@ -91,6 +126,15 @@ struct ConsentRouteTests: MediationScenario {
             (
                 "usnat, sale opt-out", ["gpp": ConsentStrings.usnat(["SaleOptOut": 1]), "gpp_sid": [7]],
                 "GPP usnat: the user opted out of sale (SaleOptOut = 1)", "non_personalized"
+            ),
+            (
+                "usnat, sharing opt-out", ["gpp": ConsentStrings.usnat(["SharingOptOut": 1])],
+                "GPP usnat: the user opted out of sharing (SharingOptOut = 1)", "non_personalized"
+            ),
+            (
+                "usnat, targeted advertising opt-out", ["gpp": ConsentStrings.usnat(["TargetedAdvertisingOptOut": 1])],
+                "GPP usnat: the user opted out of targeted advertising (TargetedAdvertisingOptOut = 1)",
+                "non_personalized"
             ),
             (
                 "usnat, GPC", ["gpp": ConsentStrings.usnat(gpc: true)],
