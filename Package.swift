@@ -257,7 +257,7 @@ let package = Package(
             name: "RouteTests",
             dependencies: [
                 "Daemon", "Adapters", "TestAdapters", "TestSupport", "SecureSignals", "SharedTypes", "SignalCrypto",
-                "Client", "Mediation", "Timing", "StateStore",
+                "Client", "Mediation", "Timing", "StateStore", "Consent",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -4,6 +4,10 @@
 struct Bits {
     private let bits: [Bool]
     private(set) var position = 0
+    /// How many more ids the ranges of this segment may name: a range costs a few bits and
+    /// may name 65,535 ids, so without a bound a 64 KiB string could name billions. Three whole
+    /// vendor sets fit (consents, legitimate interests, restrictions).
+    private(set) var rangeIDsLeft = 3 * 65_536
 
     /// `text` in the base64url alphabet; '=' padding at its end is tolerated (some encoders
     /// write it), anything else outside the alphabet is refused.
@@ -128,10 +132,18 @@ struct Bits {
             if let maxID, end > maxID {
                 throw BitsError(reason: "\(field) has vendor id \(end), past its largest \(maxID)")
             }
-            guard end - start < 1 << 16 else { throw BitsError(reason: "\(field) has a range too long") }
+            try spend(end - start + 1, field)
             ids.formUnion(start...end)
         }
         return ids.sorted()
+    }
+
+    /// Charges `count` ids named by a range to this segment's bound.
+    mutating func spend(_ count: Int, _ field: String) throws(BitsError) {
+        rangeIDsLeft -= count
+        guard rangeIDsLeft >= 0 else {
+            throw BitsError(reason: "\(field): its ranges name more than \(3 * 65_536) ids in the segment")
+        }
     }
 }
 

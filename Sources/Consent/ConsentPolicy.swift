@@ -6,9 +6,11 @@ import SharedTypes
 /// - `limit_ad_tracking` denies every identifier.
 /// - Where the GDPR applies (`gdpr_applies`): the TC string (`tcf_consent`, else GPP's
 ///   `tcfeuv2`) must be there and of policy version `minimumTCFPolicyVersion` or later; each
-///   purpose needs consent, or a legitimate interest where declared and allowed (never 3-6),
-///   with the vendor's own consent or legitimate interest alike; publisher restrictions apply;
-///   each special feature needs its opt-in.
+///   purpose needs consent, or a legitimate interest where declared and allowed (never 1 or
+///   3-6), with the vendor's own consent or legitimate interest alike; an identifier needs
+///   purpose 1 whatever it declares; publisher restrictions apply; each special feature needs
+///   its opt-in. Purpose-one treatment is not read: without purpose 1 consent, what needs it is
+///   denied.
 /// - In the US: an opt-out of sale, sharing or targeted advertising, GPC, or the MSPA rules
 ///   Prebid applies, in any applicable US section of the GPP string (or `us_privacy` opted out
 ///   of sale), denies identifiers and personalised ads.
@@ -50,11 +52,16 @@ public struct ConsentPolicy: Sendable {
         return .allowed
     }
 
-    /// The serving mode for an ad request to `vendor` (nil: purposes alone are checked).
+    /// The serving mode for an ad request to `vendor` (nil: purposes alone are checked): where
+    /// the GDPR applies, what the TC string grants; limited ad tracking and a US opt-out can
+    /// only lower personalised to non-personalised.
     public func servingMode(vendor: Int?) -> ServingMode {
-        guard let state, !state.limitAdTracking else { return .nonPersonalized }
-        guard state.gdprApplies == true else { return usOptOut == nil ? .personalized : .nonPersonalized }
-        if usOptOut == nil, tcfDenial(ServingMode.personalizedNeeds(vendor: vendor)) == nil { return .personalized }
+        guard let state else { return .nonPersonalized }
+        let personalizationDenied = state.limitAdTracking || usOptOut != nil
+        guard state.gdprApplies == true else { return personalizationDenied ? .nonPersonalized : .personalized }
+        if !personalizationDenied, tcfDenial(ServingMode.personalizedNeeds(vendor: vendor)) == nil {
+            return .personalized
+        }
         if tcfDenial(ServingMode.nonPersonalizedNeeds(vendor: vendor)) == nil { return .nonPersonalized }
         return .limited
     }
@@ -72,7 +79,9 @@ public struct ConsentPolicy: Sendable {
         for feature in requirement.specialFeatures.sorted() where !tcf.specialFeatureOptins.contains(feature) {
             return "no opt-in for special feature \(feature)"
         }
-        let purposes = Set(requirement.purposes).union(requirement.legitimateInterestPurposes).sorted()
+        // An identifier is read from or stored on the device: purpose 1, whatever it declares.
+        let declared = Set(requirement.purposes).union(requirement.legitimateInterestPurposes)
+        let purposes = (requirement.identifier ? declared.union([1]) : declared).sorted()
         for purpose in purposes {
             if let reason = purposeDenial(purpose, requirement, tcf) { return reason }
         }
@@ -82,9 +91,10 @@ public struct ConsentPolicy: Sendable {
     /// Why `purpose` has no basis for `requirement` under `tcf`; nil when it has one.
     private func purposeDenial(_ purpose: Int, _ requirement: ConsentRequirement, _ tcf: TCString) -> String? {
         var consentAllowed = true
+        // TCF v2.2: never a legitimate interest for purpose 1 (storage) nor 3-6 (personalisation).
         var interestAllowed =
             requirement.legitimateInterestPurposes.contains(purpose) && !requirement.purposes.contains(purpose)
-            && !(3...6).contains(purpose)
+            && !(3...6).contains(purpose) && purpose != 1
         let vendor = requirement.vendorID
         if let vendor {
             for restriction in tcf.publisherRestrictions

@@ -6,7 +6,7 @@ public struct ConsentRequirement: Sendable, Equatable {
     public var vendorID: Int?
     /// Purposes that need the user's consent.
     public var purposes: [Int]
-    /// Purposes for which consent or, where TCF v2.2 allows it (never purposes 3-6), a
+    /// Purposes for which consent or, where TCF v2.2 allows it (never purposes 1 and 3-6), a
     /// legitimate interest is a basis.
     public var legitimateInterestPurposes: [Int]
     public var specialFeatures: [Int]

@@ -4,8 +4,9 @@
 /// since; each is read in whichever layout the encoder would have produced it.
 enum TCFCanadaLayout {
     static func decode(_ text: Substring) throws(BitsError) -> [ConsentField] {
-        let segments = text.split(separator: ".")
+        let segments = text.split(separator: ".", omittingEmptySubsequences: false)
         guard let core = segments.first else { throw BitsError(reason: "is empty") }
+        guard !segments.contains(where: \.isEmpty) else { throw BitsError(reason: "has an empty segment") }
         var fields = try decodeCore(core)
         for segment in segments.dropFirst() {
             var bits = try Bits(base64url: segment)

@@ -73,11 +73,14 @@ public struct TCString: Sendable, Equatable {
         } catch {
             throw ConsentStringError(.tcfConsent, section: "core segment", error.reason)
         }
+        var seen = Set<Int>()
         for (index, segment) in segments.enumerated() {
             let name = "segment \(index + 2)"
             do throws(BitsError) {
                 var bits = try Bits(base64url: segment)
-                switch try bits.int(3, "SegmentType") {
+                let type = try bits.int(3, "SegmentType")
+                guard seen.insert(type).inserted else { throw BitsError(reason: "repeats segment type \(type)") }
+                switch type {
                 case 1: string.disclosedVendors = try bits.vendorSet("disclosed vendors")
                 case 2: string.allowedVendors = try bits.vendorSet("allowed vendors")
                 case 3: string.publisherPurposes = try PublisherPurposes(&bits)

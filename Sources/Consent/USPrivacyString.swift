@@ -23,12 +23,12 @@ public struct USPrivacyString: Sendable, Equatable {
             throw ConsentStringError(source, section: section, "has \(characters.count) characters, needs 4")
         }
         guard characters[0] == "1" else {
-            throw ConsentStringError(source, section: section, "has version \(characters[0]), not 1")
+            throw ConsentStringError(source, section: section, "must begin with its version, 1")
         }
         var answers: [Answer] = []
         for (name, character) in zip(["notice", "opt-out-sale", "LSPA"], characters.dropFirst()) {
             guard let answer = Answer(rawValue: character) else {
-                throw ConsentStringError(source, section: section, "\(name) is '\(character)', not Y, N or -")
+                throw ConsentStringError(source, section: section, "\(name) must be Y, N or -")
             }
             answers.append(answer)
         }

@@ -126,7 +126,7 @@ struct DaemonApplication: Sendable {
         try await state.ads.reload(units: configuration.mediation.units, networks: configuration.mediation.networks)
         state.access = configuration.access
         state.warnings = configuration.warnings
-        await state.setMinimumTCFPolicyVersion(configuration.minimumTCFPolicyVersion)
+        await state.privacy.setMinimumTCFPolicyVersion(configuration.minimumTCFPolicyVersion)
         for warning in configuration.warnings { state.logger.warning("\(warning)") }
         if configuration.limits != limits.limits {
             state.logger.notice("the new limits apply at the next start; a reload keeps the running ones")

@@ -16,7 +16,8 @@ final class DaemonState: Sendable {
     let startedAt = ContinuousClock.now
     private let currentAccess: Mutex<AccessPolicy>
     private let currentWarnings: Mutex<[String]>
-    private let minimumTCFPolicyVersion: Mutex<Int>
+    /// The privacy state in force, changed one change at a time.
+    let privacy: PrivacyKeeper
 
     init(
         collector: SignalCollector<AdjustableClock>, ads: AdStore<AdjustableClock>, access: AccessPolicy,
@@ -27,24 +28,9 @@ final class DaemonState: Sendable {
         self.ads = ads
         self.currentAccess = Mutex(access)
         self.currentWarnings = Mutex(warnings)
-        self.minimumTCFPolicyVersion = Mutex(minimumTCFPolicyVersion)
+        self.privacy = PrivacyKeeper(
+            collector: collector, ads: ads, minimumTCFPolicyVersion: minimumTCFPolicyVersion)
         self.logger = logger
-    }
-
-    /// Puts `privacy` in force (nil: none, no consent): its strings decoded and its decisions
-    /// made once, for the collector and the ad store alike. A string that cannot be decoded
-    /// throws, and the state in force stays.
-    func setPrivacy(_ privacy: PrivacyState?) async throws(ConsentStringError) {
-        let policy = try ConsentPolicy(privacy, minimumTCFPolicyVersion: minimumTCFPolicyVersion.withLock { $0 })
-        await collector.setPrivacy(policy)
-        await ads.setPrivacy(policy)
-    }
-
-    /// A reload's `privacy.min_tcf_policy_version`: the state in force is judged again by it.
-    func setMinimumTCFPolicyVersion(_ version: Int) async {
-        guard minimumTCFPolicyVersion.withLock({ $0 }) != version else { return }
-        minimumTCFPolicyVersion.withLock { $0 = version }
-        try? await setPrivacy(await collector.privacyState)
     }
 
     /// Every adapter: signal adapters, then ad networks.

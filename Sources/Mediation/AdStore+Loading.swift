@@ -19,7 +19,7 @@ extension AdStore {
         if !request.force, hasReadyAd(unit.id), let id = readyAd[unit.id], let ad = ads[id] {
             return .success(ad.snapshot(now: now))
         }
-        if let loading = inFlight[unit.id] { return await loading.value }
+        if let loading = inFlight[unit.id], loading.privacy == privacyChanges { return await loading.task.value }
         return await startLoad(unit, request).value
     }
 
@@ -27,26 +27,36 @@ extension AdStore {
         let waterfall = Waterfall(unit: unit, networks: networks)
         let decisions = self.decisions
         let metrics = self.metrics
+        let privacy = privacyChanges
         let task = Task {
             let start = ContinuousClock.now
             let result = await waterfall.load(request, decisions: decisions)
             metrics.loaded(unit: unit.id, after: .now - start)
-            if case .success(let fill) = result, let mode = fill.info.servingMode { metrics.served(mode) }
-            return await self.finishLoad(unit, request, result)
+            return await self.finishLoad(unit, request, result, privacy: privacy)
         }
-        inFlight[unit.id] = task
+        inFlight[unit.id] = (task, privacy)
         return task
     }
 
+    /// Stores what a load begun after privacy change `privacy` filled, unless a change since
+    /// means it could not be loaded so now.
     private func finishLoad(
-        _ unit: AdUnit, _ request: AdLoadRequest, _ result: Result<Waterfall.Fill, Waterfall.Failure>
+        _ unit: AdUnit, _ request: AdLoadRequest, _ result: Result<Waterfall.Fill, Waterfall.Failure>, privacy: Int
     )
         async -> LoadResult
     {
         // The load stays in flight (later loads join it) until its ad is stored, images and all.
-        defer { inFlight[unit.id] = nil }
+        defer { if inFlight[unit.id]?.privacy == privacy { inFlight[unit.id] = nil } }
+        if case .success(let fill) = result, privacyChanges != privacy, !fits(fill) {
+            return .failure(
+                AdLoadFailure(
+                    AdLoadError(
+                        .noFill, "the privacy state changed during the load, and what it loaded no longer fits"),
+                    info: fill.info))
+        }
         switch result {
         case .success(var fill):
+            if let mode = fill.info.servingMode { metrics.served(mode) }
             // Only the main image, unless the client asked for them all, whatever the network sent.
             if case .native(var native) = fill.ad.content, !request.preferences.multipleImages, native.images.count > 1
             {

@@ -31,12 +31,16 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     /// The ads held, and when each leaves.
     var ads: AdRetention
     var readyAd: [String: String] = [:]
-    var inFlight: [String: Task<LoadResult, Never>] = [:]
+    /// Each unit's load under way, and the privacy change it began after: a load begun under
+    /// an older privacy state is not joined.
+    var inFlight: [String: (task: Task<LoadResult, Never>, privacy: Int)] = [:]
     var retryAttempts: [String: Int] = [:]
     var retries: [String: Task<Void, Never>] = [:]
     /// The privacy state's decisions, and for each line item (made again when either changes).
     var policy = ConsentPolicy.unset
     var decisions = LineItemDecisions(.unset, units: [])
+    /// How many privacy changes there have been.
+    var privacyChanges = 0
 
     /// `metrics`: where the ad events and load latencies are counted (the process's backend
     /// unless a caller gives one); `maxStoredAds`: the most ads held at once.
@@ -133,16 +137,21 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     /// loaded it.
     public func setPrivacy(_ policy: ConsentPolicy) {
         self.policy = policy
+        privacyChanges += 1
         decisions = LineItemDecisions(policy, units: units.values)
-        let dropped = ads.dropUnused { ad in
-            !policy.decide(ad.fill.consent).isAllowed
-                || policy.servingMode(vendor: ad.fill.consent.vendorID) != ad.fill.info.servingMode
-        }
+        let dropped = ads.dropUnused { !fits($0.fill) }
         guard dropped > 0 else { return }
         metrics.droppedForPrivacy(dropped)
         logger.info(
             "unused ads dropped: the privacy state changed what they were loaded under",
             metadata: ["count": "\(dropped)"])
+    }
+
+    /// Whether `fill` is what a load under the privacy state in force could have loaded: its
+    /// line item allowed, in the same serving mode.
+    func fits(_ fill: Waterfall.Fill) -> Bool {
+        policy.decide(fill.consent).isAllowed
+            && policy.servingMode(vendor: fill.consent.vendorID) == fill.info.servingMode
     }
 
     /// Queues an ad's trackers, their macros filled now.

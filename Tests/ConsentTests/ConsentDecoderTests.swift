@@ -33,6 +33,30 @@ struct ConsentDecoderTests {
                 == "tcf_consent: section core segment: vendor consents has a range ending at 3 before its start 8")
     }
 
+    @Test func rangesNamingMillionsOfIdsAreRefusedNotExpanded() {
+        // 4095 publisher restrictions, each vendors 1-65535: 53 bits apiece, 268 million ids.
+        var restrictions = Self.int(4095, 12)
+        for _ in 0..<4095 {
+            restrictions +=
+                Self.int(1, 6) + Self.int(1, 2) + Self.int(1, 12) + [true] + Self.int(1, 16)
+                + Self.int(65_535, 16)
+        }
+        let text = Self.base64url(Self.corePrefix + Self.int(0, 17) + Self.int(0, 17) + restrictions)
+        let error = #expect(throws: ConsentStringError.self) { try TCString.decode(text) }
+        #expect(error?.reason.hasSuffix("its ranges name more than 196608 ids in the segment") == true)
+        // Vendor consents as 4095 ranges of 1-65535.
+        var vendors = Self.int(65_535, 16) + [true] + Self.int(4095, 12)
+        for _ in 0..<4095 { vendors += [true] + Self.int(1, 16) + Self.int(65_535, 16) }
+        #expect(throws: ConsentStringError.self) {
+            try TCString.decode(Self.base64url(Self.corePrefix + vendors + Self.int(0, 17) + Self.int(0, 12)))
+        }
+        // A GPP header of 4095 groups, each of thousands of ids, before a single section.
+        var header = Self.int(3, 6) + Self.int(1, 6) + Self.int(4095, 12)
+        for _ in 0..<4095 { header += [true] + IDSetEncoding.fibonacci(1) + IDSetEncoding.fibonacci(6765) }
+        let gpp = #expect(throws: ConsentStringError.self) { try GPPString.decode(Self.base64url(header) + "~1YNN") }
+        #expect(gpp?.description == "gpp: section header: SectionIds names more than 1")
+    }
+
     @Test func aMaxVendorIDOfZeroIsAnEmptySet() throws {
         let text = Self.base64url(Self.corePrefix + Self.int(0, 17) + Self.int(0, 17) + Self.int(0, 12))
         let decoded = try TCString.decode(text)
@@ -62,7 +86,7 @@ struct ConsentDecoderTests {
         let short = #expect(throws: ConsentStringError.self) { try GPPString.decode("DBABLA~BVVV") }
         #expect(short?.description == "gpp: section usnat: ends at bit 24, needs 48 for SensitiveDataProcessing")
         let count = #expect(throws: ConsentStringError.self) { try GPPString.decode("DBACNYA~1YNN") }
-        #expect(count?.description == "gpp: section header: names 2 sections, the string has 1")
+        #expect(count?.description == "gpp: section header: SectionIds names more than 1")
         let v1 = #expect(throws: ConsentStringError.self) {
             try TCString.decode("BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA")
         }
@@ -75,8 +99,8 @@ struct ConsentDecoderTests {
         let usp = try USPrivacyString.decode("1YN-")
         #expect(usp.notice == .yes && usp.optOutSale == .no && usp.lspaCovered == .notApplicable)
         for (text, reason) in [
-            ("1YN", "has 3 characters, needs 4"), ("2YNN", "has version 2, not 1"),
-            ("1YXN", "opt-out-sale is 'X', not Y, N or -"),
+            ("1YN", "has 3 characters, needs 4"), ("2YNN", "must begin with its version, 1"),
+            ("1YXN", "opt-out-sale must be Y, N or -"),
         ] {
             let error = #expect(throws: ConsentStringError.self) { try USPrivacyString.decode(text) }
             #expect(error?.description == "us_privacy: \(reason)")

@@ -131,11 +131,12 @@ struct ConsentPolicyTests {
             ),
             ("limit ad tracking", .init(limitAdTracking: true), "the user limits ad tracking"),
         ]
-        let context = ConsentRequirement(vendorID: 755)
+        // Outside the GDPR, purposes are not read and the US rules deny identifiers only.
+        let contextual = ConsentRequirement(vendorID: 755, purposes: [1, 3])
         for (name, state, reason) in cases {
             let policy = try ConsentPolicy(state)
             #expect(policy.decide(Self.requirement).reason == reason, "\(name)")
-            #expect(policy.decide(context) == .allowed, "\(name): what needs nothing is never denied")
+            #expect(policy.decide(contextual) == .allowed, "\(name): not an identifier")
         }
         #expect(ConsentPolicy.unset.decide(Self.requirement).reason == "no privacy state has been set")
         #expect(ConsentPolicy.unset.decide(.none) == .allowed)
@@ -169,6 +170,29 @@ struct ConsentPolicyTests {
                 == .nonPersonalized)
         #expect(try us(PrivacyState(limitAdTracking: true)) == .nonPersonalized)
         #expect(ConsentPolicy.unset.servingMode(vendor: nil) == .nonPersonalized)
+        // Limited ad tracking lowers personalised ads only: where the GDPR applies and nothing
+        // is granted, the mode is limited still.
+        let limitedTracking = { (tc: ConsentStrings.TC?) throws in
+            try ConsentPolicy(PrivacyState(limitAdTracking: true, tcfConsent: tc?.string, gdprApplies: true))
+                .servingMode(vendor: 755)
+        }
+        #expect(try limitedTracking(nil) == .limited)
+        #expect(try limitedTracking(nothing) == .limited)
+        #expect(try limitedTracking(personal) == .nonPersonalized)
+    }
+
+    @Test func anIdentifierNeedsPurposeOneAndNoneRestsOnALegitimateInterest() throws {
+        let bare = ConsentRequirement(vendorID: 755, identifier: true)
+        let noStorage = Self.tc { $0.purposeConsents.remove(1) }
+        #expect(try Self.gdpr(noStorage).decide(bare).reason == "TCF: purpose 1 has no consent")
+        #expect(try Self.gdpr(Self.tc { _ in }).decide(bare) == .allowed)
+        // Declared as resting on a legitimate interest, purpose 1 still needs consent.
+        let claimed = ConsentRequirement(vendorID: 755, legitimateInterestPurposes: [1])
+        let interestOnly = Self.tc {
+            $0.purposeConsents.remove(1)
+            $0.purposeLegitimateInterests.insert(1)
+        }
+        #expect(try Self.gdpr(interestOnly).decide(claimed).reason == "TCF: purpose 1 has no consent")
     }
 
     @Test func theTestEncodersStringsDecodeAsWritten() throws {

@@ -148,10 +148,16 @@ struct ConsentVectorTests {
     }
 
     @Test func everySectionVectorDecodesAloneExceptTheUncertain() throws {
-        for vector in try Self.cases("gpp.json", "section_vectors") where vector["uncertain"] != .bool(true) {
+        let vectors = try Self.cases("gpp.json", "section_vectors").filter { $0["uncertain"] != .bool(true) }
+        #expect(vectors.count == 8)
+        var checked = 0
+        for vector in vectors {
             guard case .string(let name) = vector["section"], case .string(let text) = vector["section_string"],
                 case .object(let expect) = vector["expect"]
-            else { continue }
+            else {
+                Issue.record("a section vector without section, section_string or expect")
+                continue
+            }
             do {
                 if name == "header" {
                     #expect(try GPPString.sectionIDs(header: text[...]) == Self.ids(expect["section_ids"]), "\(text)")
@@ -159,11 +165,12 @@ struct ConsentVectorTests {
                 }
                 let id = try #require(GPPSection.names.first { $0.value == name }?.key)
                 let section = try GPPSection.decode(id: id, text[...])
-                Self.check(expect, against: section.fields.json, "\(name) \(text)")
+                checked += Self.check(expect, against: section.fields.json, "\(name) \(text)")
             } catch {
                 Issue.record("\(name) \(text): \(error)")
             }
         }
+        #expect(checked == 66, "\(checked) values checked")
     }
 
     @Test func invalidGPPStringsAreRefusedWithAReason() throws {

@@ -115,6 +115,16 @@ struct ConsentRouteTests: MediationScenario {
                 ], "TCF: vendor 755 has no legitimate interest for purpose 2", "limited"
             ),
             (
+                "TCF, the identifier allowed but no basis for ads: limited, so not attached",
+                [
+                    "gdpr_applies": true,
+                    "tcf_consent": Self.tc {
+                        $0.purposeConsents = [1]
+                        $0.purposeLegitimateInterests = [2]
+                    },
+                ], nil, "limited"
+            ),
+            (
                 "TCF, purpose 1 not allowed by the publisher",
                 ["gdpr_applies": true, "tcf_consent": Self.tc { $0.restrictions = [(1, 0, [755])] }],
                 "TCF: the publisher does not allow vendor 755 purpose 1", "limited"
@@ -192,6 +202,30 @@ struct ConsentRouteTests: MediationScenario {
             let attempts = try #require((load.json["response_info"] as? [String: Any])?["attempts"] as? [[String: Any]])
             #expect(attempts.map { $0["outcome"] as? String } == ["consent_missing", "filled"])
             #expect(attempts.first?["message"] as? String == "TCF: purpose 1 has no consent")
+        }
+    }
+
+    @Test func aLoadUnderWayWhenThePrivacyStateChangesKeepsNothingTheNewStateWouldNotLoad() async throws {
+        let server = try await FakeAdServer()
+        var config = Self.config(server)
+        config["ad_units"] = [
+            Self.native: Self.unit("native", [Self.testItem(Self.native, ["delay_ms": 500])])
+        ]
+        let daemon = try await InProcessDaemon(config: config)
+        try await daemon.run { client in
+            try await Self.put(client, ["us_privacy": "1YNN"])
+            let body = try JSONSerialization.data(withJSONObject: ["ad_unit": Self.native, "format": "native"])
+            async let slow = client.request(.POST, "/v1/ads", json: body)
+            try await Task.sleep(for: .milliseconds(150))
+            try await Self.put(client, ["us_privacy": "1YYN"])
+            let refused = try await slow
+            #expect(refused.status == 404 && refused.apiError?.code == "no_fill")
+            #expect(
+                refused.apiError?.message
+                    == "the privacy state changed during the load, and what it loaded no longer fits")
+            // A load now is under the new state: non-personalised.
+            let again = try await Self.post(client, "/v1/ads", ["ad_unit": Self.native, "format": "native"])
+            #expect((again.json["response_info"] as? [String: Any])?["serving_mode"] as? String == "non_personalized")
         }
     }
 

@@ -1,4 +1,5 @@
 import Adapters
+import Consent
 import Foundation
 import TestSupport
 import Testing
@@ -207,6 +208,15 @@ import Testing
         #expect(
             refusal(#"{"privacy": {"min_tcf_policy_version": 1}}"#)
                 == ["privacy.min_tcf_policy_version: must be a TCF policy version from 2 to 63, not 1"])
+        // A built-in identifier stays one whatever its declaration says.
+        let overridden = try ResolvedConfiguration.load(
+            json: Data(
+                #"{"socket": {"path": "/tmp/x.sock"}, "state_directory": "/tmp/x-state", "adapters": [{"name": "first-party-id", "consent": {"gvl_vendor_id": 755, "purposes": [2]}}]}"#
+                    .utf8),
+            file: "daemon.json", directory: URL(fileURLWithPath: "/tmp"), registry: BuiltinAdapters.registry)
+        #expect(
+            overridden.collector.adapters.first?.consent
+                == ConsentRequirement(vendorID: 755, purposes: [2], identifier: true))
         let item =
             #"{"ad_units": {"u": {"format": "native", "waterfall": [{"network": "test", "consent": {"purposes": [0]}}]}}}"#
         #expect(refusal(item) == ["ad_units.u.waterfall[0].consent.purposes: 0 is not a TCF v2.2 id (1-11)"])

@@ -1,3 +1,4 @@
+import Consent
 import Foundation
 import SecureSignals
 import SharedTypes
@@ -36,7 +37,6 @@ extension ConfigurationResolver {
         }
         var errors: [ConfigurationError] = []
         var program: ProgramSpec?
-        var consent = adapter.consent?.requirement ?? .none
         if let exec = adapter.exec {
             do {
                 program = try self.program(exec, adapter, at: at)
@@ -46,7 +46,6 @@ extension ConfigurationResolver {
         } else {
             let typeName = adapter.type ?? adapter.name
             if let type = registry.type(named: typeName) {
-                consent = adapter.consent?.requirement ?? type.consent
                 errors += unknownKeys(
                     in: adapter.options, declared: type.optionKeys, at: "\(at).options", kind: "option")
             } else {
@@ -67,7 +66,16 @@ extension ConfigurationResolver {
             timeout: .milliseconds(adapter.timeoutMilliseconds ?? settings.deadlines.adapterTimeoutMilliseconds),
             initTimeout: .milliseconds(adapter.initTimeoutMilliseconds ?? settings.deadlines.initTimeoutMilliseconds),
             cacheTTL: .milliseconds(adapter.cacheTTLMilliseconds), options: resolvingPaths(adapter.options),
-            circuitBreaker: adapter.circuitBreaker ?? settings.circuitBreaker, consent: consent)
+            circuitBreaker: adapter.circuitBreaker ?? settings.circuitBreaker, consent: consent(of: adapter))
+    }
+
+    /// What `adapter` needs from consent: its `consent`, else its type's default (nothing for a
+    /// program). A built-in identifier stays one whatever the file says.
+    func consent(of adapter: DaemonConfiguration.AdapterSettings) -> ConsentRequirement {
+        let type = adapter.exec == nil ? registry.type(named: adapter.type ?? adapter.name) : nil
+        var consent = adapter.consent?.requirement ?? type?.consent ?? .none
+        consent.identifier = consent.identifier || type?.consent.identifier == true
+        return consent
     }
 
     /// An error for each key of `options` that `declared` does not list, at its path below `at`.

@@ -22,9 +22,8 @@ extension ConfigurationResolver {
             } else {
                 adapter.type = adapter.type ?? adapter.name
             }
-            // What it needs from consent, its type's default written out.
-            let type = adapter.exec == nil ? registry.type(named: adapter.type ?? adapter.name) : nil
-            adapter.consent = adapter.consent ?? ConsentSettings(type?.consent ?? .none)
+            // What it needs from consent, as the daemon runs it.
+            adapter.consent = ConsentSettings(consent(of: adapter))
             adapter.timeoutMilliseconds = adapter.timeoutMilliseconds ?? settings.deadlines.adapterTimeoutMilliseconds
             adapter.initTimeoutMilliseconds =
                 adapter.initTimeoutMilliseconds ?? settings.deadlines.initTimeoutMilliseconds

@@ -50,25 +50,24 @@ struct SignalRoutes {
     }
 
     @Sendable func privacy(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        try JSONResponse.make(PrivacyAnswer(privacy: await state.collector.privacyState))
+        try JSONResponse.make(PrivacyAnswer(privacy: await state.privacy.policy.state))
     }
 
     @Sendable func setPrivacy(_ request: Request, context: DaemonRequestContext) async throws -> Response {
         let privacy = try await JSONRequest.decode(PrivacyBody.self, from: request).privacy.state
-        try await state.setPrivacy(privacy)
+        try await state.privacy.set(privacy)
         state.logger.info("privacy state set", metadata: ["limit_ad_tracking": "\(privacy.limitAdTracking)"])
         return try JSONResponse.make(PrivacyAnswer(privacy: privacy))
     }
 
     /// The consent strings in force, decoded: `{}` when none is set.
     @Sendable func decodedPrivacy(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        let decoded = try await state.collector.privacyState.map { try DecodedConsent($0) } ?? DecodedConsent()
-        return try JSONResponse.make(decoded.json)
+        try JSONResponse.make(await state.privacy.policy.decoded.json)
     }
 
     /// Back to no state at all: no consent, as before the platform first set one.
     @Sendable func clearPrivacy(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        try await state.setPrivacy(nil)
+        try await state.privacy.set(nil)
         state.logger.info("privacy state cleared")
         return try JSONResponse.make(PrivacyAnswer(privacy: nil))
     }

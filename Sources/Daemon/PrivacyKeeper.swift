@@ -1,0 +1,67 @@
+import Consent
+import Mediation
+import SecureSignals
+import SharedTypes
+import Timing
+
+/// The privacy state in force and its decisions, changed one change at a time: each is decoded,
+/// judged and handed to the collector and the ad store before the next begins, so both always
+/// hold the same state, and a reload's new minimum policy version re-judges the state last put
+/// in force, never an older one.
+actor PrivacyKeeper {
+    private let collector: SignalCollector<AdjustableClock>
+    private let ads: AdStore<AdjustableClock>
+    private var minimumTCFPolicyVersion: Int
+    /// The decisions in force: the strings decoded once, for the decoded view too.
+    private(set) var policy = ConsentPolicy.unset
+    private var changing = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(collector: SignalCollector<AdjustableClock>, ads: AdStore<AdjustableClock>, minimumTCFPolicyVersion: Int) {
+        self.collector = collector
+        self.ads = ads
+        self.minimumTCFPolicyVersion = minimumTCFPolicyVersion
+    }
+
+    /// Puts `state` in force (nil: none, no consent). A string that cannot be decoded throws,
+    /// and the state in force stays.
+    func set(_ state: PrivacyState?) async throws(ConsentStringError) {
+        await begin()
+        defer { end() }
+        try await apply(ConsentPolicy(state, minimumTCFPolicyVersion: minimumTCFPolicyVersion))
+    }
+
+    /// A reload's `privacy.min_tcf_policy_version`: the state in force is judged again by it.
+    func setMinimumTCFPolicyVersion(_ version: Int) async {
+        await begin()
+        defer { end() }
+        guard version != minimumTCFPolicyVersion else { return }
+        minimumTCFPolicyVersion = version
+        // Decoded when it was put in force: it decodes again.
+        try? await apply(ConsentPolicy(policy.state, minimumTCFPolicyVersion: version))
+    }
+
+    private func apply(_ policy: ConsentPolicy) async {
+        self.policy = policy
+        await collector.setPrivacy(policy)
+        await ads.setPrivacy(policy)
+    }
+
+    /// Waits until no other change is under way (the awaits inside one would let another in).
+    private func begin() async {
+        guard changing else {
+            changing = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Hands the turn to the next change waiting, if any.
+    private func end() {
+        if waiting.isEmpty {
+            changing = false
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
