@@ -8,8 +8,8 @@ import Synchronization
     import Glibc
 #endif
 
-/// A random pseudonymous device id, kept in the state directory (created 0600 on first use,
-/// kept across restarts), rotated by a reset. An identifier that needs consent for TCF
+/// A random pseudonymous device id, kept in the state directory (created 0600 when first asked
+/// for under consent, kept across restarts), rotated by a reset. An identifier that needs consent for TCF
 /// purpose 1 (storing on the device): the collector withholds it with `consent_missing`
 /// while no privacy state is set, ad tracking is limited, or the consent strings deny it.
 public final class FirstPartyIDAdapter: SignalAdapter, ResettableSignalAdapter {
@@ -21,30 +21,32 @@ public final class FirstPartyIDAdapter: SignalAdapter, ResettableSignalAdapter {
     public let sdkVersion = SemanticVersion(1, 0, 0)
 
     private let file: URL
-    private let id: Mutex<String>
+    /// The id; nil until first asked for under consent: nothing is stored on the device before.
+    private let id: Mutex<String?>
 
     public init(context: AdapterContext) async throws {
         file = context.stateDirectory.appendingPathComponent("first-party-id")
         do {
             try FileManager.default.createDirectory(at: context.stateDirectory, withIntermediateDirectories: true)
-            if let existing = try? String(contentsOf: file, encoding: .utf8)
-                .trimmingCharacters(in: .whitespacesAndNewlines), UUID(uuidString: existing) != nil
-            {
-                id = Mutex(existing)
-            } else {
-                let fresh = UUID().uuidString.lowercased()
-                try Self.store(fresh, at: file)
-                id = Mutex(fresh)
-            }
-        } catch let error as SignalError {
-            throw error
         } catch {
             throw SignalError(.permissionDenied, "cannot keep the id in \(file.path): \(error.localizedDescription)")
         }
+        guard access(context.stateDirectory.path, W_OK) == 0 else {
+            throw SignalError(.permissionDenied, "cannot keep the id in \(file.path): the directory is not writable")
+        }
+        let existing = (try? String(contentsOf: file, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        id = Mutex(existing.flatMap { UUID(uuidString: $0) == nil ? nil : $0 })
     }
 
+    /// The id, made and stored the first time (the collector asks only under consent).
     public func collectSignals(for request: SignalRequest) async throws -> Signal {
-        let current = id.withLock { $0 }
+        let current = try id.withLock { current in
+            if let current { return current }
+            let fresh = UUID().uuidString.lowercased()
+            try Self.store(fresh, at: file)
+            current = fresh
+            return fresh
+        }
         return .plaintext(Array("{\"first_party_id\":\"\(current)\"}".utf8))
     }
 

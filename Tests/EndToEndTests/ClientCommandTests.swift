@@ -148,6 +148,10 @@ struct ClientCommandTests {
         let daemon = try await RunningDaemon.start(
             config: demoConfig(adapters: [["name": "first-party-id", "recipients": ["demo"]]]))
         try await daemon.waitUntilAdaptersSettle()
+        // The id is made when first asked for under consent.
+        let consent = Data(#"{"privacy": {"limit_ad_tracking": false}}"#.utf8)
+        #expect(try await daemon.client.request(.PUT, "/v1/privacy", json: consent).status == 200)
+        #expect(try await daemon.client.collect(requestID: "r", adapters: ["first-party-id"]).signals.count == 1)
         let idFile = daemon.directory.path("state/first-party-id")
         let before = try String(contentsOfFile: idFile, encoding: .utf8)
         let reset = try await Binary.run(

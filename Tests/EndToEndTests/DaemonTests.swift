@@ -208,6 +208,10 @@ struct DaemonTests {
         daemon.send(SIGHUP)
         _ = try await eventually { daemon.log.contains("reloaded configuration and keys") ? true : nil }
         try await daemon.waitUntilAdaptersSettle()
+        // The id is stored when first asked for under consent: in the state directory it started with.
+        let consent = Data(#"{"privacy": {"limit_ad_tracking": false}}"#.utf8)
+        #expect(try await daemon.client.request(.PUT, "/v1/privacy", json: consent).status == 200)
+        #expect(try await daemon.client.collect(requestID: "r", adapters: ["first-party-id"]).signals.count == 1)
         #expect(FileManager.default.fileExists(atPath: daemon.directory.path("state/first-party-id")), "\(daemon.log)")
         #expect(!FileManager.default.fileExists(atPath: moved))
         #expect(daemon.log.contains("the new state_directory applies at the next start"))

@@ -50,9 +50,11 @@ struct BuiltinAdapterTests {
     @Test func firstPartyIDPersistsIsPrivateAndRotates() async throws {
         let adapter = try await FirstPartyIDAdapter(context: context())
         let file = directory.appendingPathComponent("state/first-party-id").path
+        // Nothing is stored on the device until the id is first asked for.
+        #expect(!FileManager.default.fileExists(atPath: file))
+        let first = try await adapter.collectSignals(for: consenting)
         let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-        let first = try await adapter.collectSignals(for: consenting)
         let again = try await FirstPartyIDAdapter(context: context()).collectSignals(for: consenting)
         #expect(first == again, "the id survives a restart")
         try await adapter.reset()
