@@ -9,7 +9,7 @@ import Synchronization
 #endif
 
 /// A random pseudonymous device id, kept in the state directory (created 0600 when first asked
-/// for under consent, kept across restarts), rotated by a reset. An identifier that needs consent for TCF
+/// for under consent, kept across restarts), forgotten by a reset (a new one comes next). An identifier that needs consent for TCF
 /// purpose 1 (storing on the device): the collector withholds it with `consent_missing`
 /// while no privacy state is set, ad tracking is limited, or the consent strings deny it.
 public final class FirstPartyIDAdapter: SignalAdapter, ResettableSignalAdapter {
@@ -31,7 +31,7 @@ public final class FirstPartyIDAdapter: SignalAdapter, ResettableSignalAdapter {
         } catch {
             throw SignalError(.permissionDenied, "cannot keep the id in \(file.path): \(error.localizedDescription)")
         }
-        guard access(context.stateDirectory.path, W_OK) == 0 else {
+        guard access(context.stateDirectory.path, W_OK | X_OK) == 0 else {
             throw SignalError(.permissionDenied, "cannot keep the id in \(file.path): the directory is not writable")
         }
         let existing = (try? String(contentsOf: file, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -50,13 +50,14 @@ public final class FirstPartyIDAdapter: SignalAdapter, ResettableSignalAdapter {
         return .plaintext(Array("{\"first_party_id\":\"\(current)\"}".utf8))
     }
 
-    /// A new id replaces the old one on disk, atomically; concurrent resets take turns, so
-    /// the id on disk is always the one served.
+    /// Forgets the id, on disk too: the next one asked for under consent is new. Nothing is
+    /// stored by a reset, so it also erases the id when consent is withdrawn.
     public func reset() async throws {
-        let fresh = UUID().uuidString.lowercased()
         try id.withLock { current in
-            try Self.store(fresh, at: file)
-            current = fresh
+            guard unlink(file.path) == 0 || errno == ENOENT else {
+                throw SignalError(.permissionDenied, "cannot remove \(file.path): \(String(cString: strerror(errno)))")
+            }
+            current = nil
         }
     }
 

@@ -56,7 +56,9 @@ extension Bits {
             guard end <= 65_535 else { throw BitsError(reason: "\(field) names id \(end), past 65535") }
             try spend(end - start + 1, field)
             ids += start...end
-            guard ids.count <= limit else { throw BitsError(reason: "\(field) names more than \(limit)") }
+            guard ids.count <= limit else {
+                throw BitsError(reason: "\(field) names more than the \(limit) the string has")
+            }
             last = end
         }
         return ids

@@ -8,9 +8,12 @@ enum TCFCanadaLayout {
         guard let core = segments.first else { throw BitsError(reason: "is empty") }
         guard !segments.contains(where: \.isEmpty) else { throw BitsError(reason: "has an empty segment") }
         var fields = try decodeCore(core)
+        var seen = Set<Int>()
         for segment in segments.dropFirst() {
             var bits = try Bits(base64url: segment)
-            switch try bits.int(3, "SegmentType") {
+            let type = try bits.int(3, "SegmentType")
+            guard seen.insert(type).inserted else { throw BitsError(reason: "repeats segment type \(type)") }
+            switch type {
             case 1:
                 let vendors = try bits.eitherLayout(vendorSet, encoded: IDSetEncoding.optimized)
                 fields.append(ConsentField("DisclosedVendors", .ids(vendors)))

@@ -26,9 +26,13 @@ actor PrivacyKeeper {
     /// Puts `state` in force (nil: none, no consent). A string that cannot be decoded throws,
     /// and the state in force stays.
     func set(_ state: PrivacyState?) async throws(ConsentStringError) {
+        // Decoded before its turn: a long string holds no other change up.
+        let decoded = try state.map { (state) throws(ConsentStringError) in try DecodedConsent(state) }
         await begin()
         defer { end() }
-        try await apply(ConsentPolicy(state, minimumTCFPolicyVersion: minimumTCFPolicyVersion))
+        await apply(
+            ConsentPolicy(
+                state: state, decoded: decoded ?? DecodedConsent(), minimumTCFPolicyVersion: minimumTCFPolicyVersion))
     }
 
     /// A reload's `privacy.min_tcf_policy_version`: the state in force is judged again by it.
@@ -37,14 +41,15 @@ actor PrivacyKeeper {
         defer { end() }
         guard version != minimumTCFPolicyVersion else { return }
         minimumTCFPolicyVersion = version
-        // Decoded when it was put in force: it decodes again.
-        try? await apply(ConsentPolicy(policy.state, minimumTCFPolicyVersion: version))
+        await apply(ConsentPolicy(state: policy.state, decoded: policy.decoded, minimumTCFPolicyVersion: version))
     }
 
+    /// Hands `policy` to the collector and the ad store; it is the one in force (and shown)
+    /// once both have it.
     private func apply(_ policy: ConsentPolicy) async {
-        self.policy = policy
         await collector.setPrivacy(policy)
         await ads.setPrivacy(policy)
+        self.policy = policy
     }
 
     /// Waits until no other change is under way (the awaits inside one would let another in).

@@ -122,7 +122,7 @@ extension AdStore {
 
     /// After a dismiss (the client's or the network's): the next ad, when the unit preloads.
     private func preloadAfterDismiss(_ ad: LoadedAd) {
-        guard ad.unit.preload, inFlight[ad.unit.id] == nil, !hasReadyAd(ad.unit.id) else { return }
+        guard ad.unit.preload, !isLoading(ad.unit.id), !hasReadyAd(ad.unit.id) else { return }
         _ = startLoad(ad.unit, AdLoadRequest(adUnit: ad.unit.id, format: ad.format, ssv: ad.ssv))
     }
 

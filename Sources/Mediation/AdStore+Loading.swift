@@ -19,7 +19,7 @@ extension AdStore {
         if !request.force, hasReadyAd(unit.id), let id = readyAd[unit.id], let ad = ads[id] {
             return .success(ad.snapshot(now: now))
         }
-        if let loading = inFlight[unit.id], loading.privacy == privacyChanges { return await loading.task.value }
+        if isLoading(unit.id), let loading = inFlight[unit.id] { return await loading.task.value }
         return await startLoad(unit, request).value
     }
 
@@ -48,15 +48,10 @@ extension AdStore {
         // The load stays in flight (later loads join it) until its ad is stored, images and all.
         defer { if inFlight[unit.id]?.privacy == privacy { inFlight[unit.id] = nil } }
         if case .success(let fill) = result, privacyChanges != privacy, !fits(fill) {
-            return .failure(
-                AdLoadFailure(
-                    AdLoadError(
-                        .noFill, "the privacy state changed during the load, and what it loaded no longer fits"),
-                    info: fill.info))
+            return droppedForPrivacy(unit, request, fill)
         }
         switch result {
         case .success(var fill):
-            if let mode = fill.info.servingMode { metrics.served(mode) }
             // Only the main image, unless the client asked for them all, whatever the network sent.
             if case .native(var native) = fill.ad.content, !request.preferences.multipleImages, native.images.count > 1
             {
@@ -65,7 +60,10 @@ extension AdStore {
             }
             if !request.preferences.disableImageLoading {
                 fill.ad.content = await AdImageLoader(fetcher: services.fetcher, logger: logger).load(fill.ad.content)
+                // The privacy state may have changed while the images came.
+                if privacyChanges != privacy, !fits(fill) { return droppedForPrivacy(unit, request, fill) }
             }
+            if let mode = fill.info.servingMode { metrics.served(mode) }
             let ad = LoadedAd(
                 id: UUID().uuidString.lowercased(), unit: unit, fill: fill, ssv: request.ssv,
                 preferences: request.preferences, loadedAt: now)
@@ -89,6 +87,27 @@ extension AdStore {
             scheduleRetry(unit, request)
             return .failure(AdLoadFailure(failure.error, info: failure.info))
         }
+    }
+
+    /// A fill the privacy state, changed during its load, would not have loaded: not kept; the
+    /// load fails as `no_fill` (published and counted), and is tried again under the new state
+    /// as a failed load is.
+    private func droppedForPrivacy(_ unit: AdUnit, _ request: AdLoadRequest, _ fill: Waterfall.Fill) -> LoadResult {
+        let error = AdLoadError(.noFill, "the privacy state changed during the load, and what it loaded no longer fits")
+        metrics.droppedForPrivacy(1)
+        metrics.count(.failedToLoad, unit: unit.id)
+        events.publish(
+            AdEvent(
+                name: .failedToLoad, adID: nil, adUnit: unit.id,
+                fields: ["code": .string(error.code.rawValue), "message": .string(error.message)]))
+        scheduleRetry(unit, request)
+        return .failure(AdLoadFailure(error, info: fill.info))
+    }
+
+    /// Whether a load of `unit` under the privacy state in force is under way (one begun
+    /// under an older state does not count: what it loads may not be kept).
+    func isLoading(_ unit: String) -> Bool {
+        inFlight[unit]?.privacy == privacyChanges
     }
 
     /// After a failed load: try again in 2^min(6, attempt) s, up to the unit's `max_retries`.
@@ -117,7 +136,7 @@ extension AdStore {
 
     private func retry(_ unit: AdUnit, _ request: AdLoadRequest) async {
         retries[unit.id] = nil
-        guard inFlight[unit.id] == nil, !hasReadyAd(unit.id) else { return }
+        guard !isLoading(unit.id), !hasReadyAd(unit.id) else { return }
         _ = await startLoad(unit, request).value
     }
 

@@ -54,7 +54,13 @@ struct ConsentDecoderTests {
         var header = Self.int(3, 6) + Self.int(1, 6) + Self.int(4095, 12)
         for _ in 0..<4095 { header += [true] + IDSetEncoding.fibonacci(1) + IDSetEncoding.fibonacci(6765) }
         let gpp = #expect(throws: ConsentStringError.self) { try GPPString.decode(Self.base64url(header) + "~1YNN") }
-        #expect(gpp?.description == "gpp: section header: SectionIds names more than 1")
+        #expect(gpp?.description == "gpp: section header: SectionIds names more than the 1 the string has")
+    }
+
+    @Test func aSegmentTypeGivenTwiceIsRefused() {
+        let core = "COtybn4PA_zT4KjACBENAPCIAEBAAECAAIAAAAAAAAAA"
+        let error = #expect(throws: ConsentStringError.self) { try TCString.decode("\(core).IAAA.IAAA") }
+        #expect(error?.description == "tcf_consent: section segment 3: repeats segment type 1")
     }
 
     @Test func aMaxVendorIDOfZeroIsAnEmptySet() throws {
@@ -86,7 +92,7 @@ struct ConsentDecoderTests {
         let short = #expect(throws: ConsentStringError.self) { try GPPString.decode("DBABLA~BVVV") }
         #expect(short?.description == "gpp: section usnat: ends at bit 24, needs 48 for SensitiveDataProcessing")
         let count = #expect(throws: ConsentStringError.self) { try GPPString.decode("DBACNYA~1YNN") }
-        #expect(count?.description == "gpp: section header: SectionIds names more than 1")
+        #expect(count?.description == "gpp: section header: SectionIds names more than the 1 the string has")
         let v1 = #expect(throws: ConsentStringError.self) {
             try TCString.decode("BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA")
         }
@@ -132,6 +138,9 @@ struct ConsentDecoderTests {
             "BPSG_8APSG_8AAAAAAENAACAAAAAAAAAAAAAAAAACCgAS7o",
             "BPSG_8APSG_8AAAAAAENAACAAAAAAAAAAAAAAAAACCgBwABAAOAAoADgAJA",
         ] {
+            // A segment type given twice is refused, as in a TC string.
+            #expect(throws: BitsError.self) { try TCFCanadaLayout.decode("\(core).IAGO5w.IAGO5w"[...]) }
+            #expect(throws: BitsError.self) { try TCFCanadaLayout.decode("\(core)..IAGO5w"[...]) }
             for disclosed in ["IAGO5w", "IAGO5wAA"] {
                 let fields = try TCFCanadaLayout.decode("\(core).\(disclosed)"[...])
                 #expect(

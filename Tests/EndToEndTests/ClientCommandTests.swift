@@ -158,6 +158,9 @@ struct ClientCommandTests {
             "secure-signals", ["adapters", "reset", "first-party-id", "--socket", daemon.socketPath])
         #expect(reset.status == 0, "\(reset.stderr)")
         #expect(reset.stdoutText == "reset first-party-id\n")
+        // Forgotten, on disk too; the next one asked for is new.
+        #expect(!FileManager.default.fileExists(atPath: idFile))
+        #expect(try await daemon.client.collect(requestID: "s", adapters: ["first-party-id"]).signals.count == 1)
         #expect(try String(contentsOfFile: idFile, encoding: .utf8) != before)
         let unknown = try await Binary.run(
             "secure-signals", ["adapters", "reset", "nope", "--socket", daemon.socketPath])

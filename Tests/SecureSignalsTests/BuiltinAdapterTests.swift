@@ -58,6 +58,7 @@ struct BuiltinAdapterTests {
         let again = try await FirstPartyIDAdapter(context: context()).collectSignals(for: consenting)
         #expect(first == again, "the id survives a restart")
         try await adapter.reset()
+        #expect(!FileManager.default.fileExists(atPath: file), "a reset erases the id")
         let rotated = try await adapter.collectSignals(for: consenting)
         #expect(rotated != first)
         #expect(try await FirstPartyIDAdapter(context: context()).collectSignals(for: consenting) == rotated)
