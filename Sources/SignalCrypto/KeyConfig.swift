@@ -113,6 +113,19 @@ public struct KeyConfig: Sendable, Equatable {
         return configs
     }
 
+    /// Refuses a set in which one key id names two different configurations: a bidder could
+    /// not tell which private key opens an envelope sealed with it. A repeat of the same
+    /// configuration is allowed.
+    public static func checkKeyIDs(_ configs: [KeyConfig]) throws {
+        var seen: [UInt8: KeyConfig] = [:]
+        for config in configs {
+            if let earlier = seen[config.keyID], earlier != config {
+                throw CryptoError.invalidKeyConfig("key id \(config.keyID) names two different keys")
+            }
+            seen[config.keyID] = config
+        }
+    }
+
     /// A single configuration or a collection, whichever `bytes` is: what a `.keyconfig`
     /// file or a published key list holds.
     public static func decodeAny(_ bytes: some Collection<UInt8>) throws -> [KeyConfig] {

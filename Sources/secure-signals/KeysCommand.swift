@@ -6,7 +6,7 @@ struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
         abstract: "Make and inspect recipient keys (X25519, RFC 9458 key configurations) and SSV signing keys.",
-        subcommands: [Generate.self, Import.self, Show.self, SSVGenerate.self, SSVVerifier.self]
+        subcommands: [Generate.self, Import.self, Show.self, Bundle.self, SSVGenerate.self, SSVVerifier.self]
     )
 
     struct Generate: ParsableCommand {
@@ -42,6 +42,50 @@ struct KeysCommand: ParsableCommand {
         @OptionGroup var pair: KeyPairOptions
 
         func run() throws { try pair.write(try KeyFiles.readPrivateKey(at: key)) }
+    }
+
+    struct Bundle: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write key configurations as one application/ohttp-keys body, for a bidder to publish.",
+            discussion: """
+                The body (RFC 9458 §3.2: each configuration with its 2-byte length) is what a \
+                recipient's `key_url` serves, in the order given: the daemon seals with the first \
+                whose suite it supports, so list the current key first. A key id that names two \
+                different keys is refused. Writes to --out, or to standard output when it is not a \
+                terminal.
+
+                Example:
+                  secure-signals keys bundle new.keyconfig old.keyconfig > keys.ohttp
+                """)
+
+        @Argument(help: "Key configuration files (.keyconfig, or application/ohttp-keys lists), in order.")
+        var files: [String]
+
+        @Option(help: "Write the body to this file (replaced) instead of standard output.")
+        var out: String?
+
+        func validate() throws {
+            guard !files.isEmpty else { throw ValidationError("give at least one key configuration file") }
+        }
+
+        func run() throws {
+            var configs: [KeyConfig] = []
+            for file in files { configs += try KeyFiles.readKeyConfigs(at: file) }
+            do {
+                try KeyConfig.checkKeyIDs(configs)
+            } catch {
+                throw CommandFailure("\(error)")
+            }
+            let body = Data(KeyConfig.encodeCollection(configs))
+            if let out {
+                try body.write(to: URL(fileURLWithPath: out), options: .atomic)
+                return
+            }
+            guard isatty(STDOUT_FILENO) == 0 else {
+                throw CommandFailure("standard output is a terminal: redirect it to a file, or give --out")
+            }
+            FileHandle.standardOutput.write(body)
+        }
     }
 
     struct Show: ParsableCommand {

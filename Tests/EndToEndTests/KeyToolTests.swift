@@ -185,6 +185,29 @@ struct KeyToolTests {
         #expect(!key.stdoutText.contains("PRIVATE"))
     }
 
+    @Test func bundleWritesAnOHTTPKeysBodyInOrderAndRefusesAnIDNamingTwoKeys() async throws {
+        try await generate(keyID: 2, name: "new")
+        try await generate(keyID: 1, name: "old")
+        let files = [directory.path("new.keyconfig"), directory.path("old.keyconfig")]
+        let written = try await Binary.run(
+            "secure-signals", ["keys", "bundle"] + files + ["--out", directory.path("keys.ohttp")])
+        #expect(written.status == 0, "\(written.stderr)")
+        let body = try Data(contentsOf: URL(fileURLWithPath: directory.path("keys.ohttp")))
+        let configs = try KeyConfig.decodeCollection(Array(body))
+        #expect(configs.map(\.keyID) == [2, 1], "in the order given")
+        #expect(configs == files.flatMap { (try? KeyFiles.readKeyConfigs(at: $0)) ?? [] })
+        // To standard output when it is not a terminal: the same bytes; `keys show` reads them.
+        let piped = try await Binary.run("secure-signals", ["keys", "bundle"] + files)
+        #expect(piped.status == 0 && Data(piped.stdout) == body)
+        let shown = try await Binary.run("secure-signals", ["keys", "show", directory.path("keys.ohttp")])
+        #expect(shown.stdoutText.contains("key id      2") && shown.stdoutText.contains("key id      1"))
+        // Another key under id 1: a bidder could not tell which private key opens it.
+        try await generate(keyID: 1, name: "clash")
+        let clash = try await Binary.run(
+            "secure-signals", ["keys", "bundle", files[1], directory.path("clash.keyconfig")])
+        #expect(clash.status != 0 && clash.stderr.contains("key id 1 names two different keys"), "\(clash.stderr)")
+    }
+
     @Test func generateMakesAMissingDirectoryForItsOwnerAndSpeaksJSON() async throws {
         let out = directory.path("new/keys")
         let result = try await Binary.run(
