@@ -1,0 +1,44 @@
+import SecureSignals
+import SignalCrypto
+import Testing
+
+/// A fetched key set's lifetime from its headers, and its states over time.
+struct RecipientKeySetTests {
+    static let day = Duration.seconds(86_400)
+
+    @Test func cacheControlMaxAgeLessAgeClampedToFiveMinutesAndSevenDays() {
+        let cases: [(String?, String?, Duration, String)] = [
+            ("max-age=3600", nil, .seconds(3600), "max-age"),
+            ("public, max-age=3600", "600", .seconds(3000), "less its Age"),
+            ("Max-Age = \"7200\"", nil, .seconds(7200), "any case, spaces, quoted"),
+            ("max-age=60", nil, .seconds(300), "at least five minutes"),
+            ("max-age=3600", "4000", .seconds(300), "older than its max-age: the shortest"),
+            ("max-age=99999999999999999999999", nil, .seconds(7 * 86_400), "at most seven days"),
+            ("no-store", nil, .seconds(300), "no-store: the shortest"),
+            ("no-cache, max-age=3600", nil, .seconds(300), "no-cache wins"),
+            (nil, nil, Self.day, "no header: the default"),
+            ("public", "10", Self.day, "no max-age: the default"),
+            ("max-age=abc", nil, Self.day, "a bad max-age: the default"),
+            ("max-age=10, max-age=20", nil, Self.day, "two max-ages: invalid, the default"),
+            ("max-age=3600", "-5", .seconds(3600), "a bad Age is no age"),
+        ]
+        for (cacheControl, age, expected, name) in cases {
+            #expect(KeySetLifetime.of(cacheControl: cacheControl, age: age, default: Self.day) == expected, "\(name)")
+        }
+    }
+
+    @Test func aSetIsFreshThenStaleThenExpiredAndRefreshedAtHalfItsLifetime() throws {
+        let config = KeyConfig(keyID: 3, publicKey: try X25519PrivateKey().publicKey, aeads: [.aes128GCM])
+        let set = RecipientKeySet(configs: [config], fetchedAt: 1_000_000, lifetime: .seconds(3600))
+        let stale = Self.day
+        #expect(set.state(at: 1_000_000, maxStale: stale) == .fresh)
+        #expect(set.state(at: 1_000_000 + 3_599_999, maxStale: stale) == .fresh)
+        #expect(set.state(at: 1_000_000 + 3_600_000, maxStale: stale) == .stale)
+        #expect(set.state(at: set.staleUntil(maxStale: stale) - 1, maxStale: stale) == .stale)
+        #expect(set.state(at: set.staleUntil(maxStale: stale), maxStale: stale) == .expired)
+        #expect(set.refreshAt(jitter: 0) == 1_000_000 + 1_800_000)
+        #expect(set.refreshAt(jitter: 1) == 1_000_000 + 2_160_000)
+        #expect(set.refreshAt(jitter: -5) == 1_000_000 + 1_440_000, "jitter is at most a tenth either way")
+        #expect(set.keyIDs == [3])
+    }
+}
