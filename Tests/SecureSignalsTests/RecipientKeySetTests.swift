@@ -1,5 +1,7 @@
+import Foundation
 import SecureSignals
 import SignalCrypto
+import TestSupport
 import Testing
 
 /// A fetched key set's lifetime from its headers, and its states over time.
@@ -40,5 +42,40 @@ struct RecipientKeySetTests {
         #expect(set.refreshAt(jitter: 1) == 1_000_000 + 2_160_000)
         #expect(set.refreshAt(jitter: -5) == 1_000_000 + 1_440_000, "jitter is at most a tenth either way")
         #expect(set.keyIDs == [3])
+    }
+}
+
+/// The last good key set on disk, across restarts.
+struct RecipientKeyStoreTests {
+    let directory: TemporaryDirectory
+
+    init() throws { directory = try TemporaryDirectory() }
+
+    @Test func aSavedSetLoadsBackForItsURLOnly() throws {
+        let store = RecipientKeyStore(directory: directory.url.appendingPathComponent("recipients"))
+        let configs = try [3, 4].map {
+            KeyConfig(
+                keyID: UInt8($0), publicKey: try X25519PrivateKey().publicKey, aeads: [.aes128GCM, .chaCha20Poly1305])
+        }
+        let set = RecipientKeySet(configs: configs, fetchedAt: 1_700_000_000_000, lifetime: .seconds(3600))
+        #expect(try store.load("bidder", url: "https://keys.example/k") == nil, "nothing stored yet")
+        try store.save(set, for: "bidder", url: "https://keys.example/k")
+        #expect(try store.load("bidder", url: "https://keys.example/k") == set)
+        #expect(try store.load("bidder", url: "https://other.example/k") == nil, "fetched from another URL")
+        // Replaced whole; no temporary file is left.
+        var later = set
+        later.fetchedAt += 60_000
+        try store.save(later, for: "bidder", url: "https://keys.example/k")
+        #expect(try store.load("bidder", url: "https://keys.example/k") == later)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory.path) == ["bidder.json"])
+    }
+
+    @Test func aDamagedFileIsReportedNotUsed() throws {
+        let store = RecipientKeyStore(directory: directory.url)
+        try Data("not json".utf8).write(to: directory.url.appendingPathComponent("bidder.json"))
+        #expect(throws: RecipientKeyStore.Damaged.self) { try store.load("bidder", url: "u") }
+        let empty = #"{"url":"u","fetched_at_ms":1,"lifetime_ms":1000,"keys":"AAA="}"#
+        try Data(empty.utf8).write(to: directory.url.appendingPathComponent("bidder.json"))
+        #expect(throws: RecipientKeyStore.Damaged.self) { try store.load("bidder", url: "u") }
     }
 }
