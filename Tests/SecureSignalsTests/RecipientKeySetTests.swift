@@ -79,3 +79,59 @@ struct RecipientKeyStoreTests {
         #expect(throws: RecipientKeyStore.Damaged.self) { try store.load("bidder", url: "u") }
     }
 }
+
+/// A key URL's answer, judged: only a well-formed application/ohttp-keys set is taken.
+struct KeySetResponseTests {
+    static func config(_ id: UInt8) throws -> KeyConfig {
+        KeyConfig(keyID: id, publicKey: try X25519PrivateKey().publicKey, aeads: [.aes128GCM])
+    }
+
+    static func judge(status: Int = 200, type: String? = "application/ohttp-keys", body: [UInt8], age: String? = nil)
+        throws(KeySetResponse.Refusal) -> RecipientKeySet
+    {
+        var headers = ["cache-control": "max-age=7200"]
+        headers["content-type"] = type
+        headers["age"] = age
+        return try KeySetResponse.keySet(
+            status: status, headers: headers, body: body, fetchedAt: 5_000, defaultMaxAge: .seconds(86_400))
+    }
+
+    @Test func aGoodSetIsTakenInOrderWithItsLifetime() throws {
+        let configs = [try Self.config(9), try Self.config(8)]
+        let set = try Self.judge(
+            type: "Application/OHTTP-Keys; charset=binary", body: KeyConfig.encodeCollection(configs), age: "200")
+        #expect(set.configs == configs && set.fetchedAt == 5_000 && set.lifetime == .seconds(7000))
+    }
+
+    @Test func eachBadAnswerIsRefusedWithWhy() throws {
+        let good = KeyConfig.encodeCollection([try Self.config(1)])
+        var unsupported = try Self.config(2)
+        unsupported.algorithms = [.init(kdfID: 0x0003, aeadID: 0x0042)]
+        var twin = try Self.config(1)
+        twin.algorithms = [.init(kdfID: 0x0001, aeadID: 0x0002)]
+        let cases: [(Int, String?, [UInt8], String)] = [
+            (500, "application/ohttp-keys", good, "answered HTTP 500"),
+            (200, "text/html", good, "answered type text/html, not application/ohttp-keys"),
+            (200, nil, good, "answered no content type, not application/ohttp-keys"),
+            (
+                200, "application/ohttp-keys", good + [UInt8](repeating: 0, count: 65_536),
+                "answered 65579 bytes, more than 65536"
+            ),
+            (200, "application/ohttp-keys", [0, 5, 1, 2], "answered a body that is not a key set"),
+            (
+                200, "application/ohttp-keys", KeyConfig.encodeCollection([unsupported]),
+                "answered no configuration with a suite this daemon supports"
+            ),
+            (
+                200, "application/ohttp-keys", KeyConfig.encodeCollection([try Self.config(1), twin]),
+                "key id 1 names two different keys"
+            ),
+        ]
+        for (status, type, body, reason) in cases {
+            let refusal = #expect(throws: KeySetResponse.Refusal.self, "\(reason)") {
+                try Self.judge(status: status, type: type, body: body)
+            }
+            #expect(refusal?.description.contains(reason) == true, "\(refusal?.description ?? "")")
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import SignalCrypto
+
+/// What a recipient's `key_url` answered, judged: a key set only from a 200 of type
+/// `application/ohttp-keys`, at most 64 KiB, that decodes whole (RFC 9458 §3.2), names no key
+/// id twice with different keys, and has a configuration this daemon can seal with. Anything
+/// else is refused with why, and the last good set stays in force.
+public enum KeySetResponse {
+    public static let maximumBytes = 64 << 10
+    public static let contentType = "application/ohttp-keys"
+
+    public struct Refusal: Error, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// `headers`: names lowercased. `fetchedAt`: wall-clock milliseconds.
+    public static func keySet(
+        status: Int, headers: [String: String], body: [UInt8], fetchedAt: Int64, defaultMaxAge: Duration
+    ) throws(Refusal) -> RecipientKeySet {
+        guard status == 200 else { throw Refusal(description: "answered HTTP \(status)") }
+        let type = headers["content-type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
+        guard type?.lowercased() == contentType else {
+            throw Refusal(description: "answered \(type.map { "type \($0)" } ?? "no content type"), not \(contentType)")
+        }
+        guard body.count <= maximumBytes else {
+            throw Refusal(description: "answered \(body.count) bytes, more than \(maximumBytes)")
+        }
+        let configs: [KeyConfig]
+        do {
+            configs = try KeyConfig.decodeCollection(body)
+            try KeyConfig.checkKeyIDs(configs)
+        } catch {
+            throw Refusal(description: "answered a body that is not a key set: \(error)")
+        }
+        guard configs.contains(where: { !$0.supportedSuites.isEmpty }) else {
+            throw Refusal(description: "answered no configuration with a suite this daemon supports")
+        }
+        return RecipientKeySet(
+            configs: configs, fetchedAt: fetchedAt,
+            lifetime: KeySetLifetime.of(
+                cacheControl: headers["cache-control"], age: headers["age"], default: defaultMaxAge))
+    }
+}
