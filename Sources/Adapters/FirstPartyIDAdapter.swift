@@ -61,20 +61,12 @@ public final class FirstPartyIDAdapter: SignalAdapter, ResettableSignalAdapter {
         }
     }
 
-    /// Writes `id` to a new 0600 file of its own beside `file`, then renames it into place.
+    /// Writes `id` as `file` (0600), replaced whole and synced.
     private static func store(_ id: String, at file: URL) throws {
-        let temporary = file.path + ".\(UUID().uuidString).new"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw SignalError(.permissionDenied, "cannot create \(temporary): \(String(cString: strerror(errno)))")
-        }
-        let bytes = Array((id + "\n").utf8)
-        let written = write(fd, bytes, bytes.count)
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == bytes.count, synced, rename(temporary, file.path) == 0 else {
-            unlink(temporary)
-            throw SignalError(.permissionDenied, "cannot write \(file.path): \(String(cString: strerror(errno)))")
+        do {
+            try DurableFile.replace(file.path, with: Array((id + "\n").utf8), mode: 0o600)
+        } catch {
+            throw SignalError(.permissionDenied, error.description)
         }
     }
 }

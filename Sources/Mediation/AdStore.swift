@@ -38,7 +38,7 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     var retries: [String: Task<Void, Never>] = [:]
     /// The privacy state's decisions, and for each line item (made again when either changes).
     var policy = ConsentPolicy.unset
-    var decisions = LineItemDecisions(.unset, units: [])
+    var decisions: LineItemDecisions
     /// How many privacy changes there have been.
     var privacyChanges = 0
 

@@ -2,10 +2,6 @@ import Foundation
 import SignalCrypto
 import Timing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Where each recipient's last good key set is kept across restarts: `NAME.json` in
 /// `directory` (the state directory's `recipients`), replaced whole and synced to disk before
 /// it counts, so that a device that reboots without network seals at once.
@@ -46,23 +42,10 @@ public struct RecipientKeyStore: Sendable {
         let stored = Stored(
             url: url, fetchedAtMilliseconds: set.fetchedAt, lifetimeMilliseconds: set.lifetime.wholeMilliseconds,
             keys: Data(KeyConfig.encodeCollection(set.configs)).base64EncodedString())
-        let bytes = Array(try JSONEncoder().encode(stored))
-        let target = file(name).path
-        let temporary = target + ".\(UUID().uuidString).new"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw Damaged(description: "cannot create \(temporary): \(Self.systemError())") }
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == bytes.count, synced, rename(temporary, target) == 0 else {
-            let reason = Self.systemError()
-            unlink(temporary)
-            throw Damaged(description: "cannot write \(target): \(reason)")
-        }
-        let directoryFD = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            _ = fsync(directoryFD)
-            close(directoryFD)
+        do {
+            try DurableFile.replace(file(name).path, with: Array(try JSONEncoder().encode(stored)), mode: 0o644)
+        } catch let failure as DurableFile.Failure {
+            throw Damaged(description: failure.description)
         }
     }
 
@@ -91,6 +74,4 @@ public struct RecipientKeyStore: Sendable {
             throw Damaged(description: "\(path.path): \(error)")
         }
     }
-
-    private static func systemError() -> String { String(cString: strerror(errno)) }
 }
