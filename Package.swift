@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", .upToNextMinor(from: "2.13.0")),
         .package(url: "https://github.com/apple/swift-nio", .upToNextMinor(from: "2.101.3")),
         .package(url: "https://github.com/apple/swift-nio-extras", .upToNextMinor(from: "1.35.2")),
+        .package(url: "https://github.com/apple/swift-nio-ssl", .upToNextMinor(from: "2.37.6")),
         .package(url: "https://github.com/hummingbird-project/hummingbird", .upToNextMinor(from: "2.28.1"), traits: []),
         .package(url: "https://github.com/swift-server/async-http-client", .upToNextMinor(from: "1.37.0")),
         .package(url: "https://github.com/swift-server/swift-prometheus", .upToNextMinor(from: "2.4.1")),
@@ -123,6 +124,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -148,6 +150,7 @@ let package = Package(
                 "SignalCrypto", "CLibCrypto", "Client", "SharedTypes", "Timing",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -191,6 +194,8 @@ let package = Package(
             dependencies: [
                 "SignalCrypto", "Client", "Bench",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/TestSupport"

@@ -119,6 +119,11 @@ public struct DaemonClient: Sendable {
         return try await call(.GET, "/v1/adapters", as: Answer.self).adapters
     }
 
+    /// `GET /v1/recipients`: each recipient's keys, by name.
+    public func recipients() async throws -> [RecipientStatus] {
+        try await call(.GET, "/v1/recipients", as: RecipientList.self).recipients
+    }
+
     public func collect(requestID: String, adapters: [String]? = nil, timeoutMilliseconds: Int? = nil) async throws
         -> CollectionResult
     {

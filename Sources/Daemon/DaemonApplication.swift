@@ -7,7 +7,7 @@ import StateStore
 import Timing
 
 /// The daemon made from one configuration: the signal collector and the ad store on one clock,
-/// the tracker queue, and the socket API's responder. Making it reads the files the
+/// the tracker queue, the recipients' key refresher, and the socket API's responder. Making it reads the files the
 /// configuration names and nothing else (no socket, no systemd, no signals): `DaemonRunner`
 /// serves it, and the route tests run it in-process.
 struct DaemonApplication: Sendable {
@@ -16,6 +16,8 @@ struct DaemonApplication: Sendable {
     /// only the testbed's moves.
     let clock: AdjustableClock
     let trackers: TrackerQueue
+    /// Keeps the URL recipients' key sets current.
+    let recipientKeys: RecipientKeyRefresher
     let metrics: DaemonMetrics
     /// The limits in force and what clients hold of them.
     let limits: ClientLimits
@@ -24,10 +26,12 @@ struct DaemonApplication: Sendable {
     /// Every route the router holds.
     let routes: RouteIndex
 
-    /// `testbed` adds `POST /testbed/clock`, for the testbed daemon's tests only.
+    /// `testbed` adds `POST /testbed/clock`, for the testbed daemon's tests only. The URL
+    /// recipients' stored key sets are put in force here; fetching starts with `initialize`.
     init(
         configuration: ResolvedConfiguration, registry: AdapterRegistry, logger: Logger,
-        metrics: DaemonMetrics = DaemonMetrics(), testbed: Bool = false
+        metrics: DaemonMetrics = DaemonMetrics(), testbed: Bool = false,
+        keyFetcher: any KeySetFetching = HTTPKeySetFetcher()
     ) throws {
         let clock = AdjustableClock(adjustable: testbed)
         let fetcher = HTTPAdFetcher()
@@ -56,6 +60,11 @@ struct DaemonApplication: Sendable {
         for warning in configuration.warnings { logger.warning("\(warning)") }
         self.clock = clock
         self.trackers = trackers
+        recipientKeys = RecipientKeyRefresher(
+            store: RecipientKeyStore(
+                directory: configuration.collector.stateDirectory.appendingPathComponent("recipients")),
+            fetcher: keyFetcher, clock: WallClock(clock: clock), logger: logger, metrics: metrics.factory)
+        recipientKeys.restore(configuration.collector.recipients)
         self.metrics = metrics
         limits = ClientLimits(limits: configuration.limits, logger: logger, metrics: metrics.factory)
         (responder, routes) = Self.responder(
@@ -90,6 +99,7 @@ struct DaemonApplication: Sendable {
     /// Initializes every signal adapter and ad network, all at once; returns when each is
     /// ready, failed or past its init timeout.
     func initialize() async {
+        await recipientKeys.manage(await state.collector.recipients)
         async let signals: Void = state.collector.initializeAll()
         async let networks: Void = state.ads.initializeNetworks()
         _ = await (signals, networks)
@@ -107,6 +117,7 @@ struct DaemonApplication: Sendable {
     /// Stops every adapter (their programs get their grace period and are reaped) while the
     /// tracker queue writes what it still owes, for the next start to send.
     func shutdown() async {
+        await recipientKeys.stop()
         async let drained: Void = trackers.drain()
         await state.collector.shutdown()
         await drained
@@ -122,7 +133,14 @@ struct DaemonApplication: Sendable {
             state.logger.notice("the new state_directory applies at the next start; a reload keeps the running one")
             collector.stateDirectory = running
         }
+        // A URL recipient fetched the same way keeps its keys (and its refresh) across a reload.
+        let current = await state.collector.recipients
+        for (name, recipient) in collector.recipients {
+            if let old = current[name], old.keys.fetchesLike(recipient.keys) { collector.recipients[name] = old }
+        }
+        recipientKeys.restore(collector.recipients)
         try await state.collector.reload(collector)
+        await recipientKeys.manage(collector.recipients)
         try await state.ads.reload(units: configuration.mediation.units, networks: configuration.mediation.networks)
         state.access = configuration.access
         state.warnings = configuration.warnings

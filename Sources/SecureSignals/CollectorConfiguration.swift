@@ -46,14 +46,19 @@ public struct AdapterConfiguration: Sendable, Equatable {
     }
 }
 
-/// A bidder that may read signals: envelopes are sealed with its newest key configuration.
+/// A bidder that may read signals: envelopes are sealed with the key its `keys` hold now.
 public struct Recipient: Sendable {
     public var name: String
-    public var sealer: EnvelopeSealer
+    public var keys: RecipientKeys
 
-    public init(name: String, sealer: EnvelopeSealer) {
+    public init(name: String, keys: RecipientKeys) {
         self.name = name
-        self.sealer = sealer
+        self.keys = keys
+    }
+
+    /// A recipient with one fixed key.
+    public init(name: String, sealer: EnvelopeSealer) {
+        self.init(name: name, keys: RecipientKeys(files: .init(sealer: sealer, keyIDs: [sealer.header.keyID])))
     }
 }
 

@@ -3,6 +3,8 @@ import Foundation
 import Logging
 import Metrics
 import SharedTypes
+import SignalCrypto
+import Timing
 
 /// Initializes every configured adapter exactly once, then answers each request by asking
 /// the selected adapters concurrently, each under its own timeout and all under the
@@ -16,6 +18,8 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
     }
 
     private let clock: C
+    /// Wall time on `clock`: what a fetched recipient key set's expiry is judged by.
+    private let wall: WallClock<C>
     private let metrics: any MetricsFactory
     private var configuration: CollectorConfiguration
     private let registry: AdapterRegistry
@@ -39,6 +43,7 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         metrics: any MetricsFactory = MetricsSystem.factory
     ) throws {
         self.clock = clock
+        self.wall = WallClock(clock: clock)
         self.metrics = metrics
         self.configuration = configuration
         self.registry = registry
@@ -118,6 +123,23 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
     public func consentDenial(of name: String) -> String? { decisions[name]?.reason }
 
     public var privacyState: PrivacyState? { privacy }
+
+    /// The configured recipients; their keys are shared with whatever refreshes them.
+    public var recipients: [String: Recipient] { configuration.recipients }
+
+    /// Every recipient's keys as they stand now, by name.
+    public func recipientStatuses() -> [RecipientStatus] {
+        let now = wall.nowMilliseconds
+        return configuration.recipients.sorted { $0.key < $1.key }.map { $0.value.keys.status(name: $0.key, at: now) }
+    }
+
+    /// How long ago each URL recipient's key set in force was fetched, by name.
+    public func keySetAges() -> [String: Duration] {
+        let now = wall.nowMilliseconds
+        return configuration.recipients.compactMapValues { recipient in
+            recipient.keys.keySet.map { .milliseconds(max(0, now - $0.fetchedAt)) }
+        }
+    }
 
     /// The configured deadline of a request; a request may ask for less, never more.
     public var requestTimeout: Duration { configuration.requestTimeout }
@@ -221,24 +243,25 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         // Adapters get the deadline less a margin for sealing what they return.
         let collectionBudget = max(deadline - .milliseconds(5), deadline * 0.8)
         let issuedAt = Int64(Date().timeIntervalSince1970 * 1000)
+        let now = wall.nowMilliseconds
 
         var signals: [SealedSignal] = []
-        await withTaskGroup(of: (Int, [SealedSignal], AdapterFailure?).self) { group in
+        await withTaskGroup(of: (Int, [SealedSignal], [AdapterFailure]).self) { group in
             for (index, job) in jobs.enumerated() {
                 group.addTask {
                     let outcome = await job.host.collect(request, timeout: min(job.adapter.timeout, collectionBudget))
-                    let (sealed, failure) = Self.seal(
+                    let (sealed, failures) = Self.seal(
                         outcome, adapter: job.adapter.name, recipients: job.recipients, request: request,
-                        issuedAt: issuedAt, maxSignalBytes: maxSignalBytes
+                        issuedAt: issuedAt, keysAt: now, maxSignalBytes: maxSignalBytes
                     )
-                    return (index, sealed, failure)
+                    return (index, sealed, failures)
                 }
             }
-            var results = [(Int, [SealedSignal], AdapterFailure?)]()
+            var results = [(Int, [SealedSignal], [AdapterFailure])]()
             for await result in group { results.append(result) }
-            for (_, sealed, failure) in results.sorted(by: { $0.0 < $1.0 }) {
+            for (_, sealed, failures) in results.sorted(by: { $0.0 < $1.0 }) {
                 signals += sealed
-                if let failure { errors.append(failure) }
+                errors += failures
             }
         }
         // In the order asked, whether found before asking (unknown, denied) or after.
@@ -247,13 +270,15 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         return CollectionResult(requestID: requestID, signals: signals, errors: errors)
     }
 
-    /// Seals one adapter's outcome for each of its recipients; plaintext never leaves unsealed.
+    /// Seals one adapter's outcome for each of its recipients that has a key in force at
+    /// `keysAt` (wall-clock milliseconds); a recipient without one costs a `no_recipient_key`
+    /// naming it, and only its own envelope. Plaintext never leaves unsealed.
     private static func seal(
         _ outcome: AdapterHost<C>.Outcome, adapter: String, recipients: [Recipient],
-        request: SignalRequest, issuedAt: Int64, maxSignalBytes: Int
-    ) -> ([SealedSignal], AdapterFailure?) {
-        func failure(_ error: SignalError) -> ([SealedSignal], AdapterFailure?) {
-            ([], AdapterFailure(adapter: adapter, code: error.code, message: error.message))
+        request: SignalRequest, issuedAt: Int64, keysAt now: Int64, maxSignalBytes: Int
+    ) -> ([SealedSignal], [AdapterFailure]) {
+        func failure(_ error: SignalError) -> ([SealedSignal], [AdapterFailure]) {
+            ([], [AdapterFailure(adapter: adapter, code: error.code, message: error.message)])
         }
         switch outcome {
         case .failure(let error):
@@ -267,7 +292,7 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
                     SealedSignal(
                         adapter: adapter, adapterVersion: versions.adapter, sdkVersion: versions.sdk, recipient: nil,
                         keyID: nil, envelope: envelope, cached: cached)
-                ], nil
+                ], []
             )
         case .signal(.plaintext(let bytes), let cached, let versions):
             guard bytes.count <= maxSignalBytes else { return failure(tooLarge(bytes.count, maxSignalBytes)) }
@@ -279,14 +304,26 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
                 requestID: request.requestID, issuedAtMilliseconds: issuedAt, signal: Data(bytes).base64EncodedString())
             do {
                 let encoded = Array(try WireFormat.encoder().encode(payload))
-                let sealed = try recipients.map { recipient in
-                    SealedSignal(
-                        adapter: adapter, adapterVersion: versions.adapter, sdkVersion: versions.sdk,
-                        recipient: recipient.name,
-                        keyID: Int(recipient.sealer.header.keyID), envelope: try recipient.sealer.seal(encoded),
-                        cached: cached)
+                var sealed: [SealedSignal] = []
+                var unsealed: [AdapterFailure] = []
+                for recipient in recipients {
+                    let sealer: EnvelopeSealer
+                    do {
+                        sealer = try recipient.keys.sealer(at: now)
+                    } catch {
+                        unsealed.append(
+                            AdapterFailure(
+                                adapter: adapter, recipient: recipient.name, code: error.code,
+                                message: "recipient '\(recipient.name)' \(error.message)"))
+                        continue
+                    }
+                    sealed.append(
+                        SealedSignal(
+                            adapter: adapter, adapterVersion: versions.adapter, sdkVersion: versions.sdk,
+                            recipient: recipient.name, keyID: Int(sealer.header.keyID),
+                            envelope: try sealer.seal(encoded), cached: cached))
                 }
-                return (sealed, nil)
+                return (sealed, unsealed)
             } catch {
                 return failure(SignalError(.collectionFailed, "sealing failed: \(error)"))
             }

@@ -27,15 +27,18 @@ public struct SealedSignal: Sendable, Codable, Equatable {
 
 }
 
-/// An adapter that could not answer a request, and why.
+/// An adapter that could not answer a request, and why; `recipient` names the one recipient
+/// it could not be sealed for (`no_recipient_key`) while its other recipients got theirs.
 @WireKeys
 public struct AdapterFailure: Sendable, Codable, Equatable {
     public var adapter: String
+    public var recipient: String?
     public var code: SignalError.Code
     public var message: String
 
-    public init(adapter: String, code: SignalError.Code, message: String) {
+    public init(adapter: String, recipient: String? = nil, code: SignalError.Code, message: String) {
         self.adapter = adapter
+        self.recipient = recipient
         self.code = code
         self.message = message
     }

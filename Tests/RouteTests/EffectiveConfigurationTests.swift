@@ -73,8 +73,8 @@ import Testing
         #expect(try reread.printedConfiguration() == printed)
         #expect(reread.warnings == embedded.warnings && reread.warnings.count == 1)
         #expect(
-            reread.collector.recipients["demo"]?.sealer.keyConfig
-                == embedded.collector.recipients["demo"]?.sealer.keyConfig)
+            reread.collector.recipients["demo"]?.keys.files?.sealer.keyConfig
+                == embedded.collector.recipients["demo"]?.keys.files?.sealer.keyConfig)
         // Either a recipient's files or the demo key, never both.
         #expect(throws: ConfigurationErrors.self) {
             try load(#"{"recipients": {"r": {"demo_key": true, "key_configs": ["k"]}}}"#, in: elsewhere)

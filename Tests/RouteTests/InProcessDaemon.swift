@@ -34,20 +34,36 @@ final class InProcessDaemon: Sendable {
         peer: PeerCredentials? = PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid())
     ) async throws {
         directory = try TemporaryDirectory()
-        var config = config
-        config["state_directory"] = config["state_directory"] ?? directory.path("state")
-        var registry = BuiltinAdapters.registry
-        for type in testAdapters { registry.register(type) }
-        let configuration = try ResolvedConfiguration.load(
-            json: try JSONSerialization.data(withJSONObject: config), file: "(test)",
-            directory: repositoryRoot, registry: registry)
+        let configuration = try Self.resolve(config, directory: directory)
         // As the runner does before it makes the application (the state database lives there).
         try configuration.makeDirectories()
         application = try DaemonApplication(
-            configuration: configuration, registry: registry,
+            configuration: configuration, registry: Self.registry,
             logger: Logger(label: "route-test", factory: { _ in SwiftLogNoOpLogHandler() }), testbed: testbed)
         self.peer = peer
         await application.initialize()
+    }
+
+    /// The built-in adapters and the test adapters.
+    static let registry: AdapterRegistry = {
+        var registry = BuiltinAdapters.registry
+        for type in testAdapters { registry.register(type) }
+        return registry
+    }()
+
+    /// `config` resolved as `init` resolves it: for a reload.
+    func resolve(_ config: [String: Any]) throws -> ResolvedConfiguration {
+        try Self.resolve(config, directory: directory)
+    }
+
+    private static func resolve(_ config: [String: Any], directory: TemporaryDirectory) throws
+        -> ResolvedConfiguration
+    {
+        var config = config
+        config["state_directory"] = config["state_directory"] ?? directory.path("state")
+        return try ResolvedConfiguration.load(
+            json: try JSONSerialization.data(withJSONObject: config), file: "(test)",
+            directory: repositoryRoot, registry: registry)
     }
 
     /// The ads' events from now on, as the event stream's client reads them.

@@ -247,6 +247,76 @@ import Testing
 
     /// Where `refusal`'s configurations put the socket and the state, unless they say: never
     /// the machine's default directories.
+    @Test func recipientKeyURLsAreCheckedAndEachErrorNamesItsKey() throws {
+        func errors(_ recipient: String) -> [String] { refusal(#"{"recipients": {"r": \#(recipient)}}"#) }
+        let cases: [(String, String)] = [
+            (
+                #"{"key_url": "http://keys.example/k"}"#,
+                "recipients.r.key_url: must be https (plain http is allowed to a loopback address only)"
+            ),
+            (#"{"key_url": "ftp://keys.example/k"}"#, "recipients.r.key_url: must be an https URL, not ftp"),
+            (#"{"key_url": "https://u:p@keys.example/k"}"#, "recipients.r.key_url: must not carry credentials"),
+            (
+                #"{"key_url": "keys.ohttp"}"#,
+                #"recipients.r.key_url: must be an absolute http(s) URL, not "keys.ohttp""#
+            ),
+            (
+                #"{"key_url": "http://127.0.0.1:9/k", "ca_file": "/etc/hostname"}"#,
+                "recipients.r.ca_file: applies only to an https key_url"
+            ),
+            (
+                #"{"key_url": "https://keys.example/k", "ca_file": "/etc/hostname"}"#,
+                "recipients.r.ca_file: /etc/hostname"
+            ),
+            (
+                #"{"demo_key": true, "key_url": "https://keys.example/k"}"#,
+                #"recipients.r.key_url: a recipient has "demo_key": true or its own keys, not both"#
+            ),
+            (
+                #"{"key_configs": ["k"], "max_stale_ms": 5}"#,
+                #"recipients.r.max_stale_ms: applies only to a recipient with a "key_url""#
+            ),
+            (
+                #"{"key_url": "https://keys.example/k", "max_stale_ms": -1}"#,
+                "recipients.r.max_stale_ms: must be between 0 and 31536000000, not -1"
+            ),
+            (
+                #"{"key_url": "https://keys.example/k", "default_max_age_ms": 0}"#,
+                "recipients.r.default_max_age_ms: must be between 1 and 604800000, not 0"
+            ),
+            ("{}", #"recipients.r.key_configs: a recipient needs "key_configs", a "key_url" or both"#),
+            (#"{"key_configs": []}"#, "recipients.r.key_configs: must list at least one file"),
+        ]
+        for (recipient, expected) in cases {
+            let found = errors(recipient)
+            #expect(found.count == 1 && found[0].hasPrefix(expected), "\(recipient): \(found)")
+        }
+        for accepted in [
+            #"{"key_url": "https://keys.example/k", "default_max_age_ms": 3600000, "max_stale_ms": 0}"#,
+            #"{"key_url": "http://[::1]:8080/k"}"#, #"{"key_url": "http://localhost/k"}"#,
+            #"{"key_url": "http://127.1.2.3/k", "key_configs": ["\#(DemoRecipient.keyConfigPath)"]}"#,
+        ] {
+            #expect(errors(accepted) == [], "\(accepted)")
+        }
+    }
+
+    @Test func aConfigurationCheckNeverFetchesAKeyURL() async throws {
+        let server = try await FakeAdServer()
+        server.answer("/keys", .init(status: 500))
+        let directory = try TemporaryDirectory()
+        let configuration = try ResolvedConfiguration.load(
+            json: try JSONSerialization.data(withJSONObject: [
+                "recipients": ["r": ["key_url": server.url("/keys")]],
+                "state_directory": directory.path("state"),
+            ]),
+            file: "daemon.json", directory: directory.url, registry: BuiltinAdapters.registry)
+        #expect(
+            configuration.summary.contains(
+                "recipient     r: keys from \(server.url("/keys")) (not fetched by a check)"))
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(server.allRequests.isEmpty)
+    }
+
     private let scratch = try? TemporaryDirectory()
 
     /// The errors reading `json` finds, without the file name; empty when it is accepted.

@@ -2,6 +2,7 @@ import Bench
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdTLS
 import NIOCore
 import Synchronization
 
@@ -57,7 +58,8 @@ public final class FakeAdServer: Sendable {
         Array(try Data(contentsOf: samples.appendingPathComponent(path)))
     }
 
-    public init() async throws {
+    /// `tls`: serve https with it (a certificate the test made) instead of plain http.
+    public init(tls: TLSConfiguration? = nil) async throws {
         let state = self.state
         let router = Router()
         let respond: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
@@ -85,10 +87,18 @@ public final class FakeAdServer: Sendable {
         }
         router.get("**", use: respond)
         router.post("**", use: respond)
-        server = try await LoopbackServer(router: router, name: "the fake ad server")
+        server = try await LoopbackServer(
+            router: router, name: "the fake ad server",
+            server: try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1(),
+            scheme: tls == nil ? "http" : "https")
     }
 
     public var port: Int { server.port }
+
+    /// Stops serving: from then on connections are refused, as from a server that is down.
+    public func stop() async {
+        await server.stop()
+    }
 
     public func url(_ path: String) -> String { server.url(path) }
 

@@ -44,6 +44,7 @@ public enum GoldenScenario {
 
         _ = try await exchange("health", "GET", "/v1/health")
         _ = try await exchange("adapters", "GET", "/v1/adapters")
+        _ = try await exchange("recipients", "GET", "/v1/recipients")
         _ = try await exchange("privacy-unset", "GET", "/v1/privacy")
         _ = try await exchange(
             "signals", "POST", "/v1/signals",

@@ -12,8 +12,16 @@ extension ResolvedConfiguration {
             "deadline      \(collector.requestTimeout) per request, signals up to \(collector.maxSignalBytes) bytes",
         ]
         for (name, recipient) in collector.recipients.sorted(by: { $0.key < $1.key }) {
-            let header = recipient.sealer.header
-            lines.append("recipient     \(name): key id \(header.keyID), \(header.suite.aead.name)")
+            let files = recipient.keys.files.map {
+                "key id \($0.sealer.header.keyID), \($0.sealer.header.suite.aead.name)"
+            }
+            guard let keyURL = recipient.keys.keyURL else {
+                lines.append("recipient     \(name): \(files ?? "no key")")
+                continue
+            }
+            let trust = keyURL.caFile.map { ", trusting \($0)" } ?? ""
+            let fallback = files.map { "; until then \($0)" } ?? ""
+            lines.append("recipient     \(name): keys from \(keyURL.url)\(trust) (not fetched by a check)\(fallback)")
         }
         for adapter in collector.adapters {
             let type =

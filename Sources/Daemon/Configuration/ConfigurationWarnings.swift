@@ -6,7 +6,7 @@ extension ResolvedConfiguration {
     public var warnings: [String] {
         let demo = try? DemoKey.keyConfig().publicKey
         return collector.recipients.values
-            .filter { $0.sealer.keyConfig.publicKey == demo }
+            .filter { $0.keys.files?.sealer.keyConfig.publicKey == demo }
             .map(\.name).sorted()
             .map {
                 "recipient \($0) seals for the public demo key (keys/demo): anyone can open its signals; not for production"

@@ -92,55 +92,6 @@ struct DaemonConfiguration: Codable, Sendable {
     }
 
     @WireKeys
-    struct RecipientSettings: Codable, Sendable {
-        /// Key configuration files, newest first: the first is used for sealing.
-        var keyConfigs: [String]
-        /// The public demo key built in (what the embedded default seals for), instead of files.
-        var demoKey: Bool
-
-        init(keyConfigs: [String]) {
-            self.keyConfigs = keyConfigs
-            self.demoKey = false
-        }
-
-        static let demo: RecipientSettings = {
-            var demo = RecipientSettings(keyConfigs: [])
-            demo.demoKey = true
-            return demo
-        }()
-
-        init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(CodingKeys.self)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            demoKey = try container.decodeIfPresent(Bool.self, forKey: .demoKey) ?? false
-            if demoKey {
-                guard !container.contains(.keyConfigs) else {
-                    throw StrictJSON.Failure(
-                        path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.keyConfigs]),
-                        reason: "a recipient has \"key_configs\" or \"demo_key\": true, not both")
-                }
-                keyConfigs = []
-                return
-            }
-            keyConfigs = try container.decode([String].self, forKey: .keyConfigs)
-            guard !keyConfigs.isEmpty else {
-                throw StrictJSON.Failure(
-                    path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.keyConfigs]),
-                    reason: "must list at least one file")
-            }
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            if demoKey {
-                try container.encode(true, forKey: .demoKey)
-            } else {
-                try container.encode(keyConfigs, forKey: .keyConfigs)
-            }
-        }
-    }
-
-    @WireKeys
     struct Deadlines: Codable, Sendable {
         @WireName("request_timeout_ms") var requestTimeoutMilliseconds = 500
         @WireName("adapter_timeout_ms") var adapterTimeoutMilliseconds = 50

@@ -54,10 +54,13 @@ final class DaemonMetrics: Sendable {
     }
 
     /// The Prometheus text exposition, every family with its `# HELP`: the process, the
-    /// adapters' states (`statuses`) and the tracker outbox read now.
-    func exposition(statuses: [AdapterStatus], outbox: TrackerQueue.Backlog?) -> String {
+    /// adapters' states (`statuses`), the tracker outbox and the recipients' key ages read now.
+    func exposition(
+        statuses: [AdapterStatus], outbox: TrackerQueue.Backlog?, keySetAges: [String: Duration] = [:]
+    ) -> String {
         scraped.update(statuses: statuses)
         if let outbox { scraped.update(outbox: outbox) }
+        scraped.update(keySetAges: keySetAges)
         return MetricHelp.annotate(String(decoding: registry.emitToBuffer(), as: UTF8.self))
     }
 }

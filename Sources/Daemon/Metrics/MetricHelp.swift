@@ -23,6 +23,8 @@ enum MetricHelp {
         "secure_signals_connections_open": "Connections open on the socket API.",
         "secure_signals_connections_closed_total": "Connections the daemon closed on a limit, by reason.",
         "secure_signals_limit_refusals_total": "Connections and streams refused over a cap, by limit.",
+        "secure_signals_recipient_key_fetches_total": "Fetches of a recipient's key URL, by outcome.",
+        "secure_signals_recipient_key_changes_total": "Times a fetched key set's key ids differed from the last.",
     ]
 
     /// `exposition` with a `# HELP` line before each family's `# TYPE` line that has none.

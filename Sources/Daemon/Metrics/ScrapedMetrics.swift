@@ -16,7 +16,7 @@ final class ScrapedMetrics: Sendable {
     /// their help text themselves.
     static let families = [
         "secure_signals_adapters", "secure_signals_tracker_outbox_pings",
-        "secure_signals_tracker_outbox_oldest_age_seconds",
+        "secure_signals_tracker_outbox_oldest_age_seconds", "secure_signals_recipient_key_age_seconds",
     ]
 
     private let resident: Gauge
@@ -30,6 +30,8 @@ final class ScrapedMetrics: Sendable {
     private let registry: PrometheusCollectorRegistry
     /// CPU seconds already counted, and the (kind, state) series set at the last scrape.
     private let last = Mutex<(cpu: Double, states: Set<[String]>)>((0, []))
+    /// The recipients whose key age was set at the last scrape.
+    private let keyAgeSeries = Mutex<Set<String>>([])
 
     init(registry: PrometheusCollectorRegistry) {
         self.registry = registry
@@ -59,6 +61,25 @@ final class ScrapedMetrics: Sendable {
     func update(outbox backlog: TrackerQueue.Backlog) {
         outboxPings.set(Int64(backlog.count))
         outboxOldest.set(backlog.oldestAge.map { Double($0.nanoseconds) / 1e9 } ?? 0)
+    }
+
+    /// Sets each URL recipient's key age gauge; one with no set in force (or gone after a
+    /// reload) has none.
+    func update(keySetAges ages: [String: Duration]) {
+        let descriptor = MetricNameDescriptor(
+            namespace: "secure_signals", metricName: "recipient_key_age", unitName: "seconds",
+            helpText: "How long ago a URL recipient's key set in force was fetched.")
+        let gone = keyAgeSeries.withLock { series in
+            defer { series = Set(ages.keys) }
+            return series.subtracting(ages.keys)
+        }
+        for recipient in gone {
+            registry.unregisterGauge(registry.makeGauge(descriptor: descriptor, labels: [("recipient", recipient)]))
+        }
+        for (recipient, age) in ages {
+            registry.makeGauge(descriptor: descriptor, labels: [("recipient", recipient)])
+                .set(Double(age.wholeMilliseconds) / 1000)
+        }
     }
 
     /// Reads the process and sets the adapters-by-state gauge from `statuses`.

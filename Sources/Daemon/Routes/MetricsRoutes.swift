@@ -19,6 +19,8 @@ struct MetricsRoutes {
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: ResponseBody(
                 byteBuffer: ByteBuffer(
-                    string: metrics.exposition(statuses: await state.statuses(), outbox: try? trackers.backlog()))))
+                    string: metrics.exposition(
+                        statuses: await state.statuses(), outbox: try? trackers.backlog(),
+                        keySetAges: await state.collector.keySetAges()))))
     }
 }

@@ -4,7 +4,8 @@ import Hummingbird
 import SharedTypes
 import Timing
 
-/// The signal half of the socket API: health, adapters, signals, the privacy state, resets.
+/// The signal half of the socket API: health, adapters, signals, the privacy state, resets,
+/// recipients.
 struct SignalRoutes {
     let state: DaemonState
 
@@ -17,6 +18,7 @@ struct SignalRoutes {
         router.delete("/v1/privacy", use: clearPrivacy)
         router.get("/v1/privacy/decoded", use: decodedPrivacy)
         router.post("/v1/adapters/:name/reset", use: reset)
+        router.get("/v1/recipients", use: recipients)
     }
 
     @Sendable func health(_ request: Request, context: DaemonRequestContext) async throws -> Response {
@@ -70,6 +72,11 @@ struct SignalRoutes {
         try await state.privacy.set(nil)
         state.logger.info("privacy state cleared")
         return try JSONResponse.make(PrivacyAnswer(privacy: nil))
+    }
+
+    /// Each recipient's keys: where they come from, their ids, and how fresh a fetched set is.
+    @Sendable func recipients(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        try JSONResponse.make(RecipientList(recipients: await state.collector.recipientStatuses()))
     }
 
     @Sendable func reset(_ request: Request, context: DaemonRequestContext) async throws -> Response {

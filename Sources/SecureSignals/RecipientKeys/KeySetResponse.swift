@@ -9,31 +9,51 @@ public enum KeySetResponse {
     public static let maximumBytes = 64 << 10
     public static let contentType = "application/ohttp-keys"
 
+    /// Why an answer (or the fetch) gave no key set: `reason` labels the fetch metric,
+    /// `description` says it to a person.
     public struct Refusal: Error, Equatable, CustomStringConvertible {
+        public enum Reason: String, Sendable, CaseIterable {
+            case status
+            case contentType = "content_type"
+            case tooLarge = "too_large"
+            case undecodable
+            case noSupportedSuite = "no_supported_suite"
+            case redirect
+            case timeout
+            case transport
+        }
+
+        public var reason: Reason
         public var description: String
+
+        public init(_ reason: Reason, _ description: String) {
+            self.reason = reason
+            self.description = description
+        }
     }
 
     /// `headers`: names lowercased. `fetchedAt`: wall-clock milliseconds.
     public static func keySet(
         status: Int, headers: [String: String], body: [UInt8], fetchedAt: Int64, defaultMaxAge: Duration
     ) throws(Refusal) -> RecipientKeySet {
-        guard status == 200 else { throw Refusal(description: "answered HTTP \(status)") }
+        guard status == 200 else { throw Refusal(.status, "answered HTTP \(status)") }
         let type = headers["content-type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
         guard type?.lowercased() == contentType else {
-            throw Refusal(description: "answered \(type.map { "type \($0)" } ?? "no content type"), not \(contentType)")
+            throw Refusal(
+                .contentType, "answered \(type.map { "type \($0)" } ?? "no content type"), not \(contentType)")
         }
         guard body.count <= maximumBytes else {
-            throw Refusal(description: "answered \(body.count) bytes, more than \(maximumBytes)")
+            throw Refusal(.tooLarge, "answered \(body.count) bytes, more than \(maximumBytes)")
         }
         let configs: [KeyConfig]
         do {
             configs = try KeyConfig.decodeCollection(body)
             try KeyConfig.checkKeyIDs(configs)
         } catch {
-            throw Refusal(description: "answered a body that is not a key set: \(error)")
+            throw Refusal(.undecodable, "answered a body that is not a key set: \(error)")
         }
         guard configs.contains(where: { !$0.supportedSuites.isEmpty }) else {
-            throw Refusal(description: "answered no configuration with a suite this daemon supports")
+            throw Refusal(.noSupportedSuite, "answered no configuration with a suite this daemon supports")
         }
         return RecipientKeySet(
             configs: configs, fetchedAt: fetchedAt,

@@ -1,0 +1,96 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOSSL
+import SecureSignals
+
+/// What a key URL answered: its status, its headers (names lowercased) and its body.
+struct KeySetAnswer: Sendable {
+    var status: Int
+    var headers: [String: String]
+    var body: [UInt8]
+}
+
+/// Fetches a recipient's key URL; the refresher's seam.
+protocol KeySetFetching: Sendable {
+    func fetch(_ keyURL: RecipientKeys.KeyURL) async throws(KeySetResponse.Refusal) -> KeySetAnswer
+}
+
+/// Fetches key URLs over HTTP(S) with one pooled client for the daemon's life: the system's
+/// certificate authorities unless the recipient names its own `ca_file`, 5 s for the whole
+/// exchange, at most 64 KiB read, and redirects followed (up to 3) only on the same scheme,
+/// host and port, so that a key set never comes from a server the configuration does not name.
+struct HTTPKeySetFetcher: KeySetFetching {
+    static let timeout = Duration.seconds(5)
+    static let maximumRedirects = 3
+
+    /// Never shut down: it lives as long as the process, like `HTTPClient.shared`.
+    private static let client = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: HTTPClient.Configuration(
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(2)),
+            connectionPool: .init(idleTimeout: .seconds(30)), decompression: .disabled))
+
+    func fetch(_ keyURL: RecipientKeys.KeyURL) async throws(KeySetResponse.Refusal) -> KeySetAnswer {
+        let tls = Self.tls(keyURL.caFile)
+        let deadline = NIODeadline.now() + .nanoseconds(Self.timeout.nanoseconds)
+        var url = keyURL.url
+        for _ in 0...Self.maximumRedirects {
+            var request = HTTPClientRequest(url: url)
+            request.headers.add(name: "User-Agent", value: "secure-signals")
+            request.headers.add(name: "Accept", value: KeySetResponse.contentType)
+            request.tlsConfiguration = tls
+            let answer = try await Self.exchange(request, deadline: deadline)
+            guard [301, 302, 303, 307, 308].contains(answer.status), let location = answer.headers["location"] else {
+                return answer
+            }
+            url = try Self.sameOrigin(location, from: url)
+        }
+        throw KeySetResponse.Refusal(.redirect, "redirected more than \(Self.maximumRedirects) times")
+    }
+
+    private static func exchange(_ request: HTTPClientRequest, deadline: NIODeadline)
+        async throws(KeySetResponse.Refusal) -> KeySetAnswer
+    {
+        do {
+            let response = try await client.execute(request, deadline: deadline)
+            let body = try await response.body.collect(upTo: KeySetResponse.maximumBytes)
+            var headers: [String: String] = [:]
+            for header in response.headers { headers[header.name.lowercased()] = header.value }
+            return KeySetAnswer(status: Int(response.status.code), headers: headers, body: Array(buffer: body))
+        } catch let error as HTTPClientError
+            where [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(error)
+        {
+            throw KeySetResponse.Refusal(.timeout, "did not answer within \(timeout)")
+        } catch is NIOTooManyBytesError {
+            throw KeySetResponse.Refusal(.tooLarge, "answered more than \(KeySetResponse.maximumBytes) bytes")
+        } catch {
+            throw KeySetResponse.Refusal(.transport, "could not be reached: \(error)")
+        }
+    }
+
+    /// `location` resolved against `current`, if it keeps the scheme, host and port.
+    private static func sameOrigin(_ location: String, from current: String) throws(KeySetResponse.Refusal) -> String {
+        guard let base = URL(string: current), let next = URL(string: location, relativeTo: base)?.absoluteURL,
+            next.scheme?.lowercased() == base.scheme?.lowercased(),
+            next.host?.lowercased() == base.host?.lowercased(), next.port == base.port
+        else {
+            throw KeySetResponse.Refusal(.redirect, "redirected to another server (\(redactedLocation(location)))")
+        }
+        return next.absoluteString
+    }
+
+    /// Only the scheme and host of where a redirect pointed: its path and query may carry tokens.
+    private static func redactedLocation(_ location: String) -> String {
+        guard let url = URL(string: location), let host = url.host else { return "a relative or unreadable URL" }
+        return "\(url.scheme ?? "?")://\(host)"
+    }
+
+    /// The system's trust roots, or only those of `caFile`.
+    private static func tls(_ caFile: String?) -> TLSConfiguration? {
+        guard let caFile else { return nil }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .file(caFile)
+        return tls
+    }
+}

@@ -1,0 +1,308 @@
+import Client
+import Foundation
+import SharedTypes
+import SignalCrypto
+import TestSupport
+import Testing
+
+@testable import Daemon
+
+/// Recipients whose keys come from their `key_url`, in-process against real local HTTP(S)
+/// servers: fetched, sealed with, refreshed at half their lifetime on the daemon's clock,
+/// kept through bad answers and restarts, and given up past `max_stale_ms`.
+struct RecipientKeyRouteTests {
+    /// A bidder's keys as it publishes them: private halves kept, public set served.
+    struct PublishedKeys {
+        var privateKeys: [UInt8: X25519PrivateKey] = [:]
+        var configs: [KeyConfig] = []
+
+        init(_ ids: [UInt8]) throws {
+            for id in ids {
+                let key = try X25519PrivateKey()
+                privateKeys[id] = key
+                configs.append(KeyConfig(keyID: id, publicKey: key.publicKey, aeads: [.aes128GCM]))
+            }
+        }
+
+        var body: [UInt8] { KeyConfig.encodeCollection(configs) }
+
+        /// Opens what was sealed for any of these keys (or `others`').
+        func opener(_ others: PublishedKeys...) throws -> EnvelopeOpener {
+            let all = ([self] + others).flatMap { keys in
+                keys.configs.filter { !$0.supportedSuites.isEmpty }.compactMap { config in
+                    keys.privateKeys[config.keyID].map { ($0, config) }
+                }
+            }
+            return try EnvelopeOpener(keys: all)
+        }
+    }
+
+    static var echo: [String: Any] { ["name": "test-echo", "recipients": ["bidder", "demo"], "timeout_ms": 1000] }
+
+    static func config(_ bidder: [String: Any], stateDirectory: String? = nil) -> [String: Any] {
+        var config: [String: Any] = [
+            "recipients": ["bidder": bidder, "demo": ["key_configs": [DemoRecipient.keyConfigPath]]],
+            "adapters": [echo],
+        ]
+        config["state_directory"] = stateDirectory
+        return config
+    }
+
+    static func serve(_ keys: PublishedKeys, on server: FakeAdServer, headers: [String: String] = [:]) {
+        server.answer("/keys", .init(body: keys.body, contentType: "application/ohttp-keys", headers: headers))
+    }
+
+    /// The bidder's status once `condition` holds of it.
+    static func bidder(_ client: DaemonClient, when condition: @escaping (RecipientStatus) -> Bool)
+        async throws -> RecipientStatus
+    {
+        try await eventually(timeout: .seconds(10)) {
+            try await client.recipients().first { $0.name == "bidder" && condition($0) }
+        }
+    }
+
+    /// The bidder's envelope in a new collection, and the collection's errors.
+    static func collect(_ client: DaemonClient) async throws -> (SealedSignal?, [AdapterFailure]) {
+        let result = try await client.collect(requestID: UUID().uuidString)
+        return (result.signals.first { $0.recipient == "bidder" }, result.errors)
+    }
+
+    static func milliseconds(_ time: String?) throws -> Int64 {
+        let date = try Date(try #require(time), strategy: .iso8601)
+        return Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    @Test func theFirstFetchSealsWithTheFirstSupportedKeyAndTheEnvelopeOpens() async throws {
+        let server = try await FakeAdServer()
+        var published = try PublishedKeys([7, 5, 6])
+        published.configs[0].algorithms = [.init(kdfID: 0x0003, aeadID: 0x0042)]  // a suite this daemon lacks
+        let keys = published
+        // Found through a redirect on the same server.
+        server.answer("/moved", .init(status: 301, headers: ["Location": "/keys"]))
+        Self.serve(keys, on: server, headers: ["Cache-Control": "public, max-age=3600"])
+        let daemon = try await InProcessDaemon(config: Self.config(["key_url": server.url("/moved")]))
+        try await daemon.run { client in
+            let status = try await Self.bidder(client) { $0.state == .fresh }
+            #expect(status.source == .url && status.url == server.url("/moved") && status.keyIDs == [7, 5, 6])
+            #expect(status.lastError == nil)
+            let fetchedAt = try Self.milliseconds(status.fetchedAt)
+            #expect(try Self.milliseconds(status.freshUntil) - fetchedAt == 3_600_000)
+            #expect(try Self.milliseconds(status.staleUntil) - fetchedAt == 3_600_000 + 7 * 86_400_000)
+            let (signal, errors) = try await Self.collect(client)
+            #expect(errors.isEmpty)
+            let envelope = try #require(signal)
+            #expect(envelope.keyID == 5)
+            let opened = try keys.opener().open(envelope.envelope)
+            #expect(opened.header.keyID == 5)
+            let demo = try #require(try await client.recipients().first { $0.name == "demo" })
+            #expect(demo.source == .file && demo.state == .fresh && demo.keyIDs == [1] && demo.url == nil)
+            let metrics = String(decoding: try await client.request(.GET, "/metrics").body, as: UTF8.self)
+            #expect(
+                metrics.contains(#"secure_signals_recipient_key_fetches_total{recipient="bidder",outcome="ok"} 1"#),
+                "\(metrics)")
+            #expect(metrics.contains(#"secure_signals_recipient_key_age_seconds{recipient="bidder"}"#))
+            #expect(server.requests("/keys").first?.headers["accept"] == "application/ohttp-keys")
+        }
+    }
+
+    @Test func aRotatedSetIsTakenAtHalfItsMaxAgeAndOldEnvelopesStillOpen() async throws {
+        let server = try await FakeAdServer()
+        let old = try PublishedKeys([1])
+        let new = try PublishedKeys([2])
+        Self.serve(old, on: server, headers: ["Cache-Control": "max-age=600"])
+        let daemon = try await InProcessDaemon(config: Self.config(["key_url": server.url("/keys")]))
+        try await daemon.run { client in
+            _ = try await Self.bidder(client) { $0.state == .fresh }
+            let before = try #require(try await Self.collect(client).0)
+            #expect(before.keyID == 1)
+            // The bidder publishes the new key first and keeps the old one opening.
+            var rotated = new
+            rotated.configs += old.configs
+            Self.serve(rotated, on: server, headers: ["Cache-Control": "max-age=600"])
+            // Before 0.4 of the lifetime (half, less the most jitter) nothing is fetched.
+            daemon.application.clock.advance(by: .seconds(230))
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(server.requests("/keys").count == 1)
+            #expect(try await Self.collect(client).0?.keyID == 1)
+            daemon.application.clock.advance(by: .seconds(370))
+            let status = try await Self.bidder(client) { $0.keyIDs == [2, 1] }
+            #expect(status.state == .fresh && server.requests("/keys").count == 2)
+            let after = try #require(try await Self.collect(client).0)
+            #expect(after.keyID == 2)
+            let opener = try old.opener(new)
+            #expect(try opener.open(before.envelope).header.keyID == 1)
+            #expect(try opener.open(after.envelope).header.keyID == 2)
+            let metrics = String(decoding: try await client.request(.GET, "/metrics").body, as: UTF8.self)
+            #expect(metrics.contains(#"secure_signals_recipient_key_changes_total{recipient="bidder"} 1"#))
+        }
+    }
+
+    @Test func maxAgeLessAgeOrTheDefaultSetsTheLifetime() async throws {
+        let server = try await FakeAdServer()
+        let keys = try PublishedKeys([3])
+        Self.serve(keys, on: server, headers: ["Cache-Control": "max-age=1000", "Age": "400"])
+        let daemon = try await InProcessDaemon(
+            config: Self.config(["key_url": server.url("/keys"), "default_max_age_ms": 7_200_000]))
+        try await daemon.run { client in
+            let status = try await Self.bidder(client) { $0.state == .fresh }
+            let fetchedAt = try Self.milliseconds(status.fetchedAt)
+            #expect(try Self.milliseconds(status.freshUntil) - fetchedAt == 600_000)
+            // Refreshed at 300 s, give or take 60: not by 239 s, surely by 361 s.
+            daemon.application.clock.advance(by: .seconds(239))
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(server.requests("/keys").count == 1)
+            Self.serve(keys, on: server)  // no Cache-Control: the recipient's default
+            daemon.application.clock.advance(by: .seconds(122))
+            let refreshed = try await Self.bidder(client) { (try? Self.milliseconds($0.fetchedAt)) != fetchedAt }
+            let lifetime = try Self.milliseconds(refreshed.freshUntil) - Self.milliseconds(refreshed.fetchedAt)
+            #expect(lifetime == 7_200_000)
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func aDeviceThatRestartsOfflineSealsAtOnceWithTheStoredSet(keepsURL: Bool) async throws {
+        let state = try TemporaryDirectory()
+        var server: FakeAdServer? = try await FakeAdServer()
+        let keys = try PublishedKeys([4])
+        let url = try #require(server?.url("/keys"))
+        Self.serve(keys, on: try #require(server), headers: ["Cache-Control": "max-age=3600"])
+        let first = try await InProcessDaemon(
+            config: Self.config(["key_url": url], stateDirectory: state.path("state")))
+        try await first.run { client in _ = try await Self.bidder(client) { $0.state == .fresh } }
+        await server?.stop()
+        server = nil
+        // A set is used only for the URL it came from.
+        let second = try await InProcessDaemon(
+            config: Self.config(["key_url": keepsURL ? url : url + "?v=2"], stateDirectory: state.path("state")))
+        try await second.run { client in
+            let (signal, errors) = try await Self.collect(client)
+            if keepsURL {
+                #expect(errors.isEmpty && signal?.keyID == 4)
+                // Still fresh: fetched again only at half its lifetime, which fails.
+                #expect(try await client.recipients().first?.lastError == nil)
+                second.application.clock.advance(by: .seconds(2200))
+                let status = try await Self.bidder(client) { $0.lastError != nil }
+                #expect(status.state == .fresh && status.lastError?.contains("could not be reached") == true)
+            } else {
+                #expect(signal == nil)
+                #expect(errors.map(\.code) == [.noRecipientKey] && errors.first?.recipient == "bidder")
+            }
+        }
+    }
+
+    @Test func pastMaxStaleOnlyThatRecipientAnswersNoRecipientKeyUntilItsURLAnswersAgain() async throws {
+        let server = try await FakeAdServer()
+        let keys = try PublishedKeys([9])
+        Self.serve(keys, on: server, headers: ["Cache-Control": "max-age=300"])
+        let daemon = try await InProcessDaemon(
+            config: Self.config(["key_url": server.url("/keys"), "max_stale_ms": 600_000]))
+        try await daemon.run { client in
+            _ = try await Self.bidder(client) { $0.state == .fresh }
+            server.answer("/keys", .init(status: 503))
+            daemon.application.clock.advance(by: .seconds(301))
+            let stale = try await Self.bidder(client) { $0.state == .stale && $0.lastError != nil }
+            #expect(stale.lastError?.contains("answered HTTP 503") == true && stale.keyIDs == [9])
+            #expect(try await Self.collect(client).0?.keyID == 9)
+            daemon.application.clock.advance(by: .seconds(600))
+            let expired = try await Self.bidder(client) { $0.state == .expired }
+            #expect(expired.keyIDs.isEmpty)
+            let result = try await client.collect(requestID: "past-stale")
+            #expect(result.signals.map(\.recipient) == ["demo"], "the other recipient is unaffected")
+            let failure = try #require(result.errors.first)
+            #expect(result.errors.count == 1 && failure.code == .noRecipientKey && failure.recipient == "bidder")
+            #expect(failure.adapter == "test-echo")
+            #expect(failure.message.contains("expired") && failure.message.contains("HTTP 503"), "\(failure.message)")
+            // The URL answers again: the next retry (at most 30 minutes on) takes it.
+            Self.serve(keys, on: server, headers: ["Cache-Control": "max-age=300"])
+            daemon.application.clock.advance(by: .seconds(1800))
+            _ = try await Self.bidder(client) { $0.state == .fresh && $0.lastError == nil }
+            #expect(try await Self.collect(client).0?.keyID == 9)
+        }
+    }
+
+    @Test func eachBadAnswerKeepsTheLastGoodSetAndSaysWhy() async throws {
+        let server = try await FakeAdServer()
+        let keys = try PublishedKeys([1])
+        Self.serve(keys, on: server, headers: ["Cache-Control": "max-age=300"])
+        var unsupported = try PublishedKeys([2])
+        unsupported.configs[0].algorithms = [.init(kdfID: 0x0003, aeadID: 0x0042)]
+        var twice = try PublishedKeys([1])
+        twice.configs += try PublishedKeys([1]).configs
+        let type = "application/ohttp-keys"
+        let answers: [(FakeAdServer.Answer, String)] = [
+            (.init(status: 500, body: keys.body, contentType: type), "answered HTTP 500"),
+            (.init(body: keys.body, contentType: "text/html"), "answered type text/html"),
+            (.init(body: [0, 9, 1, 2, 3], contentType: type), "answered a body that is not a key set"),
+            (.init(body: unsupported.body, contentType: type), "no configuration with a suite this daemon supports"),
+            (.init(body: twice.body, contentType: type), "names two different keys"),
+            (.init(body: [UInt8](repeating: 0, count: 70_000), contentType: type), "answered more than 65536 bytes"),
+            (
+                .init(status: 302, headers: ["Location": "http://localhost:\(server.port)/keys"]),
+                "redirected to another server (http://localhost)"
+            ),
+            (.init(status: 302, headers: ["Location": "/keys-again"]), "redirected more than 3 times"),
+        ]
+        server.answer("/keys-again", .init(status: 302, headers: ["Location": "/keys"]))
+        let daemon = try await InProcessDaemon(config: Self.config(["key_url": server.url("/keys")]))
+        try await daemon.run { client in
+            _ = try await Self.bidder(client) { $0.state == .fresh }
+            for (answer, why) in answers {
+                server.answer("/keys", answer)
+                daemon.application.clock.advance(by: .seconds(1800))
+                let status = try await Self.bidder(client) { $0.lastError?.contains(why) == true }
+                #expect(status.keyIDs == [1] && status.state == .stale, "\(why)")
+                #expect(try await Self.collect(client).0?.keyID == 1, "\(why)")
+            }
+            let metrics = String(decoding: try await client.request(.GET, "/metrics").body, as: UTF8.self)
+            for outcome in ["status", "content_type", "undecodable", "no_supported_suite", "too_large", "redirect"] {
+                #expect(metrics.contains(#"recipient="bidder",outcome="\#(outcome)""#), "\(outcome)")
+            }
+        }
+    }
+
+    @Test func anHTTPSURLIsTrustedThroughItsCAFileOnly() async throws {
+        let directory = try TemporaryDirectory()
+        let authority = try TestCertificateAuthority(in: directory)
+        let server = try await FakeAdServer(tls: try authority.serverTLS())
+        let keys = try PublishedKeys([6])
+        Self.serve(keys, on: server)
+        #expect(server.url("/keys").hasPrefix("https://127.0.0.1:"))
+        let trusted = try await InProcessDaemon(
+            config: Self.config(["key_url": server.url("/keys"), "ca_file": authority.certificateFile]))
+        try await trusted.run { client in
+            _ = try await Self.bidder(client) { $0.state == .fresh }
+            #expect(try await Self.collect(client).0?.keyID == 6)
+        }
+        // The system's authorities do not know this one.
+        let untrusted = try await InProcessDaemon(config: Self.config(["key_url": server.url("/keys")]))
+        try await untrusted.run { client in
+            let status = try await Self.bidder(client) { $0.lastError != nil }
+            #expect(status.state == .unavailable && status.lastError?.contains("could not be reached") == true)
+            let (signal, errors) = try await Self.collect(client)
+            #expect(signal == nil && errors.first?.message.contains("has no key set yet") == true)
+        }
+    }
+
+    @Test func filesBesideAURLSealUntilTheFirstFetchAndAReloadKeepsTheFetchedSet() async throws {
+        let server = try await FakeAdServer()
+        let keys = try PublishedKeys([8])
+        server.answer("/keys", .init(status: 503))
+        let config = Self.config(["key_url": server.url("/keys"), "key_configs": [DemoRecipient.keyConfigPath]])
+        let daemon = try await InProcessDaemon(config: config)
+        let reloaded = try daemon.resolve(config)
+        try await daemon.run { client in
+            let waiting = try await Self.bidder(client) { $0.lastError != nil }
+            #expect(waiting.state == .unavailable && waiting.keyIDs == [1])
+            #expect(try await Self.collect(client).0?.keyID == 1)
+            Self.serve(keys, on: server, headers: ["Cache-Control": "max-age=3600"])
+            daemon.application.clock.advance(by: .seconds(60))
+            _ = try await Self.bidder(client) { $0.state == .fresh && $0.keyIDs == [8] }
+            let fetches = server.requests("/keys").count
+            try await daemon.application.reload(reloaded)
+            #expect(try await client.recipients().first { $0.name == "bidder" }?.keyIDs == [8])
+            #expect(try await Self.collect(client).0?.keyID == 8)
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(server.requests("/keys").count == fetches, "a reload does not fetch again")
+        }
+    }
+}
