@@ -61,10 +61,10 @@ struct DaemonApplication: Sendable {
         self.clock = clock
         self.trackers = trackers
         recipientKeys = RecipientKeyRefresher(
+            recipients: configuration.collector.recipients,
             store: RecipientKeyStore(
                 directory: configuration.collector.stateDirectory.appendingPathComponent("recipients")),
             fetcher: keyFetcher, clock: WallClock(clock: clock), logger: logger, metrics: metrics.factory)
-        recipientKeys.restore(configuration.collector.recipients)
         self.metrics = metrics
         limits = ClientLimits(limits: configuration.limits, logger: logger, metrics: metrics.factory)
         (responder, routes) = Self.responder(
@@ -99,7 +99,7 @@ struct DaemonApplication: Sendable {
     /// Initializes every signal adapter and ad network, all at once; returns when each is
     /// ready, failed or past its init timeout.
     func initialize() async {
-        await recipientKeys.manage(await state.collector.recipients)
+        await recipientKeys.start()
         async let signals: Void = state.collector.initializeAll()
         async let networks: Void = state.ads.initializeNetworks()
         _ = await (signals, networks)
@@ -133,14 +133,20 @@ struct DaemonApplication: Sendable {
             state.logger.notice("the new state_directory applies at the next start; a reload keeps the running one")
             collector.stateDirectory = running
         }
-        // A URL recipient fetched the same way keeps its keys (and its refresh) across a reload.
+        // A URL recipient fetched the same way keeps its keys (and its refresh) across a
+        // reload; one whose URL stays keeps at least what it fetched.
         let current = await state.collector.recipients
         for (name, recipient) in collector.recipients {
-            if let old = current[name], old.keys.fetchesLike(recipient.keys) { collector.recipients[name] = old }
+            guard let old = current[name] else { continue }
+            if old.keys.fetchesLike(recipient.keys) {
+                collector.recipients[name] = old
+            } else if let url = old.keys.keyURL?.url, url == recipient.keys.keyURL?.url {
+                recipient.keys.carryOver(from: old.keys)
+            }
         }
         recipientKeys.restore(collector.recipients)
         try await state.collector.reload(collector)
-        await recipientKeys.manage(collector.recipients)
+        await recipientKeys.update(collector.recipients)
         try await state.ads.reload(units: configuration.mediation.units, networks: configuration.mediation.networks)
         state.access = configuration.access
         state.warnings = configuration.warnings

@@ -4,6 +4,7 @@ import Mediation
 import NIOCore
 import NIOHTTP1
 import SecureSignals
+import SharedTypes
 import Timing
 
 /// Reaches ad servers over HTTP(S) with one pooled client for the daemon's life: at most 3

@@ -1,3 +1,5 @@
+import SharedTypes
+
 /// How the daemon reaches ad servers: bid requests, ad tags, tracker pings and image
 /// downloads. The daemon gives its pooled HTTP client; nothing in Mediation speaks HTTP itself.
 public protocol AdFetcher: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SharedTypes
 
 /// Fetches the images of an ad's content (the icon, the images, the AdChoices icon, a custom
 /// format's image assets and media) and carries their bytes with it, base64; an image that

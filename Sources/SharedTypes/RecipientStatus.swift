@@ -22,8 +22,9 @@ public struct RecipientStatus: Sendable, Codable, Equatable {
     public var name: String
     public var source: RecipientKeySourceKind
     @Nullable public var url: String?
-    /// The ids of the keys in force, the sealing one first (a URL recipient whose fetched set
-    /// is not usable lists its fallback files' keys, or none).
+    /// The ids of the keys in force, in the publisher's order (newest file first); the first
+    /// whose suite the daemon supports seals. A URL recipient whose fetched set is not usable
+    /// lists its fallback files' keys, or none.
     public var keyIDs: [Int]
     /// RFC 3339 times of the fetched set; null for files or before the first fetch.
     @Nullable public var fetchedAt: String?

@@ -113,6 +113,39 @@ public struct KeyConfig: Sendable, Equatable {
         return configs
     }
 
+    /// A published set as a sealer reads it (RFC 9458 §3.2): the configurations of a KEM this
+    /// implementation has, in order, and the key ids of those of another KEM, skipped (a set may
+    /// offer post-quantum or P-256 keys beside X25519 ones). Throws for a malformed entry, a set
+    /// with no configuration, or a key id that a skipped configuration shares with another.
+    public static func decodePublishedSet(_ bytes: some Collection<UInt8>) throws -> (
+        configs: [KeyConfig], skippedKeyIDs: [UInt8]
+    ) {
+        var reader = ByteReader(Array(bytes))
+        var configs: [KeyConfig] = []
+        var skipped: [UInt8: ArraySlice<UInt8>] = [:]
+        var skippedIDs: [UInt8] = []
+        while !reader.isAtEnd {
+            let length = Int(try reader.read(UInt16.self, "configuration length"))
+            let entry = try reader.read(count: length, "configuration")
+            do {
+                configs.append(try KeyConfig(decoding: entry))
+            } catch CryptoError.unsupportedAlgorithm(kind: "kem", _) {
+                // Its key id and KEM id were read, so the entry is not empty.
+                let id = entry[entry.startIndex]
+                if let earlier = skipped[id], earlier != entry {
+                    throw CryptoError.invalidKeyConfig("key id \(id) names two different keys")
+                }
+                if skipped.updateValue(entry, forKey: id) == nil { skippedIDs.append(id) }
+            }
+        }
+        guard !configs.isEmpty || !skipped.isEmpty else { throw CryptoError.invalidKeyConfig("no configuration") }
+        try checkKeyIDs(configs)
+        if let shared = configs.first(where: { skipped[$0.keyID] != nil }) {
+            throw CryptoError.invalidKeyConfig("key id \(shared.keyID) names two different keys")
+        }
+        return (configs, skippedIDs)
+    }
+
     /// Refuses a set in which one key id names two different configurations: a bidder could
     /// not tell which private key opens an envelope sealed with it. A repeat of the same
     /// configuration is allowed.

@@ -1,4 +1,5 @@
 import Foundation
+import SignalCrypto
 import TestSupport
 import Testing
 
@@ -110,6 +111,46 @@ struct ClientCommandTests {
         #expect(alone.status == 1)
         #expect(alone.stdoutText == "cli     \(number)\n")
         #expect(alone.stderr.contains("no daemon listens on"))
+    }
+
+    @Test func recipientsShowsEachKeySourceAndFailsWhenOneHasNoKey() async throws {
+        let server = try await FakeAdServer()
+        server.answer(
+            "/keys",
+            .init(
+                body: KeyConfig.encodeCollection(try KeyFiles.readKeyConfigs(at: DemoRecipient.keyConfigPath)),
+                contentType: "application/ohttp-keys", headers: ["Cache-Control": "max-age=3600"]))
+        let down = try await FakeAdServer()
+        await down.stop()
+        var config = demoConfig(adapters: [["name": "test-echo", "recipients": ["demo", "bidder", "gone"]]])
+        config["recipients"] = [
+            "demo": ["key_configs": [DemoRecipient.keyConfigPath]], "bidder": ["key_url": server.url("/keys")],
+            "gone": ["key_url": down.url("/keys")],
+        ]
+        let daemon = try await RunningDaemon.start(config: config)
+        let socket = ["--socket", daemon.socketPath]
+        let table = try await eventually {
+            let run = try await Binary.run("secure-signals", ["recipients"] + socket)
+            return run.stdoutText.contains("could not be reached")
+                && run.stdoutText.contains("bidder  url     fresh")
+                ? run : nil
+        }
+        #expect(table.status == 1, "a recipient without a key fails the command: \(table.stdoutText)")
+        let rows = table.stdoutText.split(separator: "\n")
+        #expect(rows.first?.hasPrefix("NAME    SOURCE  STATE") == true, "\(table.stdoutText)")
+        #expect(rows.contains { $0.hasPrefix("demo    file    fresh") && $0.contains(" 1 ") })
+        #expect(rows.contains { $0.hasPrefix("gone    url     unavailable  -") && $0.contains("could not be reached") })
+        let json = try await Binary.run("secure-signals", ["recipients", "--json"] + socket)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])
+        let recipients = try #require(object["recipients"] as? [[String: Any]])
+        #expect(recipients.map { $0["name"] as? String } == ["bidder", "demo", "gone"])
+        #expect(recipients[0]["key_ids"] as? [Int] == [1] && recipients[0]["fetched_at"] is String)
+        let collect = try await Binary.run("secure-signals", ["collect", "--json"] + socket)
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(collect.stdout)) as? [String: Any])
+        #expect(
+            (answer["signals"] as? [[String: Any]])?.compactMap { $0["recipient"] as? String } == ["demo", "bidder"])
+        let error = try #require((answer["errors"] as? [[String: Any]])?.first)
+        #expect(error["recipient"] as? String == "gone" && error["code"] as? String == "no_recipient_key")
     }
 
     @Test func privacyIsSetShownAndCleared() async throws {

@@ -390,6 +390,31 @@ struct DaemonTests {
         #expect(lines.allSatisfy { $0.range(of: #"^<[2-7]>"#, options: .regularExpression) != nil }, "\(lines)")
     }
 
+    @Test func checkConfigChecksAKeyURLButNeverFetchesIt() async throws {
+        let directory = try TemporaryDirectory()
+        let server = try await FakeAdServer()
+        server.answer("*", .init(status: 500))
+        let config: [String: Any] = [
+            "recipients": ["bidder": ["key_url": server.url("/keys?token=secret")]],
+            "socket": ["path": directory.path("s.sock")], "state_directory": directory.path("state"),
+        ]
+        try JSONSerialization.data(withJSONObject: config).write(to: directory.url.appendingPathComponent("d.json"))
+        let check = try await Binary.run("secure-signalsd", ["--config", directory.path("d.json"), "--check-config"])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(
+            check.stdoutText.contains(
+                "recipient     bidder: keys from \(server.url("/keys")) (not fetched by a check)"),
+            "\(check.stdoutText)")
+        #expect(!check.stdoutText.contains("secret"), "a query may carry a token")
+        #expect(server.allRequests.isEmpty)
+        var http = config
+        http["recipients"] = ["bidder": ["key_url": "http://keys.example/k"]]
+        try JSONSerialization.data(withJSONObject: http).write(to: directory.url.appendingPathComponent("h.json"))
+        let refused = try await Binary.run("secure-signalsd", ["--config", directory.path("h.json"), "--check-config"])
+        #expect(refused.status == 78)
+        #expect(refused.stderr.contains("recipients.bidder.key_url: must be https"), "\(refused.stderr)")
+    }
+
     @Test func checkConfigValidatesAndNamesTheKeyAtFault() async throws {
         let directory = try TemporaryDirectory()
         // The installed example, with what only a device has (its group, /run, /var/lib, the

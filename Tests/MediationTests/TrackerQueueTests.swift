@@ -2,6 +2,7 @@ import Logging
 import Mediation
 import Metrics
 import MetricsTestKit
+import SharedTypes
 import StateStore
 import Synchronization
 import TestSupport

@@ -1,5 +1,6 @@
 import Client
 import Foundation
+import SecureSignals
 import SharedTypes
 import SignalCrypto
 import TestSupport
@@ -77,9 +78,14 @@ struct RecipientKeyRouteTests {
         var published = try PublishedKeys([7, 5, 6])
         published.configs[0].algorithms = [.init(kdfID: 0x0003, aeadID: 0x0042)]  // a suite this daemon lacks
         let keys = published
-        // Found through a redirect on the same server.
+        // Found through a redirect on the same server; a P-256 key first, which is left out.
         server.answer("/moved", .init(status: 301, headers: ["Location": "/keys"]))
-        Self.serve(keys, on: server, headers: ["Cache-Control": "public, max-age=3600"])
+        let p256: [UInt8] = [4, 0x00, 0x10] + [UInt8](repeating: 4, count: 65) + [0, 4, 0, 1, 0, 1]
+        server.answer(
+            "/keys",
+            .init(
+                body: [0, UInt8(p256.count)] + p256 + keys.body, contentType: "application/ohttp-keys",
+                headers: ["Cache-Control": "public, max-age=3600"]))
         let daemon = try await InProcessDaemon(config: Self.config(["key_url": server.url("/moved")]))
         try await daemon.run { client in
             let status = try await Self.bidder(client) { $0.state == .fresh }
@@ -119,12 +125,12 @@ struct RecipientKeyRouteTests {
             var rotated = new
             rotated.configs += old.configs
             Self.serve(rotated, on: server, headers: ["Cache-Control": "max-age=600"])
-            // Before 0.4 of the lifetime (half, less the most jitter) nothing is fetched.
+            // Fetched again between 0.4 and 0.6 of the lifetime (half, give or take a tenth).
             daemon.application.clock.advance(by: .seconds(230))
             try await Task.sleep(for: .milliseconds(200))
             #expect(server.requests("/keys").count == 1)
             #expect(try await Self.collect(client).0?.keyID == 1)
-            daemon.application.clock.advance(by: .seconds(370))
+            daemon.application.clock.advance(by: .seconds(131))
             let status = try await Self.bidder(client) { $0.keyIDs == [2, 1] }
             #expect(status.state == .fresh && server.requests("/keys").count == 2)
             let after = try #require(try await Self.collect(client).0)
@@ -147,12 +153,12 @@ struct RecipientKeyRouteTests {
             let status = try await Self.bidder(client) { $0.state == .fresh }
             let fetchedAt = try Self.milliseconds(status.fetchedAt)
             #expect(try Self.milliseconds(status.freshUntil) - fetchedAt == 600_000)
-            // Refreshed at 300 s, give or take 60: not by 239 s, surely by 361 s.
-            daemon.application.clock.advance(by: .seconds(239))
+            // Refreshed at 300 s, give or take 60: not by 230 s, surely by 361 s.
+            daemon.application.clock.advance(by: .seconds(230))
             try await Task.sleep(for: .milliseconds(200))
             #expect(server.requests("/keys").count == 1)
             Self.serve(keys, on: server)  // no Cache-Control: the recipient's default
-            daemon.application.clock.advance(by: .seconds(122))
+            daemon.application.clock.advance(by: .seconds(131))
             let refreshed = try await Self.bidder(client) { (try? Self.milliseconds($0.fetchedAt)) != fetchedAt }
             let lifetime = try Self.milliseconds(refreshed.freshUntil) - Self.milliseconds(refreshed.fetchedAt)
             #expect(lifetime == 7_200_000)
@@ -212,10 +218,13 @@ struct RecipientKeyRouteTests {
             #expect(result.errors.count == 1 && failure.code == .noRecipientKey && failure.recipient == "bidder")
             #expect(failure.adapter == "test-echo")
             #expect(failure.message.contains("expired") && failure.message.contains("HTTP 503"), "\(failure.message)")
-            // The URL answers again: the next retry (at most 30 minutes on) takes it.
-            Self.serve(keys, on: server, headers: ["Cache-Control": "max-age=300"])
-            daemon.application.clock.advance(by: .seconds(1800))
-            _ = try await Self.bidder(client) { $0.state == .fresh && $0.lastError == nil }
+            // The URL answers again: the next retry (at most 30 minutes on) takes it. (A retry
+            // under way when the clock moves sets its next from then: move it until one lands.)
+            Self.serve(keys, on: server, headers: ["Cache-Control": "max-age=86400"])
+            _ = try await eventually(timeout: .seconds(10)) {
+                daemon.application.clock.advance(by: .seconds(1800))
+                return try await client.recipients().first { $0.name == "bidder" && $0.state == .fresh }
+            }
             #expect(try await Self.collect(client).0?.keyID == 9)
         }
     }
@@ -303,6 +312,62 @@ struct RecipientKeyRouteTests {
             #expect(try await Self.collect(client).0?.keyID == 8)
             try await Task.sleep(for: .milliseconds(200))
             #expect(server.requests("/keys").count == fetches, "a reload does not fetch again")
+        }
+    }
+
+    @Test func aFetchThatStallsMidAnswerTimesOut() async throws {
+        let server = try await FakeAdServer()
+        let keys = try PublishedKeys([1])
+        server.answer(
+            "/keys", .init(body: keys.body, contentType: "application/ohttp-keys", bodyDelay: .seconds(10)))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let refusal = await #expect(throws: KeySetResponse.Refusal.self) {
+            try await HTTPKeySetFetcher(timeout: .milliseconds(500)).fetch(.init(url: server.url("/keys")))
+        }
+        #expect(refusal?.reason == .timeout && refusal?.description == "did not answer within 0.5 seconds")
+        #expect(clock.now - start < .seconds(3))
+    }
+
+    @Test func aStoredSetFromTheClocksFutureIsUsedAsStaleAndFetchedAgainAtOnce() async throws {
+        let state = try TemporaryDirectory()
+        let server = try await FakeAdServer()
+        server.answer("/keys", .init(status: 503))
+        let keys = try PublishedKeys([3])
+        let future = Int64(Date().timeIntervalSince1970 * 1000) + 10 * 86_400_000
+        try RecipientKeyStore(directory: state.url.appendingPathComponent("state/recipients")).save(
+            RecipientKeySet(configs: keys.configs, fetchedAt: future, lifetime: .seconds(86_400)), for: "bidder",
+            url: server.url("/keys"))
+        let daemon = try await InProcessDaemon(
+            config: Self.config(["key_url": server.url("/keys")], stateDirectory: state.path("state")))
+        try await daemon.run { client in
+            #expect(try await Self.collect(client).0?.keyID == 3)
+            let status = try await Self.bidder(client) { $0.lastError != nil }
+            #expect(status.state == .stale && status.keyIDs == [3], "\(status)")
+            #expect(try Self.milliseconds(status.freshUntil) <= Int64(Date().timeIntervalSince1970 * 1000) + 1000)
+        }
+    }
+
+    @Test func aReloadToAnotherURLStopsTheOldRefreshAndKeepsOnlyTheNewSet() async throws {
+        let server = try await FakeAdServer()
+        let first = try PublishedKeys([1])
+        let second = try PublishedKeys([2])
+        server.answer("/a", .init(body: first.body, contentType: "application/ohttp-keys"))
+        server.answer("/b", .init(body: second.body, contentType: "application/ohttp-keys"))
+        let daemon = try await InProcessDaemon(config: Self.config(["key_url": server.url("/a")]))
+        let reloaded = try daemon.resolve(Self.config(["key_url": server.url("/b")]))
+        try await daemon.run { client in
+            _ = try await Self.bidder(client) { $0.keyIDs == [1] }
+            try await daemon.application.reload(reloaded)
+            let status = try await Self.bidder(client) { $0.keyIDs == [2] && $0.state == .fresh }
+            #expect(status.url == server.url("/b"))
+            #expect(try await Self.collect(client).0?.keyID == 2)
+            daemon.application.clock.advance(by: .seconds(2 * 86_400))
+            _ = try await eventually { server.requests("/b").count >= 2 ? true : nil }
+            #expect(server.requests("/a").count == 1, "the old URL's refresh stopped")
+            let store = RecipientKeyStore(directory: daemon.directory.url.appendingPathComponent("state/recipients"))
+            #expect(try store.load("bidder", url: server.url("/a")) == nil)
+            #expect(try store.load("bidder", url: server.url("/b"))?.keyIDs == [2])
         }
     }
 }

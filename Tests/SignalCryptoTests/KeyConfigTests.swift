@@ -92,4 +92,24 @@ struct KeyConfigTests {
         #expect(try KeyConfig.decodeAny(second.encoded()) == [second])
         #expect(throws: CryptoError.self) { try KeyConfig.decodeAny(list.dropLast()) }
     }
+
+    @Test func aPublishedSetLeavesOutConfigurationsOfAnotherKEMButNotTheirKeyIDs() throws {
+        let x25519 = KeyConfig(keyID: 5, publicKey: try X25519PrivateKey().publicKey, aeads: [.aes128GCM])
+        /// A P-256 (0x0010) configuration: its public key is 65 bytes.
+        func p256(_ id: UInt8, _ fill: UInt8) -> [UInt8] {
+            let entry: [UInt8] = [id, 0x00, 0x10] + [UInt8](repeating: fill, count: 65) + [0, 4, 0, 1, 0, 1]
+            return [0, UInt8(entry.count)] + entry
+        }
+        let set = try KeyConfig.decodePublishedSet(p256(9, 1) + KeyConfig.encodeCollection([x25519]) + p256(9, 1))
+        #expect(set.configs == [x25519] && set.skippedKeyIDs == [9])
+        #expect(try KeyConfig.decodePublishedSet(p256(7, 1)).configs.isEmpty)
+        #expect(throws: CryptoError.invalidKeyConfig("key id 9 names two different keys")) {
+            try KeyConfig.decodePublishedSet(p256(9, 1) + p256(9, 2))
+        }
+        #expect(throws: CryptoError.invalidKeyConfig("key id 5 names two different keys")) {
+            try KeyConfig.decodePublishedSet(p256(5, 1) + KeyConfig.encodeCollection([x25519]))
+        }
+        #expect(throws: CryptoError.self) { try KeyConfig.decodePublishedSet(p256(9, 1).dropLast()) }
+        #expect(throws: CryptoError.self) { try KeyConfig.decodePublishedSet([]) }
+    }
 }

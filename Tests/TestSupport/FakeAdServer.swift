@@ -16,16 +16,20 @@ public final class FakeAdServer: Sendable {
         public var contentType: String
         public var headers: [String: String]
         public var delay: Duration?
+        /// Sends the head and the body's first byte, then waits this long before the rest: a
+        /// server that stalls mid-answer.
+        public var bodyDelay: Duration?
 
         public init(
             status: Int = 200, body: [UInt8] = [], contentType: String = "application/json",
-            headers: [String: String] = [:], delay: Duration? = nil
+            headers: [String: String] = [:], delay: Duration? = nil, bodyDelay: Duration? = nil
         ) {
             self.status = status
             self.body = body
             self.contentType = contentType
             self.headers = headers
             self.delay = delay
+            self.bodyDelay = bodyDelay
         }
     }
 
@@ -81,9 +85,20 @@ public final class FakeAdServer: Sendable {
             for (name, value) in answer.headers {
                 if let field = HTTPField.Name(name) { fields[field] = value }
             }
+            guard let stall = answer.bodyDelay, let first = answer.body.first else {
+                return Response(
+                    status: HTTPResponse.Status(code: answer.status), headers: fields,
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+            }
+            let rest = answer.body.dropFirst()
             return Response(
                 status: HTTPResponse.Status(code: answer.status), headers: fields,
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+                body: ResponseBody(contentLength: answer.body.count) { writer in
+                    try await writer.write(ByteBuffer(bytes: [first]))
+                    try await Task.sleep(for: stall)
+                    try await writer.write(ByteBuffer(bytes: rest))
+                    try await writer.finish(nil)
+                })
         }
         router.get("**", use: respond)
         router.post("**", use: respond)

@@ -12,6 +12,7 @@ extension ConfigurationResolver {
         effective.ssv.signingKey = settings.ssv.signingKey.map(absolute)
         for (name, recipient) in settings.recipients where !recipient.demoKey {
             effective.recipients[name]?.keyConfigs = recipient.keyConfigs.map(absolute)
+            effective.recipients[name]?.caFile = recipient.caFile.map(absolute)
         }
         effective.adapters = settings.adapters.map { adapter in
             var adapter = adapter

@@ -15,8 +15,18 @@ extension ConfigurationResolver {
         return recipients
     }
 
-    /// One recipient, its files read and its key URL checked.
+    /// One recipient, its name, files and key URL checked.
     func recipient(_ name: String, _ recipient: DaemonConfiguration.RecipientSettings) throws -> Recipient {
+        // It names a file in the state directory, and a metric label.
+        guard !name.isEmpty, !name.hasPrefix("."), name.utf8.count <= 64,
+            name.unicodeScalars.allSatisfy({
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
+            })
+        else {
+            throw fail(
+                "recipients.\(name)",
+                "a recipient's name is 1-64 ASCII letters, digits, '.', '_' or '-', not starting with '.'")
+        }
         if recipient.demoKey {
             let demo = try EnvelopeSealer(keyConfig: try DemoKey.keyConfig())
             return Recipient(
@@ -59,8 +69,9 @@ extension ConfigurationResolver {
         return .init(sealer: sealer, keyIDs: keyIDs)
     }
 
-    /// `key_url`: https, or plain http to a loopback address only (tests, local relays); no
-    /// credentials in it, as it is logged and shown.
+    /// `key_url`: https, or plain http to a loopback address only (tests, local relays), given
+    /// as an address, not a name; no user or password in it (a query is kept, but left out
+    /// wherever the URL is logged or shown).
     private func keyURL(_ name: String, _ text: String) throws -> String {
         let path = "recipients.\(name).key_url"
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host,
@@ -96,10 +107,11 @@ extension ConfigurationResolver {
         return file
     }
 
-    /// 127.0.0.0/8, ::1 or localhost.
+    /// 127.0.0.0/8 or ::1, as an address: a name is resolved by whatever the device's
+    /// resolver says.
     static func isLoopback(_ host: String) -> Bool {
         let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        if host == "localhost" || host == "::1" { return true }
+        if host == "::1" { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }

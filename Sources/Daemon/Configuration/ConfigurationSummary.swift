@@ -1,5 +1,6 @@
 import Foundation
 import SecureSignals
+import SharedTypes
 import StateStore
 
 extension ResolvedConfiguration {
@@ -21,7 +22,9 @@ extension ResolvedConfiguration {
             }
             let trust = keyURL.caFile.map { ", trusting \($0)" } ?? ""
             let fallback = files.map { "; until then \($0)" } ?? ""
-            lines.append("recipient     \(name): keys from \(keyURL.url)\(trust) (not fetched by a check)\(fallback)")
+            lines.append(
+                "recipient     \(name): keys from \(redactedURL(keyURL.url))\(trust) (not fetched by a check)\(fallback)"
+            )
         }
         for adapter in collector.adapters {
             let type =

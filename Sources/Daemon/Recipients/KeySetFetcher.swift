@@ -3,6 +3,8 @@ import Foundation
 import NIOCore
 import NIOSSL
 import SecureSignals
+import SharedTypes
+import Timing
 
 /// What a key URL answered: its status, its headers (names lowercased) and its body.
 struct KeySetAnswer: Sendable {
@@ -21,42 +23,64 @@ protocol KeySetFetching: Sendable {
 /// exchange, at most 64 KiB read, and redirects followed (up to 3) only on the same scheme,
 /// host and port, so that a key set never comes from a server the configuration does not name.
 struct HTTPKeySetFetcher: KeySetFetching {
-    static let timeout = Duration.seconds(5)
     static let maximumRedirects = 3
+    /// For the whole fetch: every redirect, and the body read to its end.
+    let timeout: Duration
+
+    init(timeout: Duration = .seconds(5)) {
+        self.timeout = timeout
+    }
 
     /// Never shut down: it lives as long as the process, like `HTTPClient.shared`.
     private static let client = HTTPClient(
         eventLoopGroup: HTTPClient.defaultEventLoopGroup,
         configuration: HTTPClient.Configuration(
-            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(2)),
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(2), read: .seconds(5)),
             connectionPool: .init(idleTimeout: .seconds(30)), decompression: .disabled))
 
     func fetch(_ keyURL: RecipientKeys.KeyURL) async throws(KeySetResponse.Refusal) -> KeySetAnswer {
-        let tls = Self.tls(keyURL.caFile)
-        let deadline = NIODeadline.now() + .nanoseconds(Self.timeout.nanoseconds)
+        // The client's deadline ends with the answer's head; this one covers the body too.
+        switch await withTimeout(timeout, operation: { try await Self.follow(keyURL, timeout: timeout) }) {
+        case .value(let answer): return answer
+        case .failure(let refusal as KeySetResponse.Refusal): throw refusal
+        case .failure(let error): throw KeySetResponse.Refusal(.transport, "could not be reached: \(error)")
+        case .timedOut: throw KeySetResponse.Refusal(.timeout, "did not answer within \(timeout)")
+        }
+    }
+
+    /// The exchanges of one fetch, following same-origin redirects.
+    private static func follow(_ keyURL: RecipientKeys.KeyURL, timeout: Duration)
+        async throws(KeySetResponse.Refusal) -> KeySetAnswer
+    {
+        let tls = tls(keyURL.caFile)
+        let deadline = NIODeadline.now() + .nanoseconds(timeout.nanoseconds)
         var url = keyURL.url
         for _ in 0...Self.maximumRedirects {
             var request = HTTPClientRequest(url: url)
             request.headers.add(name: "User-Agent", value: "secure-signals")
             request.headers.add(name: "Accept", value: KeySetResponse.contentType)
             request.tlsConfiguration = tls
-            let answer = try await Self.exchange(request, deadline: deadline)
+            let answer = try await exchange(request, deadline: deadline, timeout: timeout)
             guard [301, 302, 303, 307, 308].contains(answer.status), let location = answer.headers["location"] else {
                 return answer
             }
-            url = try Self.sameOrigin(location, from: url)
+            url = try sameOrigin(location, from: url)
         }
-        throw KeySetResponse.Refusal(.redirect, "redirected more than \(Self.maximumRedirects) times")
+        throw KeySetResponse.Refusal(.redirect, "redirected more than \(maximumRedirects) times")
     }
 
-    private static func exchange(_ request: HTTPClientRequest, deadline: NIODeadline)
+    private static func exchange(_ request: HTTPClientRequest, deadline: NIODeadline, timeout: Duration)
         async throws(KeySetResponse.Refusal) -> KeySetAnswer
     {
         do {
             let response = try await client.execute(request, deadline: deadline)
             let body = try await response.body.collect(upTo: KeySetResponse.maximumBytes)
             var headers: [String: String] = [:]
-            for header in response.headers { headers[header.name.lowercased()] = header.value }
+            // A field given on several lines is one list (RFC 9110 §5.3).
+            for header in response.headers {
+                let name = header.name.lowercased()
+                headers[name] = headers[name].map { "\($0), \(header.value)" } ?? header.value
+            }
             return KeySetAnswer(status: Int(response.status.code), headers: headers, body: Array(buffer: body))
         } catch let error as HTTPClientError
             where [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(error)

@@ -2,8 +2,9 @@ import Foundation
 import SignalCrypto
 
 /// What a recipient's `key_url` answered, judged: a key set only from a 200 of type
-/// `application/ohttp-keys`, at most 64 KiB, that decodes whole (RFC 9458 §3.2), names no key
-/// id twice with different keys, and has a configuration this daemon can seal with. Anything
+/// `application/ohttp-keys`, at most 64 KiB, that decodes whole (RFC 9458 §3.2; configurations
+/// of a KEM the daemon lacks are left out), names no key id twice with different keys, and has
+/// a configuration this daemon can seal with. Anything
 /// else is refused with why, and the last good set stays in force.
 public enum KeySetResponse {
     public static let maximumBytes = 64 << 10
@@ -47,8 +48,8 @@ public enum KeySetResponse {
         }
         let configs: [KeyConfig]
         do {
-            configs = try KeyConfig.decodeCollection(body)
-            try KeyConfig.checkKeyIDs(configs)
+            // Configurations of another KEM are left out: the set is judged by the rest.
+            configs = try KeyConfig.decodePublishedSet(body).configs
         } catch {
             throw Refusal(.undecodable, "answered a body that is not a key set: \(error)")
         }

@@ -97,18 +97,30 @@ public final class RecipientKeys: Sendable {
     }
 
     /// Puts `set` in force (a fetch's, or the one stored at the last), clearing the last
-    /// error; returns the key ids of the set it replaces (nil when there was none). Throws
-    /// when no configuration in it can seal.
+    /// error; returns the set it replaces (nil when there was none). Throws when no
+    /// configuration in it can seal.
     @discardableResult
-    public func install(_ set: RecipientKeySet) throws -> [UInt8]? {
+    public func install(_ set: RecipientKeySet) throws -> RecipientKeySet? {
+        let sealer = try Self.sealer(for: set)
+        return fetched.withLock { state in
+            defer { state = Fetched(set: set, sealer: sealer, lastError: nil) }
+            return state.set
+        }
+    }
+
+    /// The sealer of `set`'s first configuration whose suite the daemon supports.
+    public static func sealer(for set: RecipientKeySet) throws -> EnvelopeSealer {
         guard let first = set.configs.first(where: { !$0.supportedSuites.isEmpty }) else {
             throw CryptoError.invalidKeyConfig("no configuration has a suite this daemon supports")
         }
-        let sealer = try EnvelopeSealer(keyConfig: first)
-        return fetched.withLock { state in
-            defer { state = Fetched(set: set, sealer: sealer, lastError: nil) }
-            return state.set?.keyIDs
-        }
+        return try EnvelopeSealer(keyConfig: first)
+    }
+
+    /// Takes over what `other` fetched (its set and last error), for a reload that keeps the
+    /// URL but changes how it is fetched or kept.
+    public func carryOver(from other: RecipientKeys) {
+        let taken = other.fetched.withLock { $0 }
+        fetched.withLock { $0 = taken }
     }
 
     /// Records why a fetch failed; the set in force stays.
@@ -138,7 +150,7 @@ public final class RecipientKeys: Sendable {
         let keyIDs = (usable ? current.set?.keyIDs : nil) ?? files?.keyIDs ?? []
         let maxStale = keyURL?.maxStale ?? .zero
         return RecipientStatus(
-            name: name, source: kind, url: keyURL?.url, keyIDs: keyIDs.map(Int.init),
+            name: name, source: kind, url: keyURL.map { redactedURL($0.url) }, keyIDs: keyIDs.map(Int.init),
             fetchedAt: current.set.map { Self.time($0.fetchedAt) },
             freshUntil: current.set.map { Self.time($0.freshUntil) },
             staleUntil: current.set.map { Self.time($0.staleUntil(maxStale: maxStale)) }, state: state,
@@ -146,6 +158,7 @@ public final class RecipientKeys: Sendable {
     }
 
     /// Whether `other` fetches the same keys the same way: a reload keeps the running one.
+    /// (`sealer.keyConfig` equal means the same first file; the key ids, the same files.)
     public func fetchesLike(_ other: RecipientKeys) -> Bool {
         keyURL != nil && keyURL == other.keyURL && files?.keyIDs == other.files?.keyIDs
             && files?.sealer.keyConfig == other.files?.sealer.keyConfig
