@@ -57,7 +57,7 @@ public struct DeviceContextAdapter: SignalAdapter {
         let locale = environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LANG"] ?? "C"
         return DeviceContext(
             os: release["NAME"] ?? "Linux", osVersion: release["VERSION_ID"] ?? "", kernel: string(of: &system.release),
-            architecture: string(of: &system.machine), locale: locale, timeZone: TimeZone.current.identifier,
+            architecture: string(of: &system.machine), locale: locale, timeZone: LocalTimeZone.identifier(),
             brand: brand, model: model)
     }
 

@@ -1,10 +1,11 @@
-import Adapters
 import Consent
 import Foundation
 import Logging
 import SecureSignals
 import SharedTypes
 import Testing
+
+@testable import Adapters
 
 /// The built-in adapters on real files.
 struct BuiltinAdapterTests {
@@ -45,6 +46,28 @@ struct BuiltinAdapterTests {
         await #expect(throws: SignalError.self) {
             _ = try await DeviceContextAdapter(context: context(["os_release_path": .string("/nonexistent")]))
         }
+    }
+
+    @Test func theTimeZoneIsReadAsTheCLibraryReadsItWithoutICU() throws {
+        let zoneinfo = directory.appendingPathComponent("zoneinfo/America/Argentina")
+        try FileManager.default.createDirectory(at: zoneinfo, withIntermediateDirectories: true)
+        try Data().write(to: zoneinfo.appendingPathComponent("Buenos_Aires"))
+        let localtime = directory.appendingPathComponent("localtime").path
+        try FileManager.default.createSymbolicLink(
+            atPath: localtime, withDestinationPath: zoneinfo.appendingPathComponent("Buenos_Aires").path)
+        let timezone = directory.appendingPathComponent("timezone")
+        try "Europe/Paris\n".write(to: timezone, atomically: true, encoding: .utf8)
+        let none = directory.appendingPathComponent("none").path
+        func zone(_ environment: [String: String], _ localtime: String, _ timezoneFile: String) -> String {
+            LocalTimeZone.identifier(environment: environment, localtime: localtime, timezoneFile: timezoneFile)
+        }
+        #expect(zone(["TZ": "Asia/Tokyo"], localtime, timezone.path) == "Asia/Tokyo")
+        #expect(zone(["TZ": ":Pacific/Auckland"], localtime, timezone.path) == "Pacific/Auckland")
+        #expect(zone(["TZ": "/usr/share/zoneinfo/Etc/GMT+3"], localtime, timezone.path) == "Etc/GMT+3")
+        #expect(zone(["TZ": "../../etc/passwd"], localtime, timezone.path) == "America/Argentina/Buenos_Aires")
+        #expect(zone([:], localtime, timezone.path) == "America/Argentina/Buenos_Aires")
+        #expect(zone([:], none, timezone.path) == "Europe/Paris")
+        #expect(zone([:], none, none) == "UTC")
     }
 
     @Test func firstPartyIDPersistsIsPrivateAndRotates() async throws {
