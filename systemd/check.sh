@@ -9,7 +9,7 @@
 #      (the tmpfiles one only as root, since it chowns)
 #
 # verify refuses a unit whose ExecStart binary is missing or not executable,
-# so when /usr/local/bin/secure-signalsd does not exist this script creates a
+# so when /usr/sbin/secure-signalsd does not exist this script creates a
 # dummy one (`#!/bin/sh` + `exit 0`, needs root) and removes it on exit. An
 # existing binary is never touched.
 #
@@ -19,7 +19,7 @@
 set -euo pipefail
 
 MAX_EXPOSURE_TENTHS=20 # 2.0 on systemd-analyze's 0.0-10.0 scale
-BINARY=/usr/local/bin/secure-signalsd
+BINARY=/usr/sbin/secure-signalsd
 
 script=${BASH_SOURCE[0]}
 if [[ "$script" == */* ]]; then cd "${script%/*}/.."; else cd ..; fi

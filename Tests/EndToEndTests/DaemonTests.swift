@@ -417,13 +417,11 @@ struct DaemonTests {
 
     @Test func checkConfigValidatesAndNamesTheKeyAtFault() async throws {
         let directory = try TemporaryDirectory()
-        // The installed example, with what only a device has (its group, /run, /var/lib, the
-        // bidder's key in /etc) pointed at this test's own.
+        // The installed example, with what only a device has (its group, /run, /var/lib)
+        // pointed at this test's own.
         var installed = try String(
             contentsOf: repositoryRoot.appendingPathComponent("systemd/daemon.json"), encoding: .utf8)
         installed = installed.replacingOccurrences(of: "\"group\": \"secure-signals\"", with: "\"group\": \"0\"")
-        installed = installed.replacingOccurrences(
-            of: "/etc/secure-signals/keys/bidder.keyconfig", with: DemoRecipient.keyConfigPath)
         installed = installed.replacingOccurrences(of: "/run/secure-signals/", with: directory.path("run") + "/")
         installed = installed.replacingOccurrences(of: "/var/lib/secure-signals", with: directory.path("state"))
         try installed.write(toFile: directory.path("good.json"), atomically: true, encoding: .utf8)

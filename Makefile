@@ -1,0 +1,102 @@
+# secure-signals: build, install and package the daemon and its CLI the way Debian installs
+# daemons. `make install DESTDIR=/tmp/root` is what a Yocto or Buildroot recipe calls;
+# `make deb` packages that same tree. docs/packaging.md lists every installed file.
+#
+#   make                 static, stripped release binaries in build/bin (debug files in build/debug)
+#   make install         into $(DESTDIR)$(PREFIX), the configuration into $(DESTDIR)$(SYSCONFDIR)
+#   make uninstall       removes what install wrote (never the state, never a changed configuration)
+#   make deb             build/secure-signals_VERSION_ARCH.deb
+#   make check-install   installs into a temporary root and compares it with docs/packaging.md
+
+PREFIX ?= /usr
+SYSCONFDIR ?= /etc
+DESTDIR ?=
+SWIFT ?= swift
+# The Swift runtime linked in: the binaries need only the system libraries docs/packaging.md lists.
+SWIFT_BUILD_FLAGS ?= -c release --static-swift-stdlib
+INSTALL ?= install
+
+BINDIR := $(PREFIX)/bin
+# The daemon is an administrator's program (`secure-signalsd --check-config` is run by hand),
+# so sbin, as Debian puts daemons that are run directly, rather than libexec.
+SBINDIR := $(PREFIX)/sbin
+UNITDIR := $(PREFIX)/lib/systemd/system
+SYSUSERSDIR := $(PREFIX)/lib/sysusers.d
+TMPFILESDIR := $(PREFIX)/lib/tmpfiles.d
+MANDIR := $(PREFIX)/share/man
+DOCDIR := $(PREFIX)/share/doc/secure-signals
+BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR := $(PREFIX)/share/zsh/vendor-completions
+FISHCOMPDIR := $(PREFIX)/share/fish/vendor_completions.d
+CONFDIR := $(SYSCONFDIR)/secure-signals
+
+PROGRAMS := secure-signalsd secure-signals
+VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/SharedTypes/DaemonVersion.swift)
+
+.PHONY: all build install uninstall deb check-install clean-build
+
+all: build
+
+# Built once; stripped copies beside the debug information, linked by a .gnu_debuglink.
+build:
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product secure-signalsd
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS) --product secure-signals
+	@mkdir -p build/bin build/debug
+	@set -e; bin=$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path); \
+	for program in $(PROGRAMS); do \
+		objcopy --only-keep-debug "$$bin/$$program" "build/debug/$$program.debug"; \
+		objcopy --strip-all --add-gnu-debuglink="build/debug/$$program.debug" "$$bin/$$program" "build/bin/$$program"; \
+	done
+	bash scripts/man-and-completions.sh build/bin
+	@ls -l build/bin
+
+install:
+	@test -x build/bin/secure-signalsd || { echo "make install: run 'make' first (build/bin is empty)" >&2; exit 1; }
+	$(INSTALL) -D -m 0755 build/bin/secure-signalsd $(DESTDIR)$(SBINDIR)/secure-signalsd
+	$(INSTALL) -D -m 0755 build/bin/secure-signals $(DESTDIR)$(BINDIR)/secure-signals
+	$(INSTALL) -d -m 0755 $(DESTDIR)$(UNITDIR)
+	sed 's|/usr/sbin/secure-signalsd|$(SBINDIR)/secure-signalsd|; s|/etc/secure-signals/|$(CONFDIR)/|' \
+		systemd/secure-signals.service > $(DESTDIR)$(UNITDIR)/secure-signals.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/secure-signals.service
+	$(INSTALL) -m 0644 systemd/secure-signals.socket $(DESTDIR)$(UNITDIR)/secure-signals.socket
+	$(INSTALL) -D -m 0644 systemd/sysusers.d/secure-signals.conf $(DESTDIR)$(SYSUSERSDIR)/secure-signals.conf
+	$(INSTALL) -D -m 0644 systemd/tmpfiles.d/secure-signals.conf $(DESTDIR)$(TMPFILESDIR)/secure-signals.conf
+	$(INSTALL) -D -m 0640 systemd/daemon.json $(DESTDIR)$(CONFDIR)/daemon.json
+	$(INSTALL) -D -m 0644 build/man/secure-signals.1 $(DESTDIR)$(MANDIR)/man1/secure-signals.1
+	$(INSTALL) -D -m 0644 build/man/secure-signalsd.8 $(DESTDIR)$(MANDIR)/man8/secure-signalsd.8
+	$(INSTALL) -D -m 0644 build/completions/bash/secure-signals $(DESTDIR)$(BASHCOMPDIR)/secure-signals
+	$(INSTALL) -D -m 0644 build/completions/bash/secure-signalsd $(DESTDIR)$(BASHCOMPDIR)/secure-signalsd
+	$(INSTALL) -D -m 0644 build/completions/zsh/_secure-signals $(DESTDIR)$(ZSHCOMPDIR)/_secure-signals
+	$(INSTALL) -D -m 0644 build/completions/zsh/_secure-signalsd $(DESTDIR)$(ZSHCOMPDIR)/_secure-signalsd
+	$(INSTALL) -D -m 0644 build/completions/fish/secure-signals.fish $(DESTDIR)$(FISHCOMPDIR)/secure-signals.fish
+	$(INSTALL) -D -m 0644 build/completions/fish/secure-signalsd.fish $(DESTDIR)$(FISHCOMPDIR)/secure-signalsd.fish
+	$(INSTALL) -D -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	$(INSTALL) -D -m 0644 CHANGELOG.md $(DESTDIR)$(DOCDIR)/CHANGELOG.md
+	$(INSTALL) -D -m 0644 docs/api.md $(DESTDIR)$(DOCDIR)/api.md
+	$(INSTALL) -D -m 0644 docs/openapi.yaml $(DESTDIR)$(DOCDIR)/openapi.yaml
+	$(INSTALL) -D -m 0644 docs/exec-adapters.md $(DESTDIR)$(DOCDIR)/exec-adapters.md
+	$(INSTALL) -D -m 0644 docs/ad-sources.md $(DESTDIR)$(DOCDIR)/ad-sources.md
+	$(INSTALL) -D -m 0644 keys/README.md $(DESTDIR)$(DOCDIR)/keys.md
+	$(INSTALL) -D -m 0644 config/daemon.json $(DESTDIR)$(DOCDIR)/examples/daemon.json
+	$(INSTALL) -D -m 0644 keys/demo/demo.keyconfig $(DESTDIR)$(DOCDIR)/examples/demo.keyconfig
+
+# What install wrote, and the directories it made if they are empty now. The configuration
+# stays if it differs from the one installed; the state directory is never touched.
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/secure-signalsd $(DESTDIR)$(BINDIR)/secure-signals
+	rm -f $(DESTDIR)$(UNITDIR)/secure-signals.service $(DESTDIR)$(UNITDIR)/secure-signals.socket
+	rm -f $(DESTDIR)$(SYSUSERSDIR)/secure-signals.conf $(DESTDIR)$(TMPFILESDIR)/secure-signals.conf
+	rm -f $(DESTDIR)$(MANDIR)/man1/secure-signals.1 $(DESTDIR)$(MANDIR)/man8/secure-signalsd.8
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/secure-signals $(DESTDIR)$(BASHCOMPDIR)/secure-signalsd
+	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_secure-signals $(DESTDIR)$(ZSHCOMPDIR)/_secure-signalsd
+	rm -f $(DESTDIR)$(FISHCOMPDIR)/secure-signals.fish $(DESTDIR)$(FISHCOMPDIR)/secure-signalsd.fish
+	rm -rf $(DESTDIR)$(DOCDIR)
+	@if cmp -s systemd/daemon.json $(DESTDIR)$(CONFDIR)/daemon.json; then rm -f $(DESTDIR)$(CONFDIR)/daemon.json; \
+	elif [ -e $(DESTDIR)$(CONFDIR)/daemon.json ]; then echo "kept $(DESTDIR)$(CONFDIR)/daemon.json: it was changed"; fi
+	-rmdir $(DESTDIR)$(CONFDIR) 2>/dev/null || true
+
+deb:
+	bash packaging/make-deb.sh
+
+check-install:
+	bash packaging/check-install.sh

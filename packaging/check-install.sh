@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# `make check-install`: `make install` into a temporary root must write exactly the files
+# docs/packaging.md lists, and the installed binaries must need no Swift library (they link
+# the Swift runtime statically) and nothing under the toolchain.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+
+test -x build/bin/secure-signalsd || make build
+make --no-print-directory install DESTDIR="$root" >/dev/null
+expected=$(sed -n '/<!-- installed files -->/,/<!-- end of installed files -->/p' docs/packaging.md | grep '^/' | sort)
+actual=$(cd "$root" && find . -type f | sed 's|^\.||' | sort)
+if [[ "$expected" != "$actual" ]]; then
+    diff <(echo "$expected") <(echo "$actual") | sed 's/^</  documented only:/; s/^>/  installed only:/' | grep only || true
+    echo "check-install.sh: make install wrote other files than docs/packaging.md lists" >&2
+    exit 1
+fi
+echo "check-install.sh: make install wrote the $(wc -l <<<"$actual") documented files"
+
+toolchain=$(dirname "$(dirname "$(command -v swift)")")
+for binary in "$root/usr/sbin/secure-signalsd" "$root/usr/bin/secure-signals"; do
+    needs=$(ldd "$binary")
+    if grep -Eiq 'libswift|libFoundation|lib_FoundationICU|libdispatch|not found' <<<"$needs" ||
+        grep -Fq "$toolchain" <<<"$needs"; then
+        echo "$needs"
+        echo "check-install.sh: ${binary#"$root"} needs a Swift library or the toolchain" >&2
+        exit 1
+    fi
+    echo "check-install.sh: ${binary#"$root"} needs only: $(awk '/=>/ { print $1 }' <<<"$needs" | tr '\n' ' ')"
+done
+
+# uninstall leaves nothing but a changed configuration.
+echo '{}' >"$root/etc/secure-signals/daemon.json"
+make --no-print-directory uninstall DESTDIR="$root" >/dev/null
+left=$(cd "$root" && find . -type f | sed 's|^\.||')
+if [[ "$left" != "/etc/secure-signals/daemon.json" ]]; then
+    echo "$left"
+    echo "check-install.sh: make uninstall left other files than the changed configuration" >&2
+    exit 1
+fi
+echo "check-install.sh: make uninstall removed everything but the changed configuration"
