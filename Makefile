@@ -12,9 +12,18 @@ PREFIX ?= /usr
 SYSCONFDIR ?= /etc
 DESTDIR ?=
 SWIFT ?= swift
-# The Swift runtime linked in: the binaries need only the system libraries docs/packaging.md lists.
-SWIFT_BUILD_FLAGS ?= -c release --static-swift-stdlib
+# The Swift runtime linked in, and no $ORIGIN search path: the binaries need only the system
+# libraries docs/packaging.md lists.
+SWIFT_BUILD_FLAGS ?= -c release --static-swift-stdlib --disable-local-rpath
 INSTALL ?= install
+# The target's objcopy when cross-building (aarch64-linux-gnu-objcopy, arm-linux-gnueabihf-objcopy).
+OBJCOPY ?= objcopy
+# STRIP=no installs the binaries as built, for a build system that strips and splits them
+# itself (Yocto's -dbg packages).
+STRIP ?= yes
+# Where binaries this machine can run are, to write the completions when cross-building (a
+# host build's .build/release); the build's own otherwise.
+HOST_BIN ?=
 
 BINDIR := $(PREFIX)/bin
 # The daemon is an administrator's program (`secure-signalsd --check-config` is run by hand),
@@ -33,7 +42,7 @@ CONFDIR := $(SYSCONFDIR)/secure-signals
 PROGRAMS := secure-signalsd secure-signals
 VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/SharedTypes/DaemonVersion.swift)
 
-.PHONY: all build install uninstall deb check-install clean-build
+.PHONY: all build install uninstall deb check-install clean
 
 all: build
 
@@ -44,10 +53,11 @@ build:
 	@mkdir -p build/bin build/debug
 	@set -e; bin=$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path); \
 	for program in $(PROGRAMS); do \
-		objcopy --only-keep-debug "$$bin/$$program" "build/debug/$$program.debug"; \
-		objcopy --strip-all --add-gnu-debuglink="build/debug/$$program.debug" "$$bin/$$program" "build/bin/$$program"; \
+		if [ "$(STRIP)" = no ]; then cp "$$bin/$$program" "build/bin/$$program"; continue; fi; \
+		$(OBJCOPY) --only-keep-debug "$$bin/$$program" "build/debug/$$program.debug"; \
+		$(OBJCOPY) --strip-all --add-gnu-debuglink="build/debug/$$program.debug" "$$bin/$$program" "build/bin/$$program"; \
 	done
-	bash scripts/man-and-completions.sh build/bin
+	bash scripts/man-and-completions.sh $(or $(HOST_BIN),build/bin)
 	@ls -l build/bin
 
 install:
@@ -61,7 +71,13 @@ install:
 	$(INSTALL) -m 0644 systemd/secure-signals.socket $(DESTDIR)$(UNITDIR)/secure-signals.socket
 	$(INSTALL) -D -m 0644 systemd/sysusers.d/secure-signals.conf $(DESTDIR)$(SYSUSERSDIR)/secure-signals.conf
 	$(INSTALL) -D -m 0644 systemd/tmpfiles.d/secure-signals.conf $(DESTDIR)$(TMPFILESDIR)/secure-signals.conf
-	$(INSTALL) -D -m 0640 systemd/daemon.json $(DESTDIR)$(CONFDIR)/daemon.json
+	@# A configuration already there and changed stays; the new example goes beside it.
+	@if [ -e $(DESTDIR)$(CONFDIR)/daemon.json ] && ! cmp -s systemd/daemon.json $(DESTDIR)$(CONFDIR)/daemon.json; then \
+		$(INSTALL) -m 0640 systemd/daemon.json $(DESTDIR)$(CONFDIR)/daemon.json.dist; \
+		echo "kept $(DESTDIR)$(CONFDIR)/daemon.json (changed); the new example is daemon.json.dist"; \
+	else \
+		$(INSTALL) -D -m 0640 systemd/daemon.json $(DESTDIR)$(CONFDIR)/daemon.json; \
+	fi
 	$(INSTALL) -D -m 0644 build/man/secure-signals.1 $(DESTDIR)$(MANDIR)/man1/secure-signals.1
 	$(INSTALL) -D -m 0644 build/man/secure-signalsd.8 $(DESTDIR)$(MANDIR)/man8/secure-signalsd.8
 	$(INSTALL) -D -m 0644 build/completions/bash/secure-signals $(DESTDIR)$(BASHCOMPDIR)/secure-signals
@@ -90,13 +106,20 @@ uninstall:
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/secure-signals $(DESTDIR)$(BASHCOMPDIR)/secure-signalsd
 	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_secure-signals $(DESTDIR)$(ZSHCOMPDIR)/_secure-signalsd
 	rm -f $(DESTDIR)$(FISHCOMPDIR)/secure-signals.fish $(DESTDIR)$(FISHCOMPDIR)/secure-signalsd.fish
-	rm -rf $(DESTDIR)$(DOCDIR)
+	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,README.md CHANGELOG.md api.md openapi.yaml exec-adapters.md \
+		ad-sources.md keys.md examples/daemon.json examples/demo.keyconfig)
+	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 	@if cmp -s systemd/daemon.json $(DESTDIR)$(CONFDIR)/daemon.json; then rm -f $(DESTDIR)$(CONFDIR)/daemon.json; \
 	elif [ -e $(DESTDIR)$(CONFDIR)/daemon.json ]; then echo "kept $(DESTDIR)$(CONFDIR)/daemon.json: it was changed"; fi
 	-rmdir $(DESTDIR)$(CONFDIR) 2>/dev/null || true
 
+# DEB_ARCH (default: this machine's) and MAINTAINER go to the control file.
 deb:
-	bash packaging/make-deb.sh
+	DEB_ARCH="$(DEB_ARCH)" MAINTAINER="$(MAINTAINER)" bash packaging/make-deb.sh
 
 check-install:
 	bash packaging/check-install.sh
+
+# What make wrote (build/); SwiftPM's own .build stays.
+clean:
+	rm -rf build

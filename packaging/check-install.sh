@@ -18,16 +18,22 @@ if [[ "$expected" != "$actual" ]]; then
 fi
 echo "check-install.sh: make install wrote the $(wc -l <<<"$actual") documented files"
 
-toolchain=$(dirname "$(dirname "$(command -v swift)")")
+# What each binary asks the dynamic loader for (readelf: the same on any host), and that the
+# loader finds it here (ldd).
 for binary in "$root/usr/sbin/secure-signalsd" "$root/usr/bin/secure-signals"; do
-    needs=$(ldd "$binary")
-    if grep -Eiq 'libswift|libFoundation|lib_FoundationICU|libdispatch|not found' <<<"$needs" ||
-        grep -Fq "$toolchain" <<<"$needs"; then
-        echo "$needs"
-        echo "check-install.sh: ${binary#"$root"} needs a Swift library or the toolchain" >&2
+    dynamic=$(readelf -d "$binary")
+    needed=$(sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' <<<"$dynamic")
+    if grep -Eiq 'swift|Foundation|dispatch|BlocksRuntime' <<<"$needed" || grep -Eq '\((RPATH|RUNPATH)\)' <<<"$dynamic"; then
+        echo "$dynamic"
+        echo "check-install.sh: ${binary#"$root"} needs a Swift library, or searches a path of its own" >&2
         exit 1
     fi
-    echo "check-install.sh: ${binary#"$root"} needs only: $(awk '/=>/ { print $1 }' <<<"$needs" | tr '\n' ' ')"
+    if ldd "$binary" | grep -q 'not found'; then
+        ldd "$binary"
+        echo "check-install.sh: ${binary#"$root"} needs a library this system lacks" >&2
+        exit 1
+    fi
+    echo "check-install.sh: ${binary#"$root"} needs only: $(tr '\n' ' ' <<<"$needed")"
 done
 
 # uninstall leaves nothing but a changed configuration.

@@ -7,9 +7,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 here=$PWD
+# What dh_fixperms would leave: directories 0755, files 0644 or 0755, whatever the caller's umask.
+umask 022
 
 version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/SharedTypes/DaemonVersion.swift)
-arch=$(dpkg --print-architecture)
+# DEB_ARCH: the target's Debian architecture when cross-building (arm64, armhf).
+arch=${DEB_ARCH:-$(dpkg --print-architecture)}
 package=secure-signals
 root=build/deb-root
 deb=build/${package}_${version}_${arch}.deb
@@ -42,6 +45,8 @@ depends=$(cd "$shlibs" && dpkg-shlibdeps -O "$here/$root/usr/sbin/secure-signals
     sed -n 's/^shlibs:Depends=//p')
 [[ -n "$depends" ]] || { echo "make-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
+chmod -R go-w,a+rX "$root"
+chmod 0640 "$root/etc/secure-signals/daemon.json"
 mkdir -p "$root/DEBIAN"
 installed_size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@DEPENDS@/$depends/" -e "s|@MAINTAINER@|$maintainer|" \
@@ -56,12 +61,16 @@ chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/conffiles" "$root/DEBIAN/md5sums
 dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
 echo "$deb"
 dpkg-deb -f "$deb" Package Version Architecture Depends Installed-Size
+bash packaging/check-deb.sh "$deb"
 
 if command -v lintian >/dev/null; then
     # Errors fail the package; warnings are printed for a person to weigh.
     lintian --tag-display-limit 0 "$deb" ||
         { echo "make-deb.sh: lintian reported errors" >&2; exit 1; }
     echo "lintian: no errors"
+elif [[ -n "${REQUIRE_LINTIAN:-}" ]]; then
+    echo "make-deb.sh: lintian is not installed, and REQUIRE_LINTIAN is set" >&2
+    exit 1
 else
     echo "make-deb.sh: lintian is not installed (apt-get install lintian); the package was not checked"
 fi

@@ -6,12 +6,14 @@
 # socket) for health, signals and a test ad; then the package removed (only the state and the
 # configuration stay, as Debian keeps them) and purged (nothing stays).
 #   bash packaging/test-deb.sh [DEB]     (default: the newest build/*.deb; `make deb` makes one)
-# SUITE (bookworm) and MIRROR (http://deb.debian.org/debian) choose the root; the base system is
+# SUITE (the host's Debian release, else bookworm) and MIRROR (http://deb.debian.org/debian) choose the root; the base system is
 # kept in build/debootstrap-SUITE.tgz so that a second run does not download it again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 here=$PWD
-suite=${SUITE:-bookworm}
+# The host's Debian release by default: Depends: comes from the libraries the package was built against.
+host_suite=$( (. /etc/os-release && [[ "${ID:-}" == debian ]] && echo "${VERSION_CODENAME:-}") 2>/dev/null || true)
+suite=${SUITE:-${host_suite:-bookworm}}
 mirror=${MIRROR:-http://deb.debian.org/debian}
 fail() { echo "test-deb.sh: FAIL: $*" >&2; exit 1; }
 
@@ -27,8 +29,13 @@ chmod 0755 "$root"   # the root directory of the system inside: everyone travers
 daemon=""
 cleanup() {
     if [[ -n "$daemon" ]]; then kill "$daemon" 2>/dev/null || true; wait "$daemon" 2>/dev/null || true; fi
-    for mount in proc dev/pts dev; do umount -l "$root/$mount" 2>/dev/null || true; done
-    rm -rf --one-file-system "$root"
+    for mount in proc sys dev/pts dev; do umount -l "$root/$mount" 2>/dev/null || true; done
+    # Never delete through a mount that is still there.
+    if findmnt -R "$root" >/dev/null 2>&1; then
+        echo "test-deb.sh: $root still has mounts; left in place" >&2
+    else
+        rm -rf --one-file-system "$root"
+    fi
 }
 trap cleanup EXIT
 in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 "$@"; }
@@ -47,12 +54,26 @@ mount --bind /dev/pts "$root/dev/pts"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 in_root sh -c 'command -v swift' && fail "the root has a Swift toolchain"
 
+# Every path of the root but apt's and dpkg's own bookkeeping, logs and caches.
+paths() {
+    (cd "$root" && find . -xdev \( -path ./proc -o -path ./sys -o -path ./dev -o -path ./tmp -o -path ./var/cache \
+        -o -path ./var/log -o -path ./var/lib/apt -o -path ./var/lib/dpkg \) -prune -o -print | sort)
+}
+
 echo "== apt-get install ./$(basename "$deb")"
 cp "$deb" "$root/tmp/"
 in_root apt-get update -qq
+# Debian's packages it depends on first, so that what the package itself adds can be told apart.
+in_root env DEBIAN_FRONTEND=noninteractive apt-get satisfy -y -qq "$(dpkg-deb -f "$deb" Depends)" >/dev/null
+before=$(paths)
 in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "/tmp/$(basename "$deb")" >/dev/null
 in_root dpkg -s secure-signals | grep -q '^Status: install ok installed' || fail "the package is not installed"
-in_root sh -c 'ls -d /usr/lib/swift /usr/lib/libswiftCore.so /opt/swift 2>/dev/null' && fail "Swift came with it"
+for path in /usr/lib/swift /opt/swift /usr/bin/swift; do
+    [[ ! -e "$root$path" ]] || fail "Swift came with it: $path"
+done
+needs=$(in_root ldd /usr/sbin/secure-signalsd)
+if grep -Eq 'swift|not found' <<<"$needs"; then fail "the daemon needs what the root lacks: $needs"; fi
+[[ -L "$root/etc/systemd/system/sockets.target.wants/secure-signals.socket" ]] || fail "postinst did not enable the socket"
 in_root getent passwd secure-signals >/dev/null || fail "postinst made no secure-signals user"
 # Names as the root's own passwd and group files say them (the host's may differ).
 [[ "$(in_root stat -c '%U:%G %a' /var/lib/secure-signals)" == "secure-signals:secure-signals 700" ]] ||
@@ -84,18 +105,18 @@ kill -TERM "$daemon"
 wait "$daemon" || fail "the daemon did not stop cleanly"
 daemon=""
 
-echo "== apt-get remove: the state and the configuration stay"
+# As debhelper's scripts do, remove keeps the enablement (a dangling link) and masks the units;
+# purge takes both away.
+echo "== apt-get remove: only the state, the configuration, the units' masks and enablement stay"
 in_root env DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq secure-signals >/dev/null
-left=$(in_root dpkg -L secure-signals 2>/dev/null | while read -r path; do [[ -f "$root$path" ]] && echo "$path"; done || true)
-[[ "$left" == "/etc/secure-signals/daemon.json" ]] || fail "remove left: $left"
-[[ -f "$root/var/lib/secure-signals/state.sqlite" ]] || fail "remove deleted the state"
-for file in /usr/sbin/secure-signalsd /usr/bin/secure-signals /usr/lib/systemd/system/secure-signals.service; do
-    [[ ! -e "$root$file" ]] || fail "remove left $file"
-done
+[[ -f "$root/var/lib/secure-signals/state.sqlite" ]] || fail "remove deleted the daemon's state"
+added=$(comm -13 <(echo "$before") <(paths) | sed 's|^\.||' |
+    grep -Ev '^/var/lib/secure-signals(/|$)|^/run/secure-signals(/|$)|^/etc/secure-signals(/daemon.json)?$|^/etc/systemd/system/secure-signals\.(socket|service)$|^/etc/systemd/system/sockets\.target\.wants(/secure-signals\.socket)?$|^/var/lib/systemd/deb-systemd-helper-(enabled|masked)(/|$)' || true)
+[[ -z "$added" ]] || fail "remove left: $added"
+[[ -f "$root/etc/secure-signals/daemon.json" ]] || fail "remove deleted the configuration"
 
 echo "== apt-get purge: nothing stays"
 in_root env DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq secure-signals >/dev/null
-for path in /var/lib/secure-signals /etc/secure-signals; do
-    [[ ! -e "$root$path" ]] || fail "purge left $path"
-done
+added=$(comm -13 <(echo "$before") <(paths) | sed 's|^\.||')
+[[ -z "$added" ]] || fail "purge left: $added"
 echo "test-deb.sh: OK"

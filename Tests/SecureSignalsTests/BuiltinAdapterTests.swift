@@ -68,6 +68,18 @@ struct BuiltinAdapterTests {
         #expect(zone([:], localtime, timezone.path) == "America/Argentina/Buenos_Aires")
         #expect(zone([:], none, timezone.path) == "Europe/Paris")
         #expect(zone([:], none, none) == "UTC")
+        #expect(zone(["TZ": ""], localtime, timezone.path) == "UTC", "an empty TZ is UTC, as glibc reads it")
+        #expect(zone(["TZ": "EST5EDT,M3.2.0,M11.1.0"], localtime, timezone.path) == "EST5EDT,M3.2.0,M11.1.0")
+        // A chain of links, as read-only roots have (/etc/localtime -> /var/etc/localtime -> zone).
+        let posix = directory.appendingPathComponent("zoneinfo/posix/Asia")
+        try FileManager.default.createDirectory(at: posix, withIntermediateDirectories: true)
+        try Data().write(to: posix.appendingPathComponent("Seoul"))
+        let middle = directory.appendingPathComponent("var-localtime").path
+        try FileManager.default.createSymbolicLink(
+            atPath: middle, withDestinationPath: posix.appendingPathComponent("Seoul").path)
+        let chained = directory.appendingPathComponent("chained-localtime").path
+        try FileManager.default.createSymbolicLink(atPath: chained, withDestinationPath: middle)
+        #expect(zone([:], chained, none) == "Asia/Seoul")
     }
 
     @Test func firstPartyIDPersistsIsPrivateAndRotates() async throws {
