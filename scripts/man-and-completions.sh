@@ -2,26 +2,23 @@
 # Man pages and shell completions of both binaries, made by swift-argument-parser from their
 # --help: build/man/secure-signals.1, build/man/secure-signalsd.8 (a daemon's page is in section
 # 8) and build/completions/{bash,zsh,fish}/. `make install` installs them.
-#   scripts/man-and-completions.sh [BINDIR]   completions from the binaries in BINDIR
-#                                             (default: a release build made here)
+#   scripts/man-and-completions.sh [BINDIR]   from the binaries in BINDIR, which this machine
+#                                             must be able to run (default: a release build here)
+# swift-argument-parser's generate-manual tool is run on the binaries directly: its package
+# plugin would build every product again in release mode first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bindir=${1:-}
-mkdir -p build/man build/completions/bash build/completions/zsh build/completions/fish
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-for section in 1 8; do
-    mkdir -p "$scratch/$section"
-    swift package --allow-writing-to-package-directory generate-manual --section "$section" \
-        --output-directory "$scratch/$section" >/dev/null
-done
-cp "$scratch/1/secure-signals.1" build/man/secure-signals.1
-cp "$scratch/8/secure-signalsd.8" build/man/secure-signalsd.8
 if [[ -z "$bindir" ]]; then
     swift build -c release --product secure-signals >/dev/null
     swift build -c release --product secure-signalsd >/dev/null
     bindir=.build/release
 fi
+mkdir -p build/man build/completions/bash build/completions/zsh build/completions/fish
+swift build --product generate-manual >/dev/null
+manual=$(swift build --show-bin-path)/generate-manual
+"$manual" "$bindir/secure-signals" --section 1 --output-directory build/man
+"$manual" "$bindir/secure-signalsd" --section 8 --output-directory build/man
 for tool in secure-signals secure-signalsd; do
     "$bindir/$tool" --generate-completion-script bash >"build/completions/bash/$tool"
     "$bindir/$tool" --generate-completion-script zsh >"build/completions/zsh/_$tool"
