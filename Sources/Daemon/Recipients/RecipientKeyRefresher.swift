@@ -121,15 +121,15 @@ actor RecipientKeyRefresher {
         -> RecipientKeySet?
     {
         guard !stopped, running[name]?.keys === keys else { throw Superseded() }
-        // Checked before the file is written: what is stored must be able to seal.
-        _ = try RecipientKeys.sealer(for: set)
+        // Made before the file is written: what is stored must be able to seal.
+        let sealer = try RecipientKeys.sealer(for: set)
         do {
             try store.save(set, for: name, url: url)
         } catch {
             logger.warning(
                 "recipient \(name): the new key set is in force but not stored for the next start: \(error)")
         }
-        return try keys.install(set)
+        return keys.install(set, sealer: sealer)
     }
 
     fileprivate struct Superseded: Error {}

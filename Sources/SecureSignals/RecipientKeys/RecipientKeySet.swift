@@ -1,3 +1,4 @@
+import SharedTypes
 import SignalCrypto
 import Timing
 
@@ -5,10 +6,6 @@ import Timing
 /// long: fresh until its lifetime ends, then stale (still sealed with, while refreshes fail) for
 /// up to the recipient's `max_stale_ms`, then expired (its signals answer `no_recipient_key`).
 public struct RecipientKeySet: Sendable, Equatable {
-    public enum State: String, Sendable {
-        case fresh, stale, expired
-    }
-
     /// In the publisher's order: the first whose suite the daemon supports seals.
     public var configs: [KeyConfig]
     /// Wall-clock milliseconds.
@@ -25,7 +22,8 @@ public struct RecipientKeySet: Sendable, Equatable {
 
     public func staleUntil(maxStale: Duration) -> Int64 { freshUntil + maxStale.wholeMilliseconds }
 
-    public func state(at now: Int64, maxStale: Duration) -> State {
+    /// `.fresh`, `.stale` or `.expired` (never `.unavailable`: that is having no set).
+    public func state(at now: Int64, maxStale: Duration) -> RecipientKeyState {
         if now < freshUntil { return .fresh }
         return now < staleUntil(maxStale: maxStale) ? .stale : .expired
     }

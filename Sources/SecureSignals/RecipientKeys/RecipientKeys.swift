@@ -101,8 +101,13 @@ public final class RecipientKeys: Sendable {
     /// configuration in it can seal.
     @discardableResult
     public func install(_ set: RecipientKeySet) throws -> RecipientKeySet? {
-        let sealer = try Self.sealer(for: set)
-        return fetched.withLock { state in
+        install(set, sealer: try Self.sealer(for: set))
+    }
+
+    /// `install` with `set`'s sealer already made (`sealer(for:)`).
+    @discardableResult
+    public func install(_ set: RecipientKeySet, sealer: EnvelopeSealer) -> RecipientKeySet? {
+        fetched.withLock { state in
             defer { state = Fetched(set: set, sealer: sealer, lastError: nil) }
             return state.set
         }
@@ -133,19 +138,18 @@ public final class RecipientKeys: Sendable {
 
     /// The state of the fetched set at `now`: unavailable before the first; always fresh for files.
     public func state(at now: Int64) -> RecipientKeyState {
+        state(of: keySet, at: now)
+    }
+
+    private func state(of set: RecipientKeySet?, at now: Int64) -> RecipientKeyState {
         guard let keyURL else { return .fresh }
-        guard let set = keySet else { return .unavailable }
-        switch set.state(at: now, maxStale: keyURL.maxStale) {
-        case .fresh: return .fresh
-        case .stale: return .stale
-        case .expired: return .expired
-        }
+        return set?.state(at: now, maxStale: keyURL.maxStale) ?? .unavailable
     }
 
     /// What `GET /v1/recipients` shows of recipient `name` at `now`.
     public func status(name: String, at now: Int64) -> RecipientStatus {
         let current = fetched.withLock { $0 }
-        let state = state(at: now)
+        let state = state(of: current.set, at: now)
         let usable = state == .fresh || state == .stale
         let keyIDs = (usable ? current.set?.keyIDs : nil) ?? files?.keyIDs ?? []
         let maxStale = keyURL?.maxStale ?? .zero
