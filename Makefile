@@ -40,7 +40,6 @@ FISHCOMPDIR := $(PREFIX)/share/fish/vendor_completions.d
 CONFDIR := $(SYSCONFDIR)/secure-signals
 
 PROGRAMS := secure-signalsd secure-signals
-VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/SharedTypes/DaemonVersion.swift)
 
 .PHONY: all build install uninstall deb check-install clean
 

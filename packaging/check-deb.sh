@@ -7,8 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 deb=$1
 fail() { echo "check-deb.sh: FAIL: $*" >&2; exit 1; }
+source packaging/lib.sh
 
-version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/SharedTypes/DaemonVersion.swift)
+version=$(daemon_version)
 [[ "$(dpkg-deb -f "$deb" Package)" == secure-signals ]] || fail "Package is not secure-signals"
 [[ "$(dpkg-deb -f "$deb" Version)" == "$version" ]] || fail "Version is not $version"
 [[ "$(basename "$deb")" == "secure-signals_${version}_$(dpkg-deb -f "$deb" Architecture).deb" ]] ||
@@ -26,7 +27,7 @@ for script in postinst prerm postrm; do
 done
 
 expected=$(
-    sed -n '/<!-- installed files -->/,/<!-- end of installed files -->/p' docs/packaging.md | grep '^/' |
+    documented_files |
         sed -e 's|^\(/usr/share/man/.*\)$|\1.gz|' -e 's|^\(/usr/share/doc/secure-signals/CHANGELOG.md\)$|\1.gz|'
     printf '%s\n' /usr/share/doc/secure-signals/copyright /usr/share/doc/secure-signals/changelog.gz \
         /usr/share/lintian/overrides/secure-signals

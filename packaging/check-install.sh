@@ -9,7 +9,8 @@ trap 'rm -rf "$root"' EXIT
 
 test -x build/bin/secure-signalsd || make build
 make --no-print-directory install DESTDIR="$root" >/dev/null
-expected=$(sed -n '/<!-- installed files -->/,/<!-- end of installed files -->/p' docs/packaging.md | grep '^/' | sort)
+source packaging/lib.sh
+expected=$(documented_files | sort)
 actual=$(cd "$root" && find . -type f | sed 's|^\.||' | sort)
 if [[ "$expected" != "$actual" ]]; then
     diff <(echo "$expected") <(echo "$actual") | sed 's/^</  documented only:/; s/^>/  installed only:/' | grep only || true

@@ -10,7 +10,8 @@ here=$PWD
 # What dh_fixperms would leave: directories 0755, files 0644 or 0755, whatever the caller's umask.
 umask 022
 
-version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/SharedTypes/DaemonVersion.swift)
+source packaging/lib.sh
+version=$(daemon_version)
 # DEB_ARCH: the target's Debian architecture when cross-building (arm64, armhf).
 arch=${DEB_ARCH:-$(dpkg --print-architecture)}
 package=secure-signals

@@ -39,6 +39,7 @@ cleanup() {
 }
 trap cleanup EXIT
 in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 "$@"; }
+apt_in_root() { in_root env DEBIAN_FRONTEND=noninteractive apt-get "$@"; }
 
 echo "== a minimal $suite root (debootstrap --variant=minbase)"
 tarball=$here/build/debootstrap-$suite.tgz
@@ -64,9 +65,9 @@ echo "== apt-get install ./$(basename "$deb")"
 cp "$deb" "$root/tmp/"
 in_root apt-get update -qq
 # Debian's packages it depends on first, so that what the package itself adds can be told apart.
-in_root env DEBIAN_FRONTEND=noninteractive apt-get satisfy -y -qq "$(dpkg-deb -f "$deb" Depends)" >/dev/null
+apt_in_root satisfy -y -qq "$(dpkg-deb -f "$deb" Depends)" >/dev/null
 before=$(paths)
-in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "/tmp/$(basename "$deb")" >/dev/null
+apt_in_root install -y -qq "/tmp/$(basename "$deb")" >/dev/null
 in_root dpkg -s secure-signals | grep -q '^Status: install ok installed' || fail "the package is not installed"
 for path in /usr/lib/swift /opt/swift /usr/bin/swift; do
     [[ ! -e "$root$path" ]] || fail "Swift came with it: $path"
@@ -108,7 +109,7 @@ daemon=""
 # As debhelper's scripts do, remove keeps the enablement (a dangling link) and masks the units;
 # purge takes both away.
 echo "== apt-get remove: only the state, the configuration, the units' masks and enablement stay"
-in_root env DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq secure-signals >/dev/null
+apt_in_root remove -y -qq secure-signals >/dev/null
 [[ -f "$root/var/lib/secure-signals/state.sqlite" ]] || fail "remove deleted the daemon's state"
 added=$(comm -13 <(echo "$before") <(paths) | sed 's|^\.||' |
     grep -Ev '^/var/lib/secure-signals(/|$)|^/run/secure-signals(/|$)|^/etc/secure-signals(/daemon.json)?$|^/etc/systemd/system/secure-signals\.(socket|service)$|^/etc/systemd/system/sockets\.target\.wants(/secure-signals\.socket)?$|^/var/lib/systemd/deb-systemd-helper-(enabled|masked)(/|$)' || true)
@@ -116,7 +117,7 @@ added=$(comm -13 <(echo "$before") <(paths) | sed 's|^\.||' |
 [[ -f "$root/etc/secure-signals/daemon.json" ]] || fail "remove deleted the configuration"
 
 echo "== apt-get purge: nothing stays"
-in_root env DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq secure-signals >/dev/null
+apt_in_root purge -y -qq secure-signals >/dev/null
 added=$(comm -13 <(echo "$before") <(paths) | sed 's|^\.||')
 [[ -z "$added" ]] || fail "purge left: $added"
 echo "test-deb.sh: OK"
