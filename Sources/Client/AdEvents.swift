@@ -1,6 +1,11 @@
 import AsyncHTTPClient
-import Foundation
 import NIOCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One event of `GET /v1/events`: its id, name and JSON object.
 public struct ServerSentAdEvent: Sendable {
@@ -13,11 +18,6 @@ public struct ServerSentAdEvent: Sendable {
         self.id = id
         self.name = name
         self.data = data
-    }
-
-    /// The JSON object, as Foundation values.
-    public var fields: [String: Any] {
-        (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:]
     }
 }
 

@@ -1,9 +1,14 @@
 import AsyncHTTPClient
-import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The socket API from the client's side: what the CLI and the benchmarks speak.
 public struct DaemonClient: Sendable {
@@ -127,11 +132,14 @@ public struct DaemonClient: Sendable {
     public func collect(requestID: String, adapters: [String]? = nil, timeoutMilliseconds: Int? = nil) async throws
         -> CollectionResult
     {
-        var body: [String: Any] = ["request_id": requestID]
-        if let adapters { body["adapters"] = adapters }
-        if let timeoutMilliseconds { body["timeout_ms"] = timeoutMilliseconds }
+        @WireKeys struct Body: Encodable {
+            var requestID: String
+            var adapters: [String]?
+            @WireName("timeout_ms") var timeoutMilliseconds: Int?
+        }
+        let body = Body(requestID: requestID, adapters: adapters, timeoutMilliseconds: timeoutMilliseconds)
         return try await call(
-            .POST, "/v1/signals", json: try JSONSerialization.data(withJSONObject: body), as: CollectionResult.self)
+            .POST, "/v1/signals", json: try WireFormat.encoder().encode(body), as: CollectionResult.self)
     }
 }
 

@@ -69,6 +69,5 @@ extension TCString.PublisherRestriction {
 }
 
 extension JSONValue {
-    static func int(_ value: some BinaryInteger) -> JSONValue { .number(Double(value)) }
     static func ids(_ ids: [Int]) -> JSONValue { .array(ids.map { .int($0) }) }
 }

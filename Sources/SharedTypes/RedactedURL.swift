@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A URL as logs and error messages may show it: scheme, host, port and path, without the
 /// query, fragment or user info, where ad servers put ids, prices and tokens.

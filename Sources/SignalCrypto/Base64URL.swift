@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Base64url without padding (RFC 4648 §5), strict on input: only the URL-safe
 /// alphabet, no padding, no line breaks.

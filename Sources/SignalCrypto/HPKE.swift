@@ -1,5 +1,10 @@
 import CLibCrypto
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension HPKE {
     /// Base mode (0x00) of RFC 9180 §5.1.1: a sender context and the `enc` that the

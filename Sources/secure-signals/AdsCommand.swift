@@ -1,7 +1,13 @@
 import ArgumentParser
 import Client
-import Foundation
 import NIOHTTP1
+import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `secure-signals ads ...`: native and rewarded ads through the daemon.
 struct AdsCommand: AsyncParsableCommand {
@@ -72,32 +78,33 @@ struct AdsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            var body: [String: Any] = ["ad_unit": adUnit, "format": format == .rewarded ? "rewarded" : "native"]
-            if !formatId.isEmpty { body["format_ids"] = formatId }
+            var body: [String: JSONValue] = [
+                "ad_unit": .string(adUnit), "format": format == .rewarded ? "rewarded" : "native",
+            ]
+            if !formatId.isEmpty { body["format_ids"] = .array(formatId.map(JSONValue.string)) }
             if force { body["force"] = true }
-            var options: [String: Any] = [:]
-            if let mediaAspectRatio { options["media_aspect_ratio"] = mediaAspectRatio }
+            var options: [String: JSONValue] = [:]
+            if let mediaAspectRatio { options["media_aspect_ratio"] = .string(mediaAspectRatio) }
             if disableImageLoading { options["disable_image_loading"] = true }
             if multipleImages { options["multiple_images"] = true }
-            if !openableScheme.isEmpty { options["openable_schemes"] = openableScheme }
-            if !options.isEmpty { body["options"] = options }
-            var ssv: [String: Any] = [:]
-            if let userId { ssv["user_id"] = userId }
-            if let customData { ssv["custom_data"] = customData }
-            if !ssv.isEmpty { body["ssv"] = ssv }
-            let reply = try await connection.client.request(
-                .POST, "/v1/ads", json: try JSONSerialization.data(withJSONObject: body))
+            if !openableScheme.isEmpty { options["openable_schemes"] = .array(openableScheme.map(JSONValue.string)) }
+            if !options.isEmpty { body["options"] = .object(options) }
+            var ssv: [String: JSONValue] = [:]
+            if let userId { ssv["user_id"] = .string(userId) }
+            if let customData { ssv["custom_data"] = .string(customData) }
+            if !ssv.isEmpty { body["ssv"] = .object(ssv) }
+            let reply = try await connection.client.request(.POST, "/v1/ads", json: try jsonBody(.object(body)))
             if connection.json {
                 printBody(reply.body)
                 if !(200..<300).contains(reply.status) { throw ExitCode(1) }
                 return
             }
-            let answer = (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any] ?? [:]
+            let answer = jsonAnswer(reply.body)
             let attempts = attempts(in: answer)
             guard (200..<300).contains(reply.status) else {
-                let error = answer["error"] as? [String: Any] ?? [:]
+                let error = answer["error"]
                 throw CommandFailure(
-                    "load failed: \(error["code"] ?? reply.status): \(error["message"] ?? "")"
+                    "load failed: \(error?["code"] ?? .int(reply.status)): \(error?["message"] ?? "")"
                         + (attempts.isEmpty ? "" : " (tried: \(attempts.joined(separator: "; ")))"))
             }
             printSummary(of: answer)
@@ -112,7 +119,7 @@ struct AdsCommand: AsyncParsableCommand {
         func run() async throws {
             if connection.json { return try await printRaw(connection, "/v1/ads/\(adId)") }
             let reply = try await connection.client.request(.GET, "/v1/ads/\(adId)").successful()
-            printSummary(of: (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any] ?? [:])
+            printSummary(of: jsonAnswer(reply.body))
         }
     }
 
@@ -130,7 +137,7 @@ struct AdsCommand: AsyncParsableCommand {
         @Option(help: "The asset clicked, e.g. headline or call_to_action.") var asset: String?
         @OptionGroup var connection: ConnectionOptions
         func run() async throws {
-            try await lifecycle(connection, adId, "click", body: asset.map { ["asset": $0] } ?? [:])
+            try await lifecycle(connection, adId, "click", body: asset.map { ["asset": .string($0)] } ?? [:])
         }
     }
 
@@ -148,7 +155,7 @@ struct AdsCommand: AsyncParsableCommand {
         @Argument(help: "The ad's id.") var adId: String
         @Argument(help: "The event.") var event: String
         @OptionGroup var connection: ConnectionOptions
-        func run() async throws { try await lifecycle(connection, adId, "progress", body: ["event": event]) }
+        func run() async throws { try await lifecycle(connection, adId, "progress", body: ["event": .string(event)]) }
     }
 
     struct Dismiss: AsyncParsableCommand {
@@ -170,7 +177,7 @@ struct AdsCommand: AsyncParsableCommand {
         func validate() throws {
             guard (100...999).contains(code) else { throw ValidationError("the code must be 100 to 999") }
         }
-        func run() async throws { try await lifecycle(connection, adId, "error", body: ["code": code]) }
+        func run() async throws { try await lifecycle(connection, adId, "error", body: ["code": .int(code)]) }
     }
 
     struct Events: AsyncParsableCommand {
@@ -186,7 +193,7 @@ struct AdsCommand: AsyncParsableCommand {
                 let line =
                     connection.json
                     ? event.data
-                    : "\(event.name.padding(toLength: max(16, event.name.count), withPad: " ", startingAt: 0)) \(event.data)"
+                    : "\(event.name.padded(to: 16)) \(event.data)"
                 try Array((line + "\n").utf8).withUnsafeBytes { try StandardStreams.write($0) }
             }
         }
@@ -195,17 +202,17 @@ struct AdsCommand: AsyncParsableCommand {
 
 /// POSTs a lifecycle call and prints its answer: JSON with --json, else one line.
 private func lifecycle(
-    _ connection: ConnectionOptions, _ adID: String, _ action: String, body: [String: Any] = [:]
+    _ connection: ConnectionOptions, _ adID: String, _ action: String, body: [String: JSONValue] = [:]
 ) async throws {
     let reply = try await connection.client.request(
-        .POST, "/v1/ads/\(adID)/\(action)", json: try JSONSerialization.data(withJSONObject: body)
+        .POST, "/v1/ads/\(adID)/\(action)", json: try jsonBody(.object(body))
     ).successful()
     if connection.json { return printBody(reply.body) }
-    let answer = (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any] ?? [:]
+    let answer = jsonAnswer(reply.body)
     var line =
-        answer["recorded"] as? Bool == true
+        answer["recorded"]?.bool == true
         ? "\(action): recorded" : "\(action): not recorded (\(answer["reason"] ?? "?"))"
-    if let target = answer["action"] as? [String: Any] {
+    if let target = answer["action"], target.object != nil {
         line += "; open \(target["type"] ?? "?") \(target["url"] ?? "")"
     }
     print(line)
@@ -213,23 +220,23 @@ private func lifecycle(
 
 /// An ad's answer (`POST /v1/ads`, `GET /v1/ads/{id}`) as a few lines: id, format, what it shows,
 /// its reward and its waterfall.
-private func printSummary(of answer: [String: Any]) {
+private func printSummary(of answer: JSONValue) {
     let attempts = attempts(in: answer)
     print("ad \(answer["ad_id"] ?? "?")  \(answer["format"] ?? "?")  expires \(answer["expires_at"] ?? "?")")
-    if let native = answer["native"] as? [String: Any] { print("native: \(native["headline"] ?? "")") }
-    if let custom = answer["custom_native"] as? [String: Any] {
-        let assets = (custom["assets"] as? [String: Any] ?? [:]).keys.sorted().joined(separator: ", ")
+    if let native = answer["native"], native.object != nil { print("native: \(native["headline"] ?? "")") }
+    if let custom = answer["custom_native"], custom.object != nil {
+        let assets = (custom["assets"]?.object ?? [:]).keys.sorted().joined(separator: ", ")
         print("custom native \(custom["format_id"] ?? "?"): \(assets)")
     }
-    if let reward = answer["reward"] as? [String: Any] {
+    if let reward = answer["reward"], reward.object != nil {
         print("reward: \(reward["amount"] ?? "?") \(reward["type"] ?? "?")")
     }
     print("waterfall: \(attempts.joined(separator: "; "))")
 }
 
 /// The waterfall's attempts of an ad's answer, one short text each.
-private func attempts(in answer: [String: Any]) -> [String] {
-    ((answer["response_info"] as? [String: Any])?["attempts"] as? [[String: Any]] ?? []).map {
+private func attempts(in answer: JSONValue) -> [String] {
+    (answer["response_info"]?["attempts"]?.array ?? []).map {
         "\($0["network"] ?? "?") \($0["outcome"] ?? "?") \($0["latency_ms"] ?? "?") ms"
     }
 }

@@ -1,8 +1,13 @@
 import ArgumentParser
 import Client
-import Foundation
 import NIOHTTP1
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where the daemon listens, and whether to print JSON: shared by the commands that call it.
 struct ConnectionOptions: ParsableArguments {
@@ -70,9 +75,9 @@ struct VersionCommand: AsyncParsableCommand {
             daemon = .failure(error)
         }
         if connection.json {
-            var object: [String: Any] = ["cli": DaemonVersion.current]
-            if case .success(let version) = daemon { object["daemon"] = version } else { object["daemon"] = NSNull() }
-            try printJSON(object)
+            var daemonVersion = JSONValue.null
+            if case .success(let version) = daemon { daemonVersion = .string(version) }
+            try printJSON(["cli": .string(DaemonVersion.current), "daemon": daemonVersion])
         } else {
             print("cli     \(DaemonVersion.current)")
             if case .success(let version) = daemon { print("daemon  \(version)") }
@@ -110,9 +115,9 @@ struct AdaptersCommand: AsyncParsableCommand {
         var name: String
 
         func run() async throws {
-            let path =
-                "/v1/adapters/\(name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name)/reset"
-            let reply = try await connection.client.request(.POST, path).successful()
+            var path = URLComponents()
+            path.path = "/v1/adapters/\(name)/reset"
+            let reply = try await connection.client.request(.POST, path.percentEncodedPath).successful()
             if connection.json {
                 print(String(decoding: reply.body, as: UTF8.self))
             } else {
@@ -136,7 +141,7 @@ private func listAdapters(_ connection: ConnectionOptions) async throws {
         return [
             adapter.name, adapter.kind, adapter.state.rawValue, adapter.adapterVersion?.description ?? "-",
             adapter.sdkVersion?.description ?? "-",
-            adapter.initLatencyMilliseconds.map { String(format: "%.1f", $0) } ?? "-",
+            adapter.initLatencyMilliseconds.map { $0.fixed(1) } ?? "-",
             adapter.circuit.state.rawValue, description,
         ]
     }
@@ -169,10 +174,10 @@ struct CollectCommand: AsyncParsableCommand {
         let id = requestId ?? UUID().uuidString.lowercased()
         let selection = adapters.isEmpty ? nil : adapters
         if connection.json {
-            var body: [String: Any] = ["request_id": id]
-            if let selection { body["adapters"] = selection }
-            if let timeoutMs { body["timeout_ms"] = timeoutMs }
-            return try await printRaw(connection, "/v1/signals", body: try JSONSerialization.data(withJSONObject: body))
+            var body: [String: JSONValue] = ["request_id": .string(id)]
+            if let selection { body["adapters"] = .array(selection.map(JSONValue.string)) }
+            if let timeoutMs { body["timeout_ms"] = .int(timeoutMs) }
+            return try await printRaw(connection, "/v1/signals", body: try jsonBody(.object(body)))
         }
         let result = try await connection.client.collect(
             requestID: id, adapters: selection, timeoutMilliseconds: timeoutMs)
@@ -214,7 +219,7 @@ struct Table: CustomStringConvertible {
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                index == row.count - 1 ? cell : cell.padded(to: widths[index])
             }.joined(separator: "  ")
         }.joined(separator: "\n")
     }

@@ -1,6 +1,13 @@
 import ArgumentParser
-import Foundation
+import Glibc
+import SharedTypes
 import SignalCrypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -84,7 +91,7 @@ struct KeysCommand: ParsableCommand {
             guard isatty(STDOUT_FILENO) == 0 else {
                 throw CommandFailure("standard output is a terminal: redirect it to a file, or give --out")
             }
-            FileHandle.standardOutput.write(body)
+            try body.withUnsafeBytes { try StandardStreams.write($0) }
         }
     }
 
@@ -112,7 +119,7 @@ struct KeysCommand: ParsableCommand {
                 try showPrivateKey()
             case .publicKey(let key):
                 if json {
-                    try printJSON(["type": "public_key", "public_key": key.rawRepresentation.hexString])
+                    try printJSON(["type": "public_key", "public_key": .string(key.rawRepresentation.hexString)])
                 } else {
                     print(
                         "public key  \(key.rawRepresentation.hexString) (PEM; no key id: a key configuration has one)")
@@ -129,11 +136,11 @@ struct KeysCommand: ParsableCommand {
             let configPath = KeyFiles.keyConfigPath(besidePrivateKey: file)
             let config = try? KeyFiles.readKeyConfigs(at: configPath).first { $0.publicKey == key.publicKey }
             if json {
-                var object: [String: Any] = [
-                    "type": "private_key", "public_key": key.publicKey.rawRepresentation.hexString,
+                var object: [String: JSONValue] = [
+                    "type": "private_key", "public_key": .string(key.publicKey.rawRepresentation.hexString),
                 ]
-                if let config { object["key_id"] = Int(config.keyID) }
-                try printJSON(object)
+                if let config { object["key_id"] = .int(config.keyID) }
+                try printJSON(.object(object))
             } else {
                 print("private key \(file)")
                 print("public key  \(key.publicKey.rawRepresentation.hexString)")
@@ -145,7 +152,7 @@ struct KeysCommand: ParsableCommand {
 
         private func show(configs: [KeyConfig]) throws {
             if json {
-                try printJSON(["type": "key_configs", "key_configs": configs.map(describe)])
+                try printJSON(["type": "key_configs", "key_configs": .array(configs.map(describe))])
                 return
             }
             for (index, config) in configs.enumerated() {
@@ -163,16 +170,17 @@ struct KeysCommand: ParsableCommand {
             }
         }
 
-        private func describe(_ config: KeyConfig) -> [String: Any] {
+        private func describe(_ config: KeyConfig) -> JSONValue {
             [
-                "key_id": Int(config.keyID),
-                "kem_id": Int(config.kem.rawValue),
-                "public_key": config.publicKey.rawRepresentation.hexString,
-                "symmetric_algorithms": config.algorithms.map { pair -> [String: Any] in
-                    var entry: [String: Any] = ["kdf_id": Int(pair.kdfID), "aead_id": Int(pair.aeadID)]
-                    if let aead = HPKE.AEAD(rawValue: pair.aeadID) { entry["aead"] = aead.name }
-                    return entry
-                },
+                "key_id": .int(config.keyID),
+                "kem_id": .int(config.kem.rawValue),
+                "public_key": .string(config.publicKey.rawRepresentation.hexString),
+                "symmetric_algorithms": .array(
+                    config.algorithms.map { pair -> JSONValue in
+                        var entry: [String: JSONValue] = ["kdf_id": .int(pair.kdfID), "aead_id": .int(pair.aeadID)]
+                        if let aead = HPKE.AEAD(rawValue: pair.aeadID) { entry["aead"] = .string(aead.name) }
+                        return .object(entry)
+                    }),
             ]
         }
     }
@@ -238,8 +246,8 @@ private func writeKeyPair(
     try KeyFiles.writeKeyConfig(config, to: configPath, overwrite: force)
     if json {
         try printJSON([
-            "key_id": Int(config.keyID), "public_key": config.publicKey.rawRepresentation.hexString,
-            "private_key": keyPath, "key_config": configPath,
+            "key_id": .int(config.keyID), "public_key": .string(config.publicKey.rawRepresentation.hexString),
+            "private_key": .string(keyPath), "key_config": .string(configPath),
         ])
         return
     }
@@ -251,23 +259,21 @@ private func writeKeyPair(
 
 /// `directory`, made (0700) when missing; an error when it is something else.
 func makeKeyDirectory(_ directory: String) throws -> URL {
-    var isDirectory: ObjCBool = false
+    var isDirectory = false
     if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw CommandFailure("\(directory): cannot make the directory: \(error.localizedDescription)")
+            throw CommandFailure("\(directory): cannot make the directory: \(error)")
         }
-    } else if !isDirectory.boolValue {
+    } else if !isDirectory {
         throw CommandFailure("\(directory): not a directory (--out names the directory the key files go to)")
     }
     return URL(fileURLWithPath: directory)
 }
 
-func hex(_ value: UInt16) -> String { String(format: "%04x", value) }
-
-func printJSON(_ object: Any) throws {
-    let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-    print(String(decoding: data, as: UTF8.self))
+func hex(_ value: UInt16) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
 }

@@ -1,6 +1,12 @@
 import ArgumentParser
-import Foundation
+import SharedTypes
 import SignalCrypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 struct OpenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,7 +43,7 @@ struct OpenCommand: ParsableCommand {
 
         let lines = String(decoding: StandardStreams.readAll(), as: UTF8.self)
             .split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map(\.trimmingWhitespace)
             .filter { !$0.isEmpty }
         guard let line = lines.first else { throw CommandFailure("no envelope on standard input") }
         guard lines.count == 1 else {
@@ -47,12 +53,12 @@ struct OpenCommand: ParsableCommand {
         if json {
             let header = opened.header
             try printJSON([
-                "key_id": Int(header.keyID),
-                "kem_id": Int(header.suite.kem.rawValue),
-                "kdf_id": Int(header.suite.kdf.rawValue),
-                "aead_id": Int(header.suite.aead.rawValue),
-                "aead": header.suite.aead.name,
-                "payload": opened.payload.withUnsafeBytes { Data($0).base64EncodedString() },
+                "key_id": .int(header.keyID),
+                "kem_id": .int(header.suite.kem.rawValue),
+                "kdf_id": .int(header.suite.kdf.rawValue),
+                "aead_id": .int(header.suite.aead.rawValue),
+                "aead": .string(header.suite.aead.name),
+                "payload": .string(opened.payload.withUnsafeBytes { Data($0).base64EncodedString() }),
             ])
         } else {
             try opened.payload.withUnsafeBytes { try StandardStreams.write($0) }

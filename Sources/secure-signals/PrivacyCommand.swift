@@ -1,7 +1,12 @@
 import ArgumentParser
 import Client
-import Foundation
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 struct PrivacyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -71,9 +76,7 @@ struct PrivacyCommand: AsyncParsableCommand {
         func run() async throws {
             if connection.json { return try await printRaw(connection, "/v1/privacy/decoded") }
             let reply = try await connection.client.request(.GET, "/v1/privacy/decoded").successful()
-            let decoded = try JSONSerialization.jsonObject(with: reply.body)
-            let pretty = try JSONSerialization.data(withJSONObject: decoded, options: [.prettyPrinted, .sortedKeys])
-            print(String(decoding: pretty, as: UTF8.self))
+            try printJSON(try WireFormat.decoder().decode(JSONValue.self, from: reply.body))
         }
     }
 

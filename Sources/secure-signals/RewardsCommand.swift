@@ -1,7 +1,12 @@
 import ArgumentParser
 import Client
-import Foundation
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 struct RewardsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -72,5 +77,5 @@ struct RewardsCommand: AsyncParsableCommand {
 
 /// Wall-clock milliseconds as an ISO 8601 time, to the second.
 private func timestamp(_ milliseconds: Int64) -> String {
-    ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601)
 }

@@ -1,6 +1,12 @@
 import ArgumentParser
-import Foundation
+import SharedTypes
 import SignalCrypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension KeysCommand {
     struct SSVGenerate: ParsableCommand {
@@ -54,13 +60,12 @@ extension KeysCommand {
 
         func run() throws {
             let signing = try KeyFiles.readSSVSigningKey(at: key)
-            let pem = try signing.publicKeyPEM().trimmingCharacters(in: .whitespacesAndNewlines)
-            let entry: [String: Any] = [
-                "keyId": Int(keyId), "pem": pem, "base64": Data(try signing.publicKeyDER()).base64EncodedString(),
+            let pem = try signing.publicKeyPEM().trimmingWhitespace
+            let entry: JSONValue = [
+                "keyId": .int(keyId), "pem": .string(pem),
+                "base64": .string(Data(try signing.publicKeyDER()).base64EncodedString()),
             ]
-            let data = try JSONSerialization.data(
-                withJSONObject: ["keys": [entry]], options: [.sortedKeys, .withoutEscapingSlashes])
-            print(String(decoding: data, as: UTF8.self))
+            print(String(decoding: try jsonBody(["keys": [entry]]), as: UTF8.self))
         }
     }
 }

@@ -1,16 +1,29 @@
-import Foundation
+import Glibc
 import SignalCrypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Standard input and output as bytes, for payloads that need not be text.
 enum StandardStreams {
     static func readAll() -> [UInt8] {
-        Array(FileHandle.standardInput.readDataToEndOfFile())
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return bytes }
+            bytes += chunk[..<n]
+        }
     }
 
     static func write(_ bytes: UnsafeRawBufferPointer) throws {
         var done = 0
         while done < bytes.count {
-            let n = Foundation.write(1, bytes.baseAddress.map { $0 + done }, bytes.count - done)
+            let n = Glibc.write(1, bytes.baseAddress.map { $0 + done }, bytes.count - done)
             if n < 0, errno == EINTR { continue }
             guard n > 0 else {
                 throw CommandFailure("cannot write to standard output: \(String(cString: strerror(errno)))")
@@ -29,5 +42,6 @@ struct CommandFailure: Error, CustomStringConvertible {
 /// Writes `error` to standard error the way the argument parser writes a command's failure,
 /// for commands that choose their own exit status.
 func printError(_ error: any Error) {
-    FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+    var line = Array("Error: \(error)\n".utf8)
+    _ = line.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
 }

@@ -190,7 +190,3 @@ extension String {
         hasSuffix(suffix) ? String(dropLast(suffix.count)) : nil
     }
 }
-
-extension JSONValue {
-    fileprivate var number: Double? { if case .number(let value) = self { value } else { nil } }
-}

@@ -84,3 +84,10 @@ public func metricValue(_ series: String, in client: DaemonClient) async throws 
     try await metricsText(client).split(separator: "\n").first { $0.hasPrefix(series + " ") }
         .flatMap { Double($0.dropFirst(series.count + 1)) }
 }
+
+extension ServerSentAdEvent {
+    /// The event's JSON object, as Foundation values.
+    public var fields: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:]
+    }
+}

@@ -1,0 +1,31 @@
+extension StringProtocol {
+    /// The text without the whitespace and newlines that start or end it (Unicode's definition,
+    /// as `Character.isWhitespace` gives it): Foundation's trimming, without Foundation.
+    public var trimmingWhitespace: String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }),
+            let last = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return String(self[first...last])
+    }
+
+    /// The text padded with spaces at its end to `width` characters; longer text is kept whole.
+    public func padded(to width: Int) -> String {
+        String(self) + String(repeating: " ", count: Swift.max(0, width - count))
+    }
+}
+
+extension Double {
+    /// The number with exactly `places` digits after the point, rounded half away from zero, as
+    /// printf's `%.Nf` writes it; beyond 1e15 (or not finite) the shortest description instead.
+    public func fixed(_ places: Int) -> String {
+        let scale = (0..<places).reduce(1.0) { product, _ in product * 10 }
+        let scaled = (abs(self) * scale).rounded()
+        guard isFinite, scaled < 1e15 else { return description }
+        let units = Int64(scaled)
+        let whole = units / Int64(scale)
+        let fraction = String(units % Int64(scale))
+        let sign = self < 0 && units != 0 ? "-" : ""
+        guard places > 0 else { return sign + String(whole) }
+        return sign + String(whole) + "." + String(repeating: "0", count: places - fraction.count) + fraction
+    }
+}

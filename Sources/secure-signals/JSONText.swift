@@ -1,0 +1,24 @@
+import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A request body the CLI builds, as the daemon's wire format writes JSON.
+func jsonBody(_ value: JSONValue) throws -> Data {
+    try WireFormat.encoder().encode(value)
+}
+
+/// The daemon's JSON answer for a summary line; an empty object when it is not JSON.
+func jsonAnswer(_ body: Data) -> JSONValue {
+    (try? WireFormat.decoder().decode(JSONValue.self, from: body)) ?? .object([:])
+}
+
+/// `value` pretty-printed with sorted keys, for `--json` output the CLI composes itself.
+func printJSON(_ value: JSONValue) throws {
+    let encoder = WireFormat.encoder()
+    encoder.outputFormatting.insert(.prettyPrinted)
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+}
