@@ -8,17 +8,23 @@ import SignalCrypto
 /// A `secure-signalsd` started for a benchmark, sealing for a fresh key, on a temporary socket.
 public final class BenchDaemon {
     public let socketPath: String
-    public let sealer: EnvelopeSealer
+    /// Seals for the benchmark's recipient ("bench"); nil on the embedded default, which seals
+    /// for the demo key.
+    public let sealer: EnvelopeSealer?
     /// Where the daemon's files are; adapters may keep theirs here too.
     public let directory: URL
     private let process = Process()
+    /// Just before the process was started: where its start-to-ready time begins.
+    public private(set) var startedAt = ContinuousClock.now
 
     /// 8 `file` adapters whose 64-byte plaintexts stay cached, so each answers at once.
     public convenience init(
         daemonBinary: String, adapters: Int = 8, adUnits: [String: Any] = [:], extra: [String: Any] = [:],
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], name: String = "bench"
     ) throws {
-        try self.init(daemonBinary: daemonBinary, adUnits: adUnits, extra: extra, environment: environment) {
+        try self.init(
+            daemonBinary: daemonBinary, adUnits: adUnits, extra: extra, environment: environment, name: name
+        ) {
             directory in
             try (0..<adapters).map { index in
                 let file = directory.appendingPathComponent("signal-\(index).bin")
@@ -40,9 +46,7 @@ public final class BenchDaemon {
         daemonBinary: String, adUnits: [String: Any] = [:], extra: [String: Any] = [:],
         environment: [String: String] = [:], name: String = "bench", makeAdapters: (URL) throws -> [[String: Any]]
     ) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("secure-signals-\(name)-\(getpid())")
-        try? FileManager.default.removeItem(at: directory)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try Self.freshDirectory(name)
         socketPath = directory.appendingPathComponent("bench.sock").path
 
         let key = try X25519PrivateKey()
@@ -63,11 +67,39 @@ public final class BenchDaemon {
         }
         let configPath = directory.appendingPathComponent("daemon.json").path
         try JSONSerialization.data(withJSONObject: configuration).write(to: URL(fileURLWithPath: configPath))
+        try start(daemonBinary, ["--config", configPath], environment: environment)
+    }
 
+    /// The daemon on its embedded default (no `--config`): its runtime directory (the socket,
+    /// the `file` adapter's path) and its state directory are the benchmark's.
+    public init(embeddedDefaultOf daemonBinary: String, environment: [String: String] = [:], name: String = "bench")
+        throws
+    {
+        directory = try Self.freshDirectory(name)
+        let runtime = directory.appendingPathComponent("run")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        socketPath = runtime.appendingPathComponent("secure-signals.sock").path
+        sealer = nil
+        let paths = [
+            "XDG_RUNTIME_DIR": runtime.path, "STATE_DIRECTORY": directory.appendingPathComponent("state").path,
+        ]
+        try start(daemonBinary, [], environment: environment.merging(paths) { $1 })
+    }
+
+    private static func freshDirectory(_ name: String) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "secure-signals-\(name)-\(getpid())")
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    private func start(_ daemonBinary: String, _ arguments: [String], environment: [String: String]) throws {
         process.executableURL = URL(fileURLWithPath: daemonBinary)
-        process.arguments = ["--config", configPath, "--log-level", "warning"]
+        process.arguments = arguments + ["--log-level", "warning"]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
+        startedAt = .now
         try process.run()
     }
 

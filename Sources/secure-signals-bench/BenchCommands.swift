@@ -16,6 +16,7 @@ struct BenchCommand: AsyncParsableCommand {
             """,
         subcommands: [
             HPKE.self, Signals.self, Exec.self, Ads.self, OpenRTB.self, Ledger.self, Soak.self, SoakAttack.self,
+            Footprint.self,
         ]
     )
 
@@ -89,11 +90,12 @@ struct BenchCommand: AsyncParsableCommand {
 
         func run() async throws {
             let server = try BenchDaemon(daemonBinary: try daemonBinary(daemon))
+            guard let sealer = server.sealer else { throw CommandFailure("the daemon seals for no bench key") }
             try await server.waitUntilServing()
             let report = try await SignalsBenchmark(
                 socketPath: server.socketPath, secondsPerLevel: seconds, levels: levels
             )
-            .run(floorSealer: server.sealer)
+            .run(floorSealer: sealer)
             print("crypto floor: \(report.adapters) seals in-process, one after another, measured around each level")
             print(
                 "connections  requests  queries/s   p50 ms   p99 ms  p99.9 ms  client CPU  floor ms  p99/floor  qps/(2/floor)"

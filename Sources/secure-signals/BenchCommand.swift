@@ -15,7 +15,8 @@ import ArgumentParser
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure the daemon's costs: hpke, signals, exec, ads, openrtb, ledger (build with -c release).",
+        abstract:
+            "Measure the daemon's costs: hpke, signals, exec, ads, openrtb, ledger, soak, footprint (build with -c release).",
         discussion: """
             Runs secure-signals-bench, built beside this program \
             (swift build -c release --product secure-signals-bench), with the same arguments. \

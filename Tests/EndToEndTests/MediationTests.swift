@@ -1,3 +1,4 @@
+import Bench
 import Client
 import Foundation
 import TestSupport

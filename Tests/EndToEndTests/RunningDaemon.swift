@@ -1,3 +1,4 @@
+import Bench
 import Client
 import Foundation
 import SignalCrypto
@@ -124,49 +125,6 @@ func isListening(_ path: String) -> Bool {
             connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
         }
     } == 0
-}
-
-/// A datagram socket standing in for systemd's `$NOTIFY_SOCKET`.
-final class NotifyListener: @unchecked Sendable {
-    let path: String
-    private let fd: Int32
-    private(set) var messages: [String] = []
-
-    init(path: String) throws {
-        self.path = path
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard fd >= 0, bound == 0 else { throw DaemonFailure("cannot bind \(path)") }
-    }
-
-    deinit { close(fd) }
-
-    /// Waits until a message satisfies `predicate`; answers it, or nil at the timeout.
-    func wait(timeout: Duration = .seconds(15), for predicate: (String) -> Bool) async -> String? {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        var checked = 0
-        while clock.now < deadline {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let count = recv(fd, &buffer, buffer.count, 0)
-            if count > 0 { messages.append(String(decoding: buffer.prefix(count), as: UTF8.self)) }
-            while checked < messages.count {
-                defer { checked += 1 }
-                if predicate(messages[checked]) { return messages[checked] }
-            }
-            if count <= 0 { try? await Task.sleep(for: .milliseconds(10)) }
-        }
-        return nil
-    }
 }
 
 /// Runs `secure-signalsd --check-config` on each JSON text and expects it refused with exit

@@ -1,0 +1,135 @@
+import Client
+import Foundation
+
+/// `secure-signals bench footprint`: what the daemon costs a device. For each configuration,
+/// the time from starting the process to READY=1 on a notify socket, against the time the same
+/// binary takes to start and exit (`--version`: loading, relocation, the runtime); then its
+/// memory, descriptors and threads idle, and again after a number of signal requests and ad
+/// loads.
+public struct FootprintBenchmark {
+    public enum Configuration: String, CaseIterable, Sendable {
+        /// No `--config`: the demo key, the three built-in adapters, the seeds' test ad units.
+        case embeddedDefault = "embedded default"
+        /// 8 cached `file` adapters and the test ad units.
+        case eightAdapters = "8 adapters + ad units"
+    }
+
+    public struct Run: Sendable {
+        public var configuration: Configuration
+        public var startToReady: Duration
+        /// `secure-signalsd --version`, started and exited: the start no daemon code is in.
+        public var startToExit: Duration
+        public var idle: ProcessMemory
+        public var after: ProcessMemory
+        /// Requests sent by the load and those answered other than 2xx.
+        public var requests: Int
+        public var failures: Int
+    }
+
+    public var daemonBinary: String
+    public var signalRequests: Int
+    public var adLoads: Int
+    public var connections: Int
+    /// How long the daemon is left alone before each measurement.
+    public var settle: Duration
+
+    public init(
+        daemonBinary: String, signalRequests: Int = 10_000, adLoads: Int = 10_000, connections: Int = 4,
+        settle: Duration = .seconds(2)
+    ) {
+        self.daemonBinary = daemonBinary
+        self.signalRequests = signalRequests
+        self.adLoads = adLoads
+        self.connections = connections
+        self.settle = settle
+    }
+
+    public func run(_ configuration: Configuration) async throws -> Run {
+        // A binary just built sits dirty in the page cache until written back, and smaps counts
+        // those pages as the process's private dirty memory: write them back first.
+        sync()
+        let startToExit = try await Self.startToExit(daemonBinary)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "secure-signals-notify-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notify = try NotifyListener(path: directory.appendingPathComponent("notify.sock").path)
+        let environment = ["NOTIFY_SOCKET": notify.path]
+        let daemon =
+            switch configuration {
+            case .embeddedDefault:
+                try BenchDaemon(embeddedDefaultOf: daemonBinary, environment: environment, name: "footprint")
+            case .eightAdapters:
+                try BenchDaemon(
+                    daemonBinary: daemonBinary, adUnits: AdsBenchmark.units, environment: environment,
+                    name: "footprint")
+            }
+        guard await notify.wait(timeout: .seconds(30), every: .milliseconds(1), for: { $0.contains("READY=1") }) != nil,
+            let ready = notify.arrivals.last
+        else { throw BenchFailure("secure-signalsd sent no READY=1 within 30 s") }
+        let startToReady = ready - daemon.startedAt
+
+        try await ContinuousClock().sleep(for: settle)
+        guard let idle = ProcessMemory.of(daemon.pid) else { throw BenchFailure("secure-signalsd exited") }
+        let (requests, failures) = try await load(daemon.socketPath)
+        try await ContinuousClock().sleep(for: settle)
+        guard let after = ProcessMemory.of(daemon.pid) else { throw BenchFailure("secure-signalsd exited") }
+        return Run(
+            configuration: configuration, startToReady: startToReady, startToExit: startToExit, idle: idle,
+            after: after, requests: requests, failures: failures)
+    }
+
+    /// The signal requests, then the ad loads (native and rewarded in turn, `force`d so that
+    /// each runs the waterfall and stores a new ad), over `connections` keep-alive connections.
+    private func load(_ socketPath: String) async throws -> (requests: Int, failures: Int) {
+        let native = Data(#"{"ad_unit":"\#(AdsBenchmark.nativeUnit)","format":"native","force":true}"#.utf8)
+        let rewarded = Data(#"{"ad_unit":"\#(AdsBenchmark.rewardedUnit)","format":"rewarded","force":true}"#.utf8)
+        let (signalRequests, adLoads, connections) = (signalRequests, adLoads, connections)
+        return try await Load.using(socketPath: socketPath, connections: connections) { load in
+            var failures = 0
+            for (path, count) in [("/v1/signals", signalRequests), ("/v1/ads", adLoads)] {
+                failures += try await withThrowingTaskGroup(of: Int.self) { group in
+                    for worker in 0..<connections {
+                        group.addTask {
+                            var failed = 0
+                            for index in stride(from: worker, to: count, by: connections) {
+                                let body =
+                                    path == "/v1/ads"
+                                    ? (index % 2 == 0 ? native : rewarded)
+                                    : Data(#"{"request_id":"footprint-\#(index)"}"#.utf8)
+                                let reply = try await load.client.request(.POST, path, json: body)
+                                if !(200..<300).contains(reply.status) { failed += 1 }
+                            }
+                            return failed
+                        }
+                    }
+                    return try await group.reduce(0, +)
+                }
+            }
+            return (signalRequests + adLoads, failures)
+        }
+    }
+
+    /// The median of five starts and exits of `binary --version`.
+    private static func startToExit(_ binary: String) async throws -> Duration {
+        let clock = ContinuousClock()
+        var times: [Duration] = []
+        for _ in 0..<5 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = ["--version"]
+            process.standardOutput = FileHandle.nullDevice
+            // Seen through the termination handler, not waitUntilExit: no thread of the
+            // cooperative pool is blocked while the child runs.
+            let exited = AsyncStream<ContinuousClock.Instant>.makeStream()
+            process.terminationHandler = { _ in
+                exited.continuation.yield(clock.now)
+                exited.continuation.finish()
+            }
+            let start = clock.now
+            try process.run()
+            for await end in exited.stream { times.append(end - start) }
+        }
+        return times.sorted()[times.count / 2]
+    }
+}
