@@ -57,6 +57,7 @@ build:
 		$(OBJCOPY) --strip-all --add-gnu-debuglink="build/debug/$$program.debug" "$$bin/$$program" "build/bin/$$program"; \
 	done
 	bash scripts/man-and-completions.sh $(or $(HOST_BIN),build/bin)
+	bash packaging/notices.sh
 	@ls -l build/bin
 
 install:
@@ -87,6 +88,7 @@ install:
 	$(INSTALL) -D -m 0644 build/completions/fish/secure-signalsd.fish $(DESTDIR)$(FISHCOMPDIR)/secure-signalsd.fish
 	$(INSTALL) -D -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	$(INSTALL) -D -m 0644 CHANGELOG.md $(DESTDIR)$(DOCDIR)/CHANGELOG.md
+	$(INSTALL) -D -m 0644 build/NOTICES $(DESTDIR)$(DOCDIR)/NOTICES
 	$(INSTALL) -D -m 0644 docs/api.md $(DESTDIR)$(DOCDIR)/api.md
 	$(INSTALL) -D -m 0644 docs/openapi.yaml $(DESTDIR)$(DOCDIR)/openapi.yaml
 	$(INSTALL) -D -m 0644 docs/exec-adapters.md $(DESTDIR)$(DOCDIR)/exec-adapters.md
@@ -105,7 +107,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/secure-signals $(DESTDIR)$(BASHCOMPDIR)/secure-signalsd
 	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_secure-signals $(DESTDIR)$(ZSHCOMPDIR)/_secure-signalsd
 	rm -f $(DESTDIR)$(FISHCOMPDIR)/secure-signals.fish $(DESTDIR)$(FISHCOMPDIR)/secure-signalsd.fish
-	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,README.md CHANGELOG.md api.md openapi.yaml exec-adapters.md \
+	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,README.md CHANGELOG.md NOTICES api.md openapi.yaml exec-adapters.md \
 		ad-sources.md keys.md examples/daemon.json examples/demo.keyconfig)
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 	@if cmp -s systemd/daemon.json $(DESTDIR)$(CONFDIR)/daemon.json; then rm -f $(DESTDIR)$(CONFDIR)/daemon.json; \

@@ -14,8 +14,8 @@ extension BenchCommand {
                 the same binary's start and exit with --version (the start no daemon code is in); \
                 then, idle and after --signals signal requests and --ads forced ad loads: RSS, PSS, \
                 private dirty memory (/proc/PID/smaps_rollup), open descriptors and threads. Then \
-                the binary's size. Targets: PSS idle <= 20 MB; private dirty <= 8 MB idle and <= 16 \
-                MB after; start to ready <= 100 ms; the stripped daemon <= 25 MB (give \
+                the binary's size. Targets: PSS idle <= 20 MiB; private dirty <= 8 MiB idle and <= 16 \
+                MiB after; start to ready <= 100 ms; the stripped daemon <= 25 MiB (give \
                 --daemon build/bin/secure-signalsd, which `make` strips). --check exits 1 when a \
                 target is missed. Build with -c release.
                 """
@@ -46,8 +46,8 @@ extension BenchCommand {
                 "load: \(signals) signal requests, then \(ads) forced ad loads, on \(benchmark.connections) connections"
             )
             print(
-                "configuration            ready ms  exit ms  ready/exit  | idle: RSS MB  PSS MB  dirty MB  fds  thr"
-                    + "  | after: RSS MB  PSS MB  dirty MB  fds  thr  | non-2xx")
+                "configuration            ready ms  exit ms  ready/exit  | idle: RSS MiB  PSS MiB  dirty MiB  fds  thr"
+                    + "  | after: RSS MiB  PSS MiB  dirty MiB  fds  thr  | non-2xx")
             var runs: [FootprintBenchmark.Run] = []
             for configuration in FootprintBenchmark.Configuration.allCases {
                 for _ in 0..<rounds {
@@ -57,39 +57,39 @@ extension BenchCommand {
                 }
             }
             let size = try FileManager.default.attributesOfItem(atPath: binary)[.size] as? Int ?? 0
-            print(String(format: "binary: %@, %.1f MB", binary, Double(size) / 1_048_576))
+            print(String(format: "binary: %@, %.1f MiB", binary, Double(size) / 1_048_576))
 
             let worst = { (value: (FootprintBenchmark.Run) -> Int) in runs.map(value).max() ?? 0 }
             let targets: [(String, Bool, String)] = [
                 (
-                    "PSS idle <= 20 MB", worst(\.idle.proportionalBytes) <= 20 << 20,
+                    "PSS idle <= 20 MiB", worst(\.idle.proportionalBytes) <= 20 << 20,
                     Self.mb(worst(\.idle.proportionalBytes))
                 ),
                 (
-                    "private dirty idle <= 8 MB", worst(\.idle.privateDirtyBytes) <= 8 << 20,
+                    "private dirty idle <= 8 MiB", worst(\.idle.privateDirtyBytes) <= 8 << 20,
                     Self.mb(worst(\.idle.privateDirtyBytes))
                 ),
                 (
-                    "private dirty after <= 16 MB", worst(\.after.privateDirtyBytes) <= 16 << 20,
+                    "private dirty after <= 16 MiB", worst(\.after.privateDirtyBytes) <= 16 << 20,
                     Self.mb(worst(\.after.privateDirtyBytes))
                 ),
                 (
                     "start to ready <= 100 ms", runs.allSatisfy { $0.startToReady <= .milliseconds(100) },
                     String(format: "%.1f ms", (runs.map { Bench.seconds($0.startToReady) }.max() ?? 0) * 1000)
                 ),
-                ("daemon binary <= 25 MB", size <= 25 << 20, Self.mb(size)),
+                ("daemon binary <= 25 MiB", size <= 25 << 20, Self.mb(size)),
             ]
             print("targets (the worst run):")
             for (name, met, value) in targets { print("  \(met ? "met   " : "MISSED") \(name): \(value)") }
             if check, targets.contains(where: { !$0.1 }) { throw ExitCode(1) }
         }
 
-        static func mb(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
+        static func mb(_ bytes: Int) -> String { String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
 
         static func line(_ run: FootprintBenchmark.Run) -> String {
             func memory(_ sample: ProcessMemory) -> String {
                 String(
-                    format: "%7.1f  %6.1f  %8.1f  %3d  %3d", Double(sample.residentBytes) / 1_048_576,
+                    format: "%8.1f  %7.1f  %9.1f  %3d  %3d", Double(sample.residentBytes) / 1_048_576,
                     Double(sample.proportionalBytes) / 1_048_576, Double(sample.privateDirtyBytes) / 1_048_576,
                     sample.descriptors, sample.threads)
             }
