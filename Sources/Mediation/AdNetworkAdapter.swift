@@ -78,12 +78,16 @@ public struct NetworkAdRequest: Sendable {
     /// When the waterfall stops waiting for this line item: a network that talks to servers
     /// budgets its requests to end before it, so that what it owes them (error URLs) still goes.
     public var deadline: ContinuousClock.Instant?
+    /// A bid request's: the time the bidder is told it has (`tmax`), which leaves the network's
+    /// latency before the deadline.
+    public var tmax: Duration?
 
     public init(
         adUnit: String, parameter: String, options: AdapterOptions = AdapterOptions(), formatIDs: [String] = [],
         preferences: NativeAdPreferences = NativeAdPreferences(), privacy: PrivacyState? = nil,
-        servingMode: ServingMode = .personalized, deadline: ContinuousClock.Instant? = nil
+        servingMode: ServingMode = .personalized, deadline: ContinuousClock.Instant? = nil, tmax: Duration? = nil
     ) {
+        self.tmax = tmax
         self.servingMode = servingMode
         self.adUnit = adUnit
         self.parameter = parameter

@@ -1,11 +1,18 @@
 import Consent
 import SharedTypes
 
-/// An ad unit: its format and the waterfall of line items that fill it.
+/// An ad unit: its format, the waterfall of line items that fill it, and the bidders whose
+/// best bid is slotted into the waterfall by price.
 public struct AdUnit: Sendable, Equatable {
     public var id: String
     public var format: AdFormat
     public var waterfall: [LineItem]
+    /// Asked all at once when a load starts; their networks bid (`BiddingAdNetwork`).
+    public var bidders: [LineItem]
+    /// The least CPM a bid must reach to be slotted; nil: any price.
+    public var floorCPM: Double?
+    /// The bidders' time.
+    public var auction: AuctionTiming
     /// Background retries of a failed load, with backoff 2^min(6, attempt) s.
     public var maxRetries: Int
     /// Load the next ad as soon as one is used (dismissed), so that one is always ready.
@@ -17,8 +24,12 @@ public struct AdUnit: Sendable, Equatable {
 
     public init(
         id: String, format: AdFormat, waterfall: [LineItem], maxRetries: Int = 0, preload: Bool = false,
-        expiry: Duration = .seconds(3600), ssvCallbackURL: String? = nil
+        expiry: Duration = .seconds(3600), ssvCallbackURL: String? = nil, bidders: [LineItem] = [],
+        floorCPM: Double? = nil, auction: AuctionTiming = AuctionTiming()
     ) {
+        self.bidders = bidders
+        self.floorCPM = floorCPM
+        self.auction = auction
         self.ssvCallbackURL = ssvCallbackURL
         self.id = id
         self.format = format
@@ -38,11 +49,15 @@ public struct LineItem: Sendable, Equatable {
     /// What it needs from the user's consent (`consent`); a line item the privacy state denies
     /// is skipped. Its vendor id also picks the serving mode of its requests.
     public var consent: ConsentRequirement
+    /// What the line item is worth (CPM): where a bid is slotted against it. Nil: unpriced, tried
+    /// after every bid.
+    public var cpm: Double?
 
     public init(
         network: String, parameter: String, timeout: Duration = .seconds(2), options: AdapterOptions = AdapterOptions(),
-        consent: ConsentRequirement = .none
+        consent: ConsentRequirement = .none, cpm: Double? = nil
     ) {
+        self.cpm = cpm
         self.consent = consent
         self.network = network
         self.parameter = parameter

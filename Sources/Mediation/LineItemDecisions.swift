@@ -12,25 +12,31 @@ struct LineItemDecisions: Sendable {
     /// The privacy state they were made under, handed to the networks with each request.
     let privacy: PrivacyState?
     private let byUnit: [String: [Decision]]
+    private let byBidder: [String: [Decision]]
 
     init(_ policy: ConsentPolicy, units: some Sequence<AdUnit>) {
         privacy = policy.state
-        byUnit = Dictionary(
-            units.map { unit in
-                (
-                    unit.id,
-                    unit.waterfall.map { item in
-                        Decision(
-                            consent: policy.decide(item.consent),
-                            servingMode: policy.servingMode(vendor: item.consent.vendorID))
-                    }
-                )
-            }, uniquingKeysWith: { $1 })
+        let units = Array(units)
+        func decide(_ item: LineItem) -> Decision {
+            Decision(
+                consent: policy.decide(item.consent), servingMode: policy.servingMode(vendor: item.consent.vendorID))
+        }
+        byUnit = Dictionary(units.map { ($0.id, $0.waterfall.map(decide)) }, uniquingKeysWith: { $1 })
+        byBidder = Dictionary(units.map { ($0.id, $0.bidders.map(decide)) }, uniquingKeysWith: { $1 })
     }
 
     /// The decision for line item `index` of `unit`; one the units did not have is denied.
     func decision(unit: String, item index: Int) -> Decision {
-        guard let decisions = byUnit[unit], decisions.indices.contains(index) else {
+        Self.decision(byUnit[unit], index)
+    }
+
+    /// The decision for bidder `index` of `unit`, as for a line item.
+    func decision(unit: String, bidder index: Int) -> Decision {
+        Self.decision(byBidder[unit], index)
+    }
+
+    private static func decision(_ decisions: [Decision]?, _ index: Int) -> Decision {
+        guard let decisions, decisions.indices.contains(index) else {
             return Decision(
                 consent: .denied("the line item is not in the configuration in force"), servingMode: .limited)
         }

@@ -1,7 +1,8 @@
 import Consent
 import SharedTypes
 
-/// How a load went: every line item tried, in order, and which one filled.
+/// How a load went: every bid asked for, every line item (and bid) tried, in order, and which
+/// one filled.
 @WireKeys
 public struct ResponseInfo: Sendable, Codable, Equatable {
     @WireKeys
@@ -25,7 +26,36 @@ public struct ResponseInfo: Sendable, Codable, Equatable {
         public var message: String?
     }
 
+    /// A bidder's answer in the auction that began the load.
+    @WireKeys
+    public struct Bid: Sendable, Codable, Equatable {
+        public enum Outcome: String, Sendable, Codable {
+            /// Its ad served.
+            case won
+            /// `loss_reason` says why.
+            case lost
+            case noBid = "no_bid"
+            /// No answer within the bidders' time.
+            case timeout
+            case error
+            case notReady = "not_ready"
+            case consentMissing = "consent_missing"
+        }
+
+        public var network: String
+        public var parameter: String
+        /// CPM, when it bid.
+        public var price: Double?
+        public var outcome: Outcome
+        /// The OpenRTB loss reason its loss notice carried.
+        public var lossReason: AuctionLossReason?
+        @WireName("latency_ms") public var latencyMilliseconds: Double
+        public var message: String?
+    }
+
     public var attempts: [Attempt]
+    /// The auction's bids; nil for a unit without bidders.
+    public var bids: [Bid]?
     /// The network that filled, if one did.
     public var network: String?
     /// How the filling request was served, as Google defines the modes.

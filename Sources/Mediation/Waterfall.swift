@@ -23,73 +23,121 @@ struct Waterfall {
     let networks: [String: NetworkHost]
 
     /// `decisions`: the privacy state's, per line item: one it denies is skipped, and each
-    /// request carries the serving mode it allows.
+    /// request carries the serving mode it allows. With bidders, their auction runs first and
+    /// each bid at or above the floor is slotted among the line items by price
+    /// (`Auction.order`); every bid gets exactly one notice: its win once its ad is usable, or
+    /// its loss with the reason.
     func load(_ request: AdLoadRequest, decisions: LineItemDecisions) async -> Result<Fill, Failure> {
         var attempts: [ResponseInfo.Attempt] = []
         var lastError = AdLoadError(.noFill, "the waterfall is empty")
-        for (index, item) in unit.waterfall.enumerated() {
-            let decision = decisions.decision(unit: unit.id, item: index)
+        let auction =
+            unit.bidders.isEmpty
+            ? nil : await Auction(unit: unit, networks: networks).run(request, decisions: decisions)
+        var bids = auction?.bids
+        var unsettled = auction?.entries ?? []
+        /// The bids not tried lose to what served (worth `price` when known); a load that ends
+        /// unfilled has tried them all.
+        func settle(winner: Int?, price: Double?) {
+            for entry in unsettled where entry.index != winner {
+                entry.bid.lose(.outbid, price)
+                record(entry.index, .lost, reason: .outbid)
+            }
+            unsettled.removeAll()
+        }
+        /// `bids` holds one answer per bidder, in the unit's order.
+        func record(_ bidder: Int, _ outcome: ResponseInfo.Bid.Outcome, reason: AuctionLossReason? = nil) {
+            bids?[bidder].outcome = outcome
+            bids?[bidder].lossReason = reason
+        }
+        for candidate in Auction.order(waterfall: unit.waterfall, bids: auction?.entries ?? []) {
             let start = ContinuousClock.now
-            func attempt(_ outcome: ResponseInfo.Attempt.Outcome, _ message: String?) {
-                let elapsed = ContinuousClock.now - start
-                attempts.append(
-                    ResponseInfo.Attempt(
-                        network: item.network, parameter: item.parameter, outcome: outcome,
-                        latencyMilliseconds: milliseconds(elapsed),
-                        message: message))
-            }
-            if let reason = decision.consent.reason {
-                attempt(.consentMissing, reason)
-                lastError = AdLoadError(.noFill, "\(item.network): \(reason)")
-                continue
-            }
-            guard let host = networks[item.network], let adapter = await host.ready() else {
-                let reason = await networks[item.network]?.notReadyReason ?? "no network named '\(item.network)'"
-                attempt(.notReady, reason)
-                lastError = AdLoadError(.networkError, reason)
-                continue
-            }
-            let servingMode = decision.servingMode
-            let networkRequest = NetworkAdRequest(
-                adUnit: unit.id, parameter: item.parameter, options: item.options, formatIDs: request.formatIDs,
-                preferences: request.preferences, privacy: decisions.privacy, servingMode: servingMode,
-                deadline: .now + item.timeout)
-            let format = unit.format
-            let outcome = await withTimeout(item.timeout) { () async throws -> NetworkAd in
-                switch format {
-                case .native: return try await adapter.loadNativeAd(networkRequest)
-                case .rewarded: return try await adapter.loadRewardedAd(networkRequest)
+            let item: LineItem
+            let servingMode: ServingMode
+            let tracksItself: Bool
+            let outcome: TimedOutcome<NetworkAd>
+            switch candidate {
+            case .lineItem(let index, let lineItem):
+                item = lineItem
+                let decision = decisions.decision(unit: unit.id, item: index)
+                if let reason = decision.consent.reason {
+                    attempts.append(.init(item, .consentMissing, since: start, reason))
+                    lastError = AdLoadError(.noFill, "\(item.network): \(reason)")
+                    continue
                 }
+                guard let host = networks[item.network], let adapter = await host.ready() else {
+                    let reason = await networks[item.network]?.notReadyReason ?? "no network named '\(item.network)'"
+                    attempts.append(.init(item, .notReady, since: start, reason))
+                    lastError = AdLoadError(.networkError, reason)
+                    continue
+                }
+                servingMode = decision.servingMode
+                tracksItself = adapter.tracksImpressionsAndClicks
+                let networkRequest = NetworkAdRequest(
+                    adUnit: unit.id, parameter: item.parameter, options: item.options, formatIDs: request.formatIDs,
+                    preferences: request.preferences, privacy: decisions.privacy, servingMode: servingMode,
+                    deadline: .now + item.timeout)
+                let format = unit.format
+                outcome = await withTimeout(item.timeout) { () async throws -> NetworkAd in
+                    switch format {
+                    case .native: return try await adapter.loadNativeAd(networkRequest)
+                    case .rewarded: return try await adapter.loadRewardedAd(networkRequest)
+                    }
+                }
+            case .bid(let entry):
+                item = entry.item
+                servingMode = entry.servingMode
+                tracksItself = entry.tracksItself
+                let load = entry.bid.load
+                outcome = await withTimeout(item.timeout) { () async throws -> NetworkAd in try await load() }
+            }
+            /// A bid that could not serve gets its loss notice now; the next source is tried.
+            func failed(_ outcome: ResponseInfo.Attempt.Outcome, _ error: AdLoadError, message: String) {
+                attempts.append(.init(item, outcome, since: start, message))
+                lastError = error
+                guard case .bid(let entry) = candidate else { return }
+                entry.bid.lose(.internalError, nil)
+                record(entry.index, .lost, reason: .internalError)
+                unsettled.removeAll { $0.index == entry.index }
             }
             switch outcome {
             case .value(let ad):
-                if let problem = Self.mismatch(ad.content, format: format, formatIDs: request.formatIDs) {
-                    attempt(.error, problem)
-                    lastError = AdLoadError(.internalError, "\(item.network): \(problem)")
+                if let problem = Self.mismatch(ad.content, format: unit.format, formatIDs: request.formatIDs) {
+                    failed(.error, AdLoadError(.internalError, "\(item.network): \(problem)"), message: problem)
                     continue
                 }
-                attempt(.filled, nil)
+                attempts.append(.init(item, .filled, since: start, nil))
+                var winner: Int?
+                var price = item.cpm
+                if case .bid(let entry) = candidate {
+                    entry.bid.win()
+                    winner = entry.index
+                    price = entry.bid.price
+                    record(entry.index, .won)
+                }
+                settle(winner: winner, price: price)
+                var info = ResponseInfo(attempts: attempts, network: item.network, servingMode: servingMode)
+                info.bids = bids
                 return .success(
-                    Fill(
-                        ad: ad, network: item.network, tracksItself: adapter.tracksImpressionsAndClicks,
-                        info: ResponseInfo(attempts: attempts, network: item.network, servingMode: servingMode),
-                        consent: item.consent))
+                    Fill(ad: ad, network: item.network, tracksItself: tracksItself, info: info, consent: item.consent))
             case .failure(let error as AdLoadError) where error.code == .noFill:
-                attempt(.noFill, error.message)
-                lastError = error
+                failed(.noFill, error, message: error.message)
             case .failure(let error):
                 var failure = error as? AdLoadError ?? AdLoadError(.networkError, String(describing: error))
                 // A network refusing its line item is the network's failure, not the client's request.
                 if failure.code == .invalidRequest { failure.code = .networkError }
-                attempt(.error, failure.message)
-                lastError = failure
+                failed(.error, failure, message: failure.message)
             case .timedOut:
                 let message = "no answer within \(item.timeout)"
-                attempt(.timeout, message)
-                lastError = AdLoadError(.timeout, "\(item.network): \(message)")
+                failed(.timeout, AdLoadError(.timeout, "\(item.network): \(message)"), message: message)
             }
         }
-        return .failure(Failure(error: lastError, info: ResponseInfo(attempts: attempts, network: nil)))
+        settle(winner: nil, price: nil)
+        var info = ResponseInfo(attempts: attempts, network: nil)
+        info.bids = bids
+        if attempts.isEmpty, unit.waterfall.isEmpty, !unit.bidders.isEmpty {
+            lastError = AdLoadError(.noFill, "no bid at or above the floor")
+        }
+        return .failure(Failure(error: lastError, info: info))
     }
 
     /// Why a network's ad does not fit the load, if it does not.
@@ -103,5 +151,14 @@ struct Waterfall {
         default:
             return "answered an ad of another format"
         }
+    }
+}
+
+extension ResponseInfo.Attempt {
+    /// `item`'s attempt, begun at `start`.
+    init(_ item: LineItem, _ outcome: Outcome, since start: ContinuousClock.Instant, _ message: String?) {
+        self.init(
+            network: item.network, parameter: item.parameter, outcome: outcome,
+            latencyMilliseconds: milliseconds(ContinuousClock.now - start), message: message)
     }
 }

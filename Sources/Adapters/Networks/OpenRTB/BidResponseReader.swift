@@ -21,12 +21,6 @@ struct BidResponseReader {
         }
     }
 
-    /// OpenRTB 2.6 loss reason codes (list 5.25) the daemon sends.
-    enum LossReason: Int {
-        case belowFloor = 100
-        case outbid = 102
-    }
-
     /// The winner, and what the daemon owes the bidders.
     struct Auction {
         var markup: JSONValue?
@@ -85,7 +79,7 @@ struct BidResponseReader {
         func lossNotices(winner: Int?) -> [String] {
             bids.indices.compactMap { index in
                 guard index != winner, let lurl = bids[index].bid.lurl.flatMap(nonEmpty) else { return nil }
-                let reason: LossReason = bids[index].bid.price < floor ? .belowFloor : .outbid
+                let reason: AuctionLossReason = bids[index].bid.price < floor ? .belowFloor : .outbid
                 return AuctionMacros(
                     requestID: requestID, bid: bids[index].bid, bidResponseID: decoded.bidid, seat: bids[index].seat,
                     currency: currency, loss: reason.rawValue

@@ -1,0 +1,141 @@
+import Consent
+import SharedTypes
+import Timing
+
+/// An ad unit's bidders asked at once when a load starts, each within the unit's auction time;
+/// the bids at or above the floor, best first, and what every bidder answered. A bid under the
+/// floor gets its loss notice here; every other bid's notice is owed by whoever settles the load.
+struct Auction {
+    /// A bid that may serve: its bidder's line item and its place in the unit.
+    struct Entry: Sendable {
+        var index: Int
+        var item: LineItem
+        var bid: NetworkBid
+        var tracksItself: Bool
+        var servingMode: ServingMode
+        var latency: Duration
+    }
+
+    let unit: AdUnit
+    let networks: [String: NetworkHost]
+
+    func run(_ request: AdLoadRequest, decisions: LineItemDecisions) async -> (
+        entries: [Entry], bids: [ResponseInfo.Bid]
+    ) {
+        let start = ContinuousClock.now
+        let answers = await withTaskGroup(of: (Int, Answer).self) { group in
+            for (index, item) in unit.bidders.enumerated() {
+                let decision = decisions.decision(unit: unit.id, bidder: index)
+                let privacy = decisions.privacy
+                group.addTask {
+                    (index, await ask(item, decision: decision, privacy: privacy, request: request, start: start))
+                }
+            }
+            var answers: [Int: Answer] = [:]
+            for await (index, answer) in group { answers[index] = answer }
+            return answers
+        }
+        var entries: [Entry] = []
+        var bids: [ResponseInfo.Bid] = []
+        for (index, item) in unit.bidders.enumerated() {
+            let answer = answers[index] ?? Answer(outcome: .failed(.error, "no answer"), latency: .zero)
+            var record = ResponseInfo.Bid(
+                network: item.network, parameter: item.parameter, price: nil, outcome: .noBid,
+                latencyMilliseconds: milliseconds(answer.latency), message: nil)
+            switch answer.outcome {
+            case .bid(let bid, let tracksItself, let servingMode):
+                record.price = bid.price
+                if let floor = unit.floorCPM, bid.price < floor {
+                    bid.lose(.belowFloor, floor)
+                    record.outcome = .lost
+                    record.lossReason = .belowFloor
+                    record.message = "under the floor \(floor)"
+                } else {
+                    entries.append(
+                        Entry(
+                            index: index, item: item, bid: bid, tracksItself: tracksItself, servingMode: servingMode,
+                            latency: answer.latency))
+                }
+            case .failed(let outcome, let message):
+                record.outcome = outcome
+                record.message = message
+            }
+            bids.append(record)
+        }
+        // Best first; the first bidder of equals (the configuration's order).
+        entries.sort { $0.bid.price != $1.bid.price ? $0.bid.price > $1.bid.price : $0.index < $1.index }
+        return (entries, bids)
+    }
+
+    private struct Answer: Sendable {
+        enum Outcome: Sendable {
+            case bid(NetworkBid, tracksItself: Bool, servingMode: ServingMode)
+            case failed(ResponseInfo.Bid.Outcome, String)
+        }
+        var outcome: Outcome
+        var latency: Duration
+    }
+
+    /// One bidder's answer within the auction's time (counted from `start`, the load's).
+    private func ask(
+        _ item: LineItem, decision: LineItemDecisions.Decision, privacy: PrivacyState?, request: AdLoadRequest,
+        start: ContinuousClock.Instant
+    ) async -> Answer {
+        func answer(_ outcome: Answer.Outcome) -> Answer { Answer(outcome: outcome, latency: .now - start) }
+        if let reason = decision.consent.reason { return answer(.failed(.consentMissing, reason)) }
+        guard let host = networks[item.network], let adapter = await host.ready() else {
+            let reason = await networks[item.network]?.notReadyReason ?? "no network named '\(item.network)'"
+            return answer(.failed(.notReady, reason))
+        }
+        guard let bidder = adapter as? any BiddingAdNetwork else {
+            return answer(.failed(.error, "\(item.network) does not bid"))
+        }
+        let timing = unit.auction
+        let wait = min(item.timeout, timing.bidWait - (.now - start))
+        let networkRequest = NetworkAdRequest(
+            adUnit: unit.id, parameter: item.parameter, options: item.options, formatIDs: request.formatIDs,
+            preferences: request.preferences, privacy: privacy, servingMode: decision.servingMode,
+            deadline: .now + wait, tmax: max(.milliseconds(1), wait - timing.networkBuffer))
+        let format = unit.format
+        let outcome = await withTimeout(wait) { () async throws -> NetworkBid in
+            try await bidder.bid(networkRequest, format: format)
+        }
+        switch outcome {
+        case .value(let bid):
+            guard AdValue.isPlausible(cpm: bid.price) else {
+                bid.lose(.internalError, nil)
+                return answer(.failed(.error, "an invalid price \(bid.price)"))
+            }
+            return answer(
+                .bid(bid, tracksItself: adapter.tracksImpressionsAndClicks, servingMode: decision.servingMode))
+        case .failure(let error as AdLoadError) where error.code == .noFill:
+            return answer(.failed(.noBid, error.message))
+        case .failure(let error):
+            return answer(.failed(.error, (error as? AdLoadError)?.message ?? String(describing: error)))
+        case .timedOut:
+            return answer(.failed(.timeout, "no bid within \(wait)"))
+        }
+    }
+}
+
+extension Auction {
+    /// The order a load tries its sources in: for each bid, best first, the waterfall's line
+    /// items worth more than it (in their order), then the bid; then the line items left.
+    static func order(waterfall: [LineItem], bids: [Entry]) -> [Candidate] {
+        var left = Array(waterfall.enumerated())
+        var order: [Candidate] = []
+        for entry in bids {
+            let above = left.filter { ($0.element.cpm ?? -1) > entry.bid.price }
+            order += above.map { .lineItem($0.offset, $0.element) }
+            left.removeAll { ($0.element.cpm ?? -1) > entry.bid.price }
+            order.append(.bid(entry))
+        }
+        return order + left.map { .lineItem($0.offset, $0.element) }
+    }
+
+    /// A source a load tries: a line item of the waterfall, or a bid.
+    enum Candidate: Sendable {
+        case lineItem(Int, LineItem)
+        case bid(Entry)
+    }
+}

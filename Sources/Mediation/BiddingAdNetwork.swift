@@ -1,0 +1,70 @@
+/// A network that bids: asked for a price first, with the ad unit's other bidders, and asked to
+/// load the ad behind its bid only if the price earns it a turn (MAX's unified auction, Prebid).
+/// Its bid answers every notice the bidder is owed: the win once the ad is usable, the loss with
+/// its reason otherwise; the auction calls one of them, once.
+public protocol BiddingAdNetwork: AdNetworkAdapter {
+    /// Asks for a bid before `request.deadline`; `request.tmax` is the time the bidder is told
+    /// it has. No bid is a `noFill` throw.
+    func bid(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> NetworkBid
+}
+
+/// A network's bid: its price, and what to do when it wins or loses.
+public struct NetworkBid: Sendable {
+    /// CPM, in `currency`.
+    public var price: Double
+    public var currency: String
+    /// Loads the ad the bid is for; a throw means the bid could not serve.
+    public var load: @Sendable () async throws(AdLoadError) -> NetworkAd
+    /// Sends the win notice: called once the loaded ad is known to be usable (MAX's rule).
+    public var win: @Sendable () -> Void
+    /// Sends the loss notice: why the bid lost, and the price that would have won when known.
+    public var lose: @Sendable (_ reason: AuctionLossReason, _ minimumToWin: Double?) -> Void
+
+    public init(
+        price: Double, currency: String, load: @escaping @Sendable () async throws(AdLoadError) -> NetworkAd,
+        win: @escaping @Sendable () -> Void,
+        lose: @escaping @Sendable (_ reason: AuctionLossReason, _ minimumToWin: Double?) -> Void
+    ) {
+        self.price = price
+        self.currency = currency
+        self.load = load
+        self.win = win
+        self.lose = lose
+    }
+}
+
+/// Why a bid lost: OpenRTB 2.6's loss reason codes (list 5.25), as `${AUCTION_LOSS}` carries them.
+public enum AuctionLossReason: Int, Sendable, Codable {
+    /// The bid could not serve: its markup did not load, or was not usable.
+    case internalError = 1
+    case expired = 2
+    case belowFloor = 100
+    /// Lost to a higher bid, or to a waterfall line item worth more.
+    case outbid = 102
+    case advertiserExcluded = 205
+    case categoryExcluded = 209
+    case creativeAttributeExcluded = 210
+}
+
+/// How long an ad unit's bidders have (Prebid Server's `tmax` adjustments): the auction's time
+/// from the start of the load, less the time the daemon keeps to finish the load (`processing`);
+/// each bidder is told that, less the network's latency (`networkBuffer`), as `tmax`.
+public struct AuctionTiming: Sendable, Equatable {
+    public var timeout: Duration
+    public var processing: Duration
+    public var networkBuffer: Duration
+
+    public init(
+        timeout: Duration = .milliseconds(1000), processing: Duration = .milliseconds(50),
+        networkBuffer: Duration = .milliseconds(40)
+    ) {
+        self.timeout = timeout
+        self.processing = processing
+        self.networkBuffer = networkBuffer
+    }
+
+    /// How long the daemon waits for bids, at most.
+    public var bidWait: Duration { max(.milliseconds(1), timeout - processing) }
+    /// What each bidder is told it has (`tmax`).
+    public var bidderBudget: Duration { max(.milliseconds(1), timeout - processing - networkBuffer) }
+}

@@ -1,0 +1,194 @@
+import Adapters
+import Foundation
+import Logging
+import SharedTypes
+import StateStore
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import Mediation
+
+/// A bidder whose line item options say what it bids and how its ad loads: `price`, `delay_ms`
+/// (before it answers), `behavior` (`no_bid`, `error`, `load_fails`, `rewarded_ad`), and `id`,
+/// which names its notices in `notices`.
+final class ScriptedBidder: BiddingAdNetwork {
+    static let name = "bidder"
+    static let adapterVersion = SemanticVersion(1, 0, 0)
+    static let setupKeys: OptionKeys = []
+    static let lineItemOptionKeys: OptionKeys = ["price", "delay_ms", "behavior", "id"]
+    let sdkVersion = SemanticVersion(1, 0, 0)
+    /// Every notice sent, as `win id` or `loss id reason min`, in order.
+    static let notices = Mutex<[String]>([])
+    private let ads: TestAdNetwork
+
+    init(setup: AdNetworkSetup) async throws {
+        ads = try await TestAdNetwork(setup: setup)
+    }
+
+    func bid(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> NetworkBid {
+        let options = request.options
+        let id = (try? options.string("id")) ?? "?"
+        if let delay = try? options.int("delay_ms") { try? await Task.sleep(for: .milliseconds(delay)) }
+        let behavior = try? options.string("behavior")
+        if behavior == "no_bid" { throw AdLoadError(.noFill, "no bid") }
+        if behavior == "error" { throw AdLoadError(.networkError, "the bidder failed") }
+        let ads = self.ads
+        return NetworkBid(
+            price: (try? options.number("price")) ?? 1, currency: "USD",
+            load: { () async throws(AdLoadError) -> NetworkAd in
+                switch behavior {
+                case "load_fails": throw AdLoadError(.networkError, "the markup did not load")
+                case "rewarded_ad":
+                    return try await ads.loadRewardedAd(
+                        NetworkAdRequest(adUnit: request.adUnit, parameter: TestAdNetwork.rewardedUnit))
+                default:
+                    return try await ads.loadNativeAd(
+                        NetworkAdRequest(adUnit: request.adUnit, parameter: TestAdNetwork.nativeUnit))
+                }
+            },
+            win: { Self.notices.withLock { $0.append("win \(id)") } },
+            lose: { reason, minimum in
+                Self.notices.withLock { $0.append("loss \(id) \(reason.rawValue) \(minimum.map { "\($0)" } ?? "-")") }
+            })
+    }
+
+    /// The notices of the bidders whose ids start with `prefix` (a test's own).
+    static func notices(_ prefix: String) -> [String] {
+        notices.withLock { $0 }.filter { $0.split(separator: " ").dropFirst().first?.hasPrefix(prefix) == true }
+    }
+}
+
+/// Bidders asked at once, their bids slotted into the waterfall by price, and every bid's
+/// notice sent once with its reason.
+struct AuctionTests {
+    /// A test's own prefix for its bidders' ids.
+    let run = String(UUID().uuidString.prefix(8))
+
+    func store(_ unit: AdUnit) throws -> AdStore<ManualClock> {
+        try AdStore(
+            units: [unit], networks: [AdNetworkConfiguration(name: "test"), AdNetworkConfiguration(name: "bidder")],
+            registry: AdNetworkRegistry([TestAdNetwork.self, ScriptedBidder.self]), services: .offline,
+            rewards: SQLiteRewardLedger(StateDatabase()), clock: ManualClock(), logger: Logger(label: "test"))
+    }
+
+    func bidder(_ id: String, price: Double, _ options: [String: JSONValue] = [:]) -> LineItem {
+        var options = options
+        options["price"] = .number(price)
+        options["id"] = .string(run + id)
+        return LineItem(network: "bidder", parameter: id, options: AdapterOptions(options))
+    }
+
+    /// A waterfall line item of the test network worth `cpm`; `fills: false` makes it answer no fill.
+    func lineItem(_ name: String, cpm: Double?, fills: Bool = false) -> LineItem {
+        LineItem(
+            network: "test", parameter: TestAdNetwork.nativeUnit,
+            options: AdapterOptions(fills ? ["delay_ms": .int(0)] : ["behavior": "no_fill", "delay_ms": .int(0)]),
+            cpm: cpm)
+    }
+
+    func load(_ store: AdStore<ManualClock>) async -> Result<MediatedAd, AdLoadFailure> {
+        await store.load(AdLoadRequest(adUnit: "u", format: .native))
+    }
+
+    func notices() -> [String] { ScriptedBidder.notices(run).map { $0.replacingOccurrences(of: run, with: "") } }
+
+    @Test func theBestBidServesAndEveryOtherBidderHearsItLost() async throws {
+        let unit = AdUnit(
+            id: "u", format: .native, waterfall: [],
+            bidders: [bidder("a", price: 2), bidder("b", price: 5.5), bidder("c", price: 3)])
+        let ad = try await load(try store(unit)).get()
+        #expect(ad.responseInfo.network == "bidder")
+        #expect(ad.responseInfo.attempts.map(\.parameter) == ["b"])
+        let bids = try #require(ad.responseInfo.bids)
+        #expect(bids.map(\.parameter) == ["a", "b", "c"], "in the unit's order")
+        #expect(bids.map(\.outcome) == [.lost, .won, .lost])
+        #expect(bids.map(\.lossReason) == [.outbid, nil, .outbid])
+        #expect(bids.map(\.price) == [2, 5.5, 3])
+        #expect(Set(notices()) == ["win b", "loss a 102 5.5", "loss c 102 5.5"])
+        #expect(notices().count == 3, "one notice each")
+    }
+
+    @Test func aBidIsSlottedAmongTheLineItemsByPrice() async throws {
+        let unit = AdUnit(
+            id: "u", format: .native,
+            waterfall: [lineItem("low", cpm: 1), lineItem("high", cpm: 9), lineItem("mid", cpm: 4)],
+            bidders: [bidder("a", price: 5, ["behavior": "load_fails"])])
+        let failure = await load(try store(unit))
+        guard case .failure(let failed) = failure else {
+            Issue.record("nothing should fill")
+            return
+        }
+        let info = try #require(failed.info)
+        // 9 is worth more than the bid: tried first; then the bid; then the rest in their order.
+        #expect(info.attempts.map(\.network) == ["test", "bidder", "test", "test"])
+        #expect(info.attempts.map(\.outcome) == [.noFill, .error, .noFill, .noFill])
+        #expect(notices() == ["loss a 1 -"], "its markup did not load: a loss, never a win")
+        #expect(info.bids?.first?.lossReason == .internalError)
+    }
+
+    @Test func aLineItemWorthMoreServesBeforeTheBidAndTheBidLosesToItsPrice() async throws {
+        let unit = AdUnit(
+            id: "u", format: .native, waterfall: [lineItem("high", cpm: 8, fills: true)],
+            bidders: [bidder("a", price: 5)])
+        let ad = try await load(try store(unit)).get()
+        #expect(ad.responseInfo.network == "test")
+        #expect(notices() == ["loss a 102 8.0"])
+        #expect(ad.responseInfo.bids?.first?.outcome == .lost)
+    }
+
+    @Test func whenTheWinnerCannotLoadTheNextCandidateServes() async throws {
+        let unit = AdUnit(
+            id: "u", format: .native, waterfall: [lineItem("floor", cpm: 1, fills: true)],
+            bidders: [bidder("a", price: 6, ["behavior": "load_fails"]), bidder("b", price: 4)])
+        let ad = try await load(try store(unit)).get()
+        #expect(ad.responseInfo.attempts.map(\.parameter) == ["a", "b"])
+        #expect(ad.responseInfo.network == "bidder")
+        #expect(Set(notices()) == ["loss a 1 -", "win b"])
+        #expect(ad.responseInfo.bids?.map(\.outcome) == [.lost, .won])
+    }
+
+    @Test func bidsUnderTheFloorLoseAtOnceWithTheFloorAsThePriceToWin() async throws {
+        let unit = AdUnit(
+            id: "u", format: .native, waterfall: [lineItem("fallback", cpm: nil, fills: true)],
+            bidders: [bidder("a", price: 0.5), bidder("b", price: 1.5)], floorCPM: 1)
+        let ad = try await load(try store(unit)).get()
+        #expect(ad.responseInfo.attempts.map(\.parameter) == ["b"], "b served before the unpriced line item")
+        #expect(Set(notices()) == ["loss a 100 1.0", "win b"])
+        #expect(ad.responseInfo.bids?.first?.lossReason == .belowFloor)
+    }
+
+    @Test func aBidderPastItsTimeIsATimeoutAndTheOthersAreNotKeptWaiting() async throws {
+        var unit = AdUnit(
+            id: "u", format: .native, waterfall: [],
+            bidders: [bidder("slow", price: 9, ["delay_ms": .int(5000)]), bidder("fast", price: 2)])
+        unit.auction = AuctionTiming(
+            timeout: .milliseconds(300), processing: .milliseconds(50), networkBuffer: .milliseconds(40))
+        let start = ContinuousClock.now
+        let ad = try await load(try store(unit)).get()
+        #expect(ContinuousClock.now - start < .seconds(3), "the slow bidder was not waited for")
+        let bids = try #require(ad.responseInfo.bids)
+        #expect(bids.map(\.outcome) == [.timeout, .won])
+        #expect(notices() == ["win fast"], "a bid that never came is owed no notice")
+    }
+
+    @Test func noBidsErrorsAndWrongFormatsAreEachTheirBiddersOwn() async throws {
+        let unit = AdUnit(
+            id: "u", format: .native, waterfall: [],
+            bidders: [
+                bidder("none", price: 1, ["behavior": "no_bid"]), bidder("broken", price: 1, ["behavior": "error"]),
+                bidder("video", price: 7, ["behavior": "rewarded_ad"]), bidder("ok", price: 3),
+            ])
+        let ad = try await load(try store(unit)).get()
+        let bids = try #require(ad.responseInfo.bids)
+        #expect(bids.map(\.outcome) == [.noBid, .error, .lost, .won])
+        #expect(Set(notices()) == ["loss video 1 -", "win ok"], "the rewarded ad does not fit: a loss")
+    }
+
+    @Test func tmaxLeavesTheNetworkBufferBeforeTheBidWait() {
+        let timing = AuctionTiming(
+            timeout: .milliseconds(1000), processing: .milliseconds(50), networkBuffer: .milliseconds(40))
+        #expect(timing.bidWait == .milliseconds(950))
+        #expect(timing.bidderBudget == .milliseconds(910))
+    }
+}
