@@ -161,12 +161,11 @@ struct AuctionTests {
     @Test func aBidderPastItsTimeIsATimeoutAndTheOthersAreNotKeptWaiting() async throws {
         var unit = AdUnit(
             id: "u", format: .native, waterfall: [],
-            bidders: [bidder("slow", price: 9, ["delay_ms": .int(5000)]), bidder("fast", price: 2)])
+            bidders: [bidder("slow", price: 9, ["delay_ms": .int(3_600_000)]), bidder("fast", price: 2)])
         unit.auction = AuctionTiming(
             timeout: .milliseconds(300), processing: .milliseconds(50), networkBuffer: .milliseconds(40))
-        let start = ContinuousClock.now
+        // The slow bidder would answer in an hour: the load ends because its time does.
         let ad = try await load(try store(unit)).get()
-        #expect(ContinuousClock.now - start < .seconds(3), "the slow bidder was not waited for")
         let bids = try #require(ad.responseInfo.bids)
         #expect(bids.map(\.outcome) == [.timeout, .won])
         #expect(notices() == ["win fast"], "a bid that never came is owed no notice")

@@ -56,7 +56,7 @@ final class InProcessDaemon: Sendable {
         try Self.resolve(config, directory: directory)
     }
 
-    private static func resolve(_ config: [String: Any], directory: TemporaryDirectory) throws
+    static func resolve(_ config: [String: Any], directory: TemporaryDirectory) throws
         -> ResolvedConfiguration
     {
         var config = config

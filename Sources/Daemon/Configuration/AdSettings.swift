@@ -7,6 +7,12 @@ import SharedTypes
 struct AdUnitSettings: Codable, Sendable {
     var format: AdFormat
     var waterfall: [LineItemSettings]
+    /// Line items of networks that bid, asked all at once when a load starts.
+    var bidders: [LineItemSettings]?
+    /// The least CPM a bid must reach.
+    @WireName("floor_cpm") var floorCPM: Double?
+    /// The bidders' time.
+    var auction: AuctionSettings?
     var maxRetries: Int
     var preload: Bool
     @WireName("expiry_ms") var expiryMilliseconds: Int
@@ -31,11 +37,15 @@ struct AdUnitSettings: Codable, Sendable {
                 reason: "must be \"native\" or \"rewarded\", not \"\(formatName)\"")
         }
         self.format = format
-        waterfall = try container.decode([LineItemSettings].self, forKey: .waterfall)
-        guard !waterfall.isEmpty else {
+        waterfall = try container.decodeIfPresent([LineItemSettings].self, forKey: .waterfall) ?? []
+        bidders = try container.decodeIfPresent([LineItemSettings].self, forKey: .bidders)
+        guard !waterfall.isEmpty || !(bidders ?? []).isEmpty else {
             throw StrictJSON.Failure(
-                path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.waterfall]), reason: "needs a line item")
+                path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.waterfall]),
+                reason: "needs a line item (or the unit a bidder)")
         }
+        floorCPM = try container.price(.floorCPM)
+        auction = try container.decodeIfPresent(AuctionSettings.self, forKey: .auction)
         maxRetries = try container.wholeNumber(.maxRetries) ?? 0
         guard (0...100).contains(maxRetries) else {
             throw StrictJSON.Failure(
@@ -60,6 +70,39 @@ struct UnitSSVSettings: Codable, Sendable {
     }
 }
 
+/// An ad unit's `auction`: the bidders' time, as Prebid Server adjusts `tmax`.
+@WireKeys
+struct AuctionSettings: Codable, Sendable {
+    /// From the start of the load to the end of the bidding.
+    @WireName("timeout_ms") var timeoutMilliseconds: Int
+    /// Kept back from the bidders for the daemon's own work.
+    @WireName("processing_ms") var processingMilliseconds: Int
+    /// Taken off each bidder's `tmax` for the network's latency.
+    @WireName("network_buffer_ms") var networkBufferMilliseconds: Int
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        timeoutMilliseconds = try container.positive(.timeoutMilliseconds, default: 1000, max: 60_000)
+        processingMilliseconds = try container.wholeNumber(.processingMilliseconds) ?? 50
+        networkBufferMilliseconds = try container.wholeNumber(.networkBufferMilliseconds) ?? 40
+        guard processingMilliseconds >= 0, networkBufferMilliseconds >= 0,
+            processingMilliseconds + networkBufferMilliseconds < timeoutMilliseconds
+        else {
+            throw StrictJSON.Failure(
+                path: StrictJSON.keyPath(decoder.codingPath),
+                reason: "processing_ms and network_buffer_ms must not be negative, and must leave the bidders time "
+                    + "within timeout_ms")
+        }
+    }
+
+    var timing: AuctionTiming {
+        AuctionTiming(
+            timeout: .milliseconds(timeoutMilliseconds), processing: .milliseconds(processingMilliseconds),
+            networkBuffer: .milliseconds(networkBufferMilliseconds))
+    }
+}
+
 @WireKeys
 struct LineItemSettings: Codable, Sendable {
     var network: String
@@ -67,6 +110,8 @@ struct LineItemSettings: Codable, Sendable {
     @WireName("timeout_ms") var timeoutMilliseconds: Int
     var options: AdapterOptions
     var consent: ConsentSettings?
+    /// What the line item is worth: where bids are slotted against it.
+    var cpm: Double?
 
     init(network: String, parameter: String) {
         self.network = network
@@ -83,6 +128,24 @@ struct LineItemSettings: Codable, Sendable {
         timeoutMilliseconds = try container.positive(.timeoutMilliseconds, default: 2000, max: 60_000)
         options = try container.decodeIfPresent(AdapterOptions.self, forKey: .options) ?? AdapterOptions()
         consent = try container.decodeIfPresent(ConsentSettings.self, forKey: .consent)
+        cpm = try container.price(.cpm)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A CPM: a number from 0 to a million, if present.
+    func price(_ key: Key) throws -> Double? {
+        let path = StrictJSON.keyPath(codingPath + [key])
+        let value: Double?
+        do {
+            value = try decodeIfPresent(Double.self, forKey: key)
+        } catch DecodingError.typeMismatch {
+            throw StrictJSON.Failure(path: path, reason: "must be a number (a CPM)")
+        }
+        if let value, !AdValue.isPlausible(cpm: value) {
+            throw StrictJSON.Failure(path: path, reason: "must be a CPM from 0 to 1000000, not \(value)")
+        }
+        return value
     }
 }
 

@@ -21,7 +21,7 @@ extension ConfigurationResolver {
             }
             if let checked { units.append(checked) }
         }
-        let used = Set(settings.adUnits.values.flatMap { $0.waterfall.map(\.network) })
+        let used = Set(settings.adUnits.values.flatMap { ($0.waterfall + ($0.bidders ?? [])).map(\.network) })
         let networks = used.union(settings.adNetworks.keys).sorted().map { name in
             let network = settings.adNetworks[name]
             return AdNetworkConfiguration(
@@ -47,8 +47,8 @@ extension ConfigurationResolver {
         }
     }
 
-    /// One entry of `ad_units`: each line item's network known, its options declared, and the
-    /// item suiting the network and the unit's format.
+    /// One entry of `ad_units`: each line item's (and bidder's) network known, its options
+    /// declared, and the item suiting the network and the unit's format; a bidder's network bids.
     func unit(
         _ id: String, _ unit: AdUnitSettings, types: AdNetworkRegistry, signalAdapters: Set<String>,
         failedSetups: Set<String> = []
@@ -57,33 +57,21 @@ extension ConfigurationResolver {
             throw fail("ad_units", "an ad unit id must be 1 to 256 bytes")
         }
         var errors: [ConfigurationError] = []
-        let waterfall = unit.waterfall.map {
-            LineItem(
-                network: $0.network, parameter: $0.parameter, timeout: .milliseconds($0.timeoutMilliseconds),
-                options: $0.options, consent: $0.consent?.requirement ?? .none)
+        func lineItems(_ settings: [LineItemSettings], at list: String, bidding: Bool) -> [LineItem] {
+            let items = settings.map {
+                LineItem(
+                    network: $0.network, parameter: $0.parameter, timeout: .milliseconds($0.timeoutMilliseconds),
+                    options: $0.options, consent: $0.consent?.requirement ?? .none, cpm: $0.cpm)
+            }
+            for (index, item) in items.enumerated() {
+                errors += check(
+                    item, at: "ad_units.\(id).\(list)[\(index)]", format: unit.format, bidding: bidding, types: types,
+                    signalAdapters: signalAdapters, failedSetups: failedSetups)
+            }
+            return items
         }
-        for (index, item) in waterfall.enumerated() {
-            let at = "ad_units.\(id).waterfall[\(index)]"
-            guard let type = types.type(named: item.network) else {
-                errors.append(
-                    fail(
-                        "\(at).network",
-                        "no ad network named \"\(item.network)\" (known: \(types.names.joined(separator: ", ")))"))
-                continue
-            }
-            let unknown = unknownKeys(
-                in: item.options, declared: type.lineItemOptionKeys, at: "\(at).options", kind: "option")
-            guard unknown.isEmpty else {
-                errors += unknown
-                continue
-            }
-            guard !failedSetups.contains(item.network) else { continue }
-            let setup = resolvingPaths(settings.adNetworks[item.network]?.setup ?? AdapterOptions())
-            if let problem = type.problem(with: item, format: unit.format, setup: setup, signalAdapters: signalAdapters)
-            {
-                errors.append(fail(at, problem))
-            }
-        }
+        let waterfall = lineItems(unit.waterfall, at: "waterfall", bidding: false)
+        let bidders = lineItems(unit.bidders ?? [], at: "bidders", bidding: true)
         var callback: String?
         do {
             callback = try callbackURL(unit, id: id)
@@ -93,6 +81,39 @@ extension ConfigurationResolver {
         guard errors.isEmpty else { throw ConfigurationErrors(errors: errors) }
         return AdUnit(
             id: id, format: unit.format, waterfall: waterfall, maxRetries: unit.maxRetries, preload: unit.preload,
-            expiry: .milliseconds(unit.expiryMilliseconds), ssvCallbackURL: callback)
+            expiry: .milliseconds(unit.expiryMilliseconds), ssvCallbackURL: callback, bidders: bidders,
+            floorCPM: unit.floorCPM, auction: unit.auction?.timing ?? AuctionTiming())
+    }
+
+    /// What is wrong with one line item at `at`: its network unknown (or, for a bidder, not one
+    /// that bids), an option it does not declare, or what the network itself finds.
+    private func check(
+        _ item: LineItem, at: String, format: AdFormat, bidding: Bool, types: AdNetworkRegistry,
+        signalAdapters: Set<String>, failedSetups: Set<String>
+    ) -> [ConfigurationError] {
+        guard let type = types.type(named: item.network) else {
+            return [
+                fail(
+                    "\(at).network",
+                    "no ad network named \"\(item.network)\" (known: \(types.names.joined(separator: ", ")))")
+            ]
+        }
+        if bidding, !(type is any BiddingAdNetwork.Type) {
+            let bidders = types.names.filter { types.type(named: $0) is any BiddingAdNetwork.Type }
+            return [
+                fail(
+                    "\(at).network",
+                    "\(item.network) does not bid (networks that bid: \(bidders.joined(separator: ", ")))")
+            ]
+        }
+        let unknown = unknownKeys(
+            in: item.options, declared: type.lineItemOptionKeys, at: "\(at).options", kind: "option")
+        guard unknown.isEmpty else { return unknown }
+        guard !failedSetups.contains(item.network) else { return [] }
+        let setup = resolvingPaths(settings.adNetworks[item.network]?.setup ?? AdapterOptions())
+        if let problem = type.problem(with: item, format: format, setup: setup, signalAdapters: signalAdapters) {
+            return [fail(at, problem)]
+        }
+        return []
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Mediation
 import SignalCrypto
 
 /// The OpenRTB substitution macros (2.6 §4.4) of the winning bid, put into its `nurl`, `burl`,
@@ -17,6 +18,15 @@ struct AuctionMacros: Sendable {
             "AUCTION_CURRENCY": currency,
         ]
         if let loss { values["AUCTION_LOSS"] = String(loss) }
+    }
+
+    /// These macros as a losing bid's `lurl` needs them: the loss reason, and the price that
+    /// would have won (empty when it is not known).
+    func lost(_ reason: AuctionLossReason, minimumToWin: Double?) -> AuctionMacros {
+        var macros = self
+        macros.values["AUCTION_LOSS"] = String(reason.rawValue)
+        macros.values["AUCTION_MIN_TO_WIN"] = minimumToWin.map(Self.format) ?? ""
+        return macros
     }
 
     /// Prices as bidders expect them: plain decimals, no exponent.

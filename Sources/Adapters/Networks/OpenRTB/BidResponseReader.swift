@@ -29,9 +29,14 @@ struct BidResponseReader {
         var winNotice: String?
         /// Fired with the impression.
         var billingNotice: String?
-        /// The losing bids' `lurl`s (outbid, 102, or under the floor, 100); the winner's is
-        /// never fired. Owed once the winner's ad is known to be usable.
+        /// The losing bids' `lurl`s (outbid, 102, or under the floor, 100). Owed once the
+        /// winner's ad is known to be usable, or the winner has lost too.
         var lossNotices: [String]
+        /// The winner's own `lurl`, its macros not yet filled: sent only if the winner loses in
+        /// the ad unit's auction.
+        var winnerLossNotice: String?
+        /// The winning bid's CPM, in `value`'s currency.
+        var price: Double
         var value: AdValue
     }
 
@@ -116,7 +121,8 @@ struct BidResponseReader {
         return Auction(
             markup: markup, macros: macros, winNotice: winner.bid.nurl.flatMap(nonEmpty).map(macros.expand),
             billingNotice: winner.bid.burl.flatMap(nonEmpty).map(macros.expand),
-            lossNotices: lossNotices(winner: winnerIndex), value: value)
+            lossNotices: lossNotices(winner: winnerIndex), winnerLossNotice: winner.bid.lurl.flatMap(nonEmpty),
+            price: winner.bid.price, value: value)
     }
 
     private func nonEmpty(_ text: String) -> String? {

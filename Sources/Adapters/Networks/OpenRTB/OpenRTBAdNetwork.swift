@@ -14,7 +14,7 @@ import Timing
 /// `device` (`make`, `model`, `devicetype`, `ua`, `hwv`, `w`, `h`, `os_release_path`),
 /// `endpoint` (the default for line items), `coppa`, `gdpr`. Line item options: see
 /// `OpenRTBLineItem`.
-public struct OpenRTBAdNetwork: AdNetworkAdapter {
+public struct OpenRTBAdNetwork: BiddingAdNetwork {
     public static let name = "openrtb"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
     public static let setupKeys = OptionKeys(
@@ -27,7 +27,7 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
     /// The OpenRTB version it speaks.
     public let sdkVersion = SemanticVersion(2, 6, 0)
 
-    private let services: AdNetworkServices
+    fileprivate let services: AdNetworkServices
     private let logger: Logger
     private let app: BidRequest.App?
     private let device: BidRequest.Device
@@ -117,16 +117,63 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
     }
 
     public func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
-        try await auction(request, format: .native)
+        try await serve(try await auction(request, format: .native))
     }
 
     public func loadRewardedAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
-        try await auction(request, format: .rewarded)
+        try await serve(try await auction(request, format: .rewarded))
     }
 
-    /// One auction within the line item's `timeout_ms` (and the waterfall's deadline): the
-    /// signals take at most half, the bidder gets what is left, as `tmax` too.
-    private func auction(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> NetworkAd {
+    /// A waterfall line item: the bid serves if its ad loads; its win notice then goes.
+    private func serve(_ won: WonAuction) async throws(AdLoadError) -> NetworkAd {
+        let ad = try await won.load()
+        won.win()
+        return ad
+    }
+
+    /// An ad unit's bidder: the bidder's best bid, whose ad loads only if it earns a turn.
+    public func bid(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> NetworkBid {
+        let won = try await auction(request, format: format)
+        return NetworkBid(
+            price: won.auction.price, currency: won.auction.value.currency,
+            load: { () async throws(AdLoadError) -> NetworkAd in try await won.load() }, win: won.win,
+            lose: won.lose)
+    }
+
+    /// A bidder's answer with a winning bid: how to load its ad, and the notices it is owed.
+    private struct WonAuction: Sendable {
+        let auction: BidResponseReader.Auction
+        let network: OpenRTBAdNetwork
+        let request: NetworkAdRequest
+        let item: OpenRTBLineItem
+        let format: AdFormat
+
+        /// The bid's markup as an ad: from `adm`, or from the win notice when that serves it.
+        func load() async throws(AdLoadError) -> NetworkAd {
+            try await network.ad(of: auction, request: request, item: item, format: format)
+        }
+
+        /// The winner's `nurl` (unless it served the markup), and the other bids' losses.
+        func win() {
+            if auction.markup != nil, let nurl = auction.winNotice {
+                network.services.trackers.enqueue([nurl], kind: .win)
+            }
+            network.services.trackers.enqueue(auction.lossNotices, kind: .loss)
+        }
+
+        /// The winner's `lurl` with the reason, and the other bids' losses.
+        func lose(_ reason: AuctionLossReason, _ minimumToWin: Double?) {
+            let lurl = auction.winnerLossNotice.map {
+                auction.macros.lost(reason, minimumToWin: minimumToWin).expand($0)
+            }
+            network.services.trackers.enqueue(auction.lossNotices + (lurl.map { [$0] } ?? []), kind: .loss)
+        }
+    }
+
+    /// One auction within the line item's `timeout_ms` (and the load's deadline): the signals
+    /// take at most half, the bidder gets what is left as `tmax` (less the network's latency
+    /// when the ad unit's auction says so).
+    private func auction(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> WonAuction {
         let item = try OpenRTBLineItem(request.options, defaultEndpoint: defaultEndpoint)
         let start = ContinuousClock.now
         let budget = request.budget(.milliseconds(item.timeoutMilliseconds))
@@ -134,7 +181,7 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
         var bidRequest = try await bidRequest(
             id: requestID, for: request, item: item, format: format, signalsBudget: budget / 2)
         let remaining = max(.milliseconds(1), budget - (ContinuousClock.now - start))
-        bidRequest.tmax = max(1, Int(milliseconds(remaining)))
+        bidRequest.tmax = max(1, Int(milliseconds(min(remaining, request.tmax ?? remaining))))
         let body: [UInt8]
         do {
             body = Array(try JSONEncoder().encode(bidRequest))
@@ -152,18 +199,22 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
         } catch {
             throw AdLoadError(error.kind == .timeout ? .timeout : .networkError, "bidder: \(error.message)")
         }
-        let auction: BidResponseReader.Auction
         do {
-            auction = try BidResponseReader(requestID: requestID, item: item, format: format).read(response)
+            let auction = try BidResponseReader(requestID: requestID, item: item, format: format).read(response)
+            return WonAuction(auction: auction, network: self, request: request, item: item, format: format)
         } catch {
             services.trackers.enqueue(error.lossNotices, kind: .loss)
             throw error.error
         }
+    }
 
+    /// The winning bid's ad: its markup (fetched through the win notice when the bid has none,
+    /// OpenRTB 2.6 §6.3.1), read as the unit's format, with its billing notice on the impression.
+    fileprivate func ad(
+        of auction: BidResponseReader.Auction, request: NetworkAdRequest, item: OpenRTBLineItem, format: AdFormat
+    ) async throws(AdLoadError) -> NetworkAd {
         var markup = auction.markup
-        let servedOnWin = markup == nil
-        if servedOnWin, let nurl = auction.winNotice {
-            // The ad is served on the win notice (OpenRTB 2.6 §6.3.1): its answer is the markup.
+        if markup == nil, let nurl = auction.winNotice {
             do {
                 let answer = try await services.fetcher.fetch(nurl, timeout: request.budget(.seconds(5)))
                 markup = .string(String(decoding: answer, as: UTF8.self))
@@ -186,9 +237,6 @@ public struct OpenRTBAdNetwork: AdNetworkAdapter {
         }
         ad.impressionTrackers += auction.billingNotice.map { [$0] } ?? []
         ad.value = auction.value
-        // The bid won only if its ad can be shown: no win notice, and no loss notices, before.
-        if !servedOnWin, let nurl = auction.winNotice { services.trackers.enqueue([nurl], kind: .win) }
-        services.trackers.enqueue(auction.lossNotices, kind: .loss)
         return ad
     }
 
