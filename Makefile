@@ -57,11 +57,12 @@ build:
 		$(OBJCOPY) --strip-all --add-gnu-debuglink="build/debug/$$program.debug" "$$bin/$$program" "build/bin/$$program"; \
 	done
 	bash scripts/man-and-completions.sh $(or $(HOST_BIN),build/bin)
-	bash packaging/notices.sh
+	@# The checkouts beside the build's products (SWIFT_BUILD_FLAGS may name a --scratch-path).
+	bash packaging/notices.sh "$$(dirname "$$(dirname "$$($(SWIFT) build $(SWIFT_BUILD_FLAGS) --show-bin-path)")")/checkouts"
 	@ls -l build/bin
 
 install:
-	@test -x build/bin/secure-signalsd || { echo "make install: run 'make' first (build/bin is empty)" >&2; exit 1; }
+	@test -x build/bin/secure-signalsd -a -f build/NOTICES || { echo "make install: run 'make' first (build/ lacks the binaries or NOTICES)" >&2; exit 1; }
 	$(INSTALL) -D -m 0755 build/bin/secure-signalsd $(DESTDIR)$(SBINDIR)/secure-signalsd
 	$(INSTALL) -D -m 0755 build/bin/secure-signals $(DESTDIR)$(BINDIR)/secure-signals
 	$(INSTALL) -d -m 0755 $(DESTDIR)$(UNITDIR)

@@ -37,6 +37,15 @@ for binary in "$root/usr/sbin/secure-signalsd" "$root/usr/bin/secure-signals"; d
     echo "check-install.sh: ${binary#"$root"} needs only: $(tr '\n' ' ' <<<"$needed")"
 done
 
+# The CLI links FoundationEssentials only: Foundation's internationalization layer, and ICU's
+# data with it, would more than double it (docs/packaging.md). A dependency that brings them
+# back shows here, whatever the sources import.
+if grep -q FoundationInternationalization "$root/usr/bin/secure-signals"; then
+    echo "check-install.sh: /usr/bin/secure-signals links Foundation's internationalization layer (and ICU)" >&2
+    exit 1
+fi
+echo "check-install.sh: /usr/bin/secure-signals links no Foundation internationalization or ICU"
+
 # uninstall leaves nothing but a changed configuration.
 echo '{}' >"$root/etc/secure-signals/daemon.json"
 make --no-print-directory uninstall DESTDIR="$root" >/dev/null

@@ -118,8 +118,13 @@ public final class BenchDaemon {
         throw BenchFailure("secure-signalsd did not listen within 30 s")
     }
 
+    /// Stops the daemon and waits for it to exit before its directory goes: a daemon still
+    /// draining would otherwise close its database by paths the next benchmark may be using.
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -58,11 +58,11 @@ public struct FootprintBenchmark {
         let daemon =
             switch configuration {
             case .embeddedDefault:
-                try BenchDaemon(embeddedDefaultOf: daemonBinary, environment: environment, name: "footprint")
+                try BenchDaemon(embeddedDefaultOf: daemonBinary, environment: environment, name: "footprint-default")
             case .eightAdapters:
                 try BenchDaemon(
                     daemonBinary: daemonBinary, adUnits: AdsBenchmark.units, environment: environment,
-                    name: "footprint")
+                    name: "footprint-adapters")
             }
         guard await notify.wait(timeout: .seconds(30), every: .milliseconds(1), for: { $0.contains("READY=1") }) != nil,
             let ready = notify.arrivals.last

@@ -15,12 +15,15 @@ extension StringProtocol {
 }
 
 extension Double {
-    /// The number with exactly `places` digits after the point, rounded half away from zero, as
-    /// printf's `%.Nf` writes it; beyond 1e15 (or not finite) the shortest description instead.
+    /// The number with exactly `places` digits after the point, for a person to read: the value
+    /// times 10^places rounded half away from zero. printf's `%.Nf` rounds the exact binary value
+    /// instead, so the two may differ by one in the last digit (2.675 is 2.67499999... in binary:
+    /// printf writes 2.67, this 2.68). Not finite, or 2^53 or more once scaled: the shortest
+    /// description instead.
     public func fixed(_ places: Int) -> String {
         let scale = (0..<places).reduce(1.0) { product, _ in product * 10 }
         let scaled = (abs(self) * scale).rounded()
-        guard isFinite, scaled < 1e15 else { return description }
+        guard isFinite, scaled < 9_007_199_254_740_992 else { return description }
         let units = Int64(scaled)
         let whole = units / Int64(scale)
         let fraction = String(units % Int64(scale))

@@ -26,21 +26,24 @@ extension BenchCommand {
         @Option(help: "Runs of each configuration; each is printed.") var rounds = 3
         @Option(help: "Seconds the daemon is left alone before each measurement.") var settleSeconds = 2.0
         @Flag(help: "Exit 1 when a target is missed.") var check = false
-        @OptionGroup var load: LoadOptions
+        @Option(help: "The secure-signalsd binary to start (default: the one beside this program).")
+        var daemon: String?
+        @Option(help: "Concurrent keep-alive connections of the load.") var connections = 4
 
         func validate() throws {
             guard (0...1_000_000).contains(signals), (0...1_000_000).contains(ads) else {
                 throw ValidationError("--signals and --ads must be in [0, 1000000]")
             }
             guard (1...20).contains(rounds) else { throw ValidationError("--rounds must be in [1, 20]") }
+            guard (1...256).contains(connections) else { throw ValidationError("--connections must be in [1, 256]") }
             guard (0...60).contains(settleSeconds) else { throw ValidationError("--settle-seconds must be in [0, 60]") }
         }
 
         func run() async throws {
-            let binary = try daemonBinary(load.daemon)
+            let binary = try daemonBinary(daemon)
             let benchmark = FootprintBenchmark(
                 daemonBinary: binary, signalRequests: signals, adLoads: ads,
-                connections: load.connections == 1 ? 4 : load.connections,
+                connections: connections,
                 settle: .milliseconds(Int(settleSeconds * 1000)))
             print(
                 "load: \(signals) signal requests, then \(ads) forced ad loads, on \(benchmark.connections) connections"

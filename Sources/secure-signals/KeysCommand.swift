@@ -261,11 +261,13 @@ private func writeKeyPair(
 func makeKeyDirectory(_ directory: String) throws -> URL {
     var isDirectory = false
     if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw CommandFailure("\(directory): cannot make the directory: \(error)")
+        // mkdir(2) itself, one level at a time, so that a failure says what the system said.
+        var path = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o700) != 0, errno != EEXIST {
+                throw CommandFailure("\(directory): cannot make the directory: \(String(cString: strerror(errno)))")
+            }
         }
     } else if !isDirectory {
         throw CommandFailure("\(directory): not a directory (--out names the directory the key files go to)")

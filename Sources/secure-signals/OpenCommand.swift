@@ -41,7 +41,7 @@ struct OpenCommand: ParsableCommand {
         }
         let opener = try EnvelopeOpener(keys: configs.map { (privateKey, $0) })
 
-        let lines = String(decoding: StandardStreams.readAll(), as: UTF8.self)
+        let lines = String(decoding: try StandardStreams.readAll(), as: UTF8.self)
             .split(whereSeparator: \.isNewline)
             .map(\.trimmingWhitespace)
             .filter { !$0.isEmpty }

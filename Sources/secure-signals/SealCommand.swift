@@ -31,6 +31,6 @@ struct SealCommand: ParsableCommand {
             throw CommandFailure("\(keyConfig): no key configuration")
         }
         let sealer = try EnvelopeSealer(keyConfig: config, aead: chosen)
-        print(try sealer.seal(StandardStreams.readAll()))
+        print(try sealer.seal(try StandardStreams.readAll()))
     }
 }

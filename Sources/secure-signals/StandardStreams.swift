@@ -9,12 +9,15 @@ import SignalCrypto
 
 /// Standard input and output as bytes, for payloads that need not be text.
 enum StandardStreams {
-    static func readAll() -> [UInt8] {
+    static func readAll() throws -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
+            guard n >= 0 else {
+                throw CommandFailure("cannot read standard input: \(String(cString: strerror(errno)))")
+            }
             guard n > 0 else { return bytes }
             bytes += chunk[..<n]
         }

@@ -225,6 +225,13 @@ struct KeyToolTests {
             "secure-signals", ["keys", "generate", "--key-id", "4", "--out", directory.path("plain")])
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("\(directory.path("plain")): not a directory"))
+        // A directory that cannot be made: what the system said, in one line.
+        let beneath = try await Binary.run(
+            "secure-signals", ["keys", "generate", "--key-id", "4", "--out", directory.path("plain/keys")])
+        #expect(beneath.status != 0)
+        #expect(
+            beneath.stderr == "Error: \(directory.path("plain/keys")): cannot make the directory: Not a directory\n",
+            "\(beneath.stderr)")
     }
 
     @Test(.enabled(if: Binary.onPath("openssl") != nil, "the openssl binary is not installed"))

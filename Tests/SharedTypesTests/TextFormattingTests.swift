@@ -11,12 +11,20 @@ struct TextFormattingTests {
     func fixedMatchesPrintf(value: Double) {
         for places in 0...3 {
             let printf = String(format: "%.\(places)f", value)
-            // printf rounds the binary value half to even; `fixed` rounds half away from zero, so
-            // the two may differ only in the last digit of an exact tie.
+            // printf rounds the exact binary value; `fixed` rounds the scaled value half away
+            // from zero: they may differ by one in the last digit, never more.
             let ours = value.fixed(places)
             #expect(ours == printf || abs(Double(ours)! - Double(printf)!) <= pow(10, -Double(places)) + 1e-9)
             #expect(ours.split(separator: ".").last?.count == (places == 0 ? ours.count : places))
         }
+    }
+
+    @Test func fixedRoundsTheScaledValueHalfAwayFromZero() {
+        #expect(2.675.fixed(2) == "2.68", "printf: 2.67, from 2.67499999... in binary")
+        #expect(0.25.fixed(1) == "0.3" && 99.95.fixed(1) == "100.0" && 12.345.fixed(0) == "12")
+        #expect(0.5.fixed(0) == "1" && 1.5.fixed(0) == "2" && 2.5.fixed(0) == "3")
+        #expect(1e13.fixed(2) == "10000000000000.00", "exact below 2^53 once scaled")
+        #expect(0.001.fixed(3) == "0.001" && 7.fixed(3) == "7.000")
     }
 
     @Test func fixedKeepsTheSignOnlyWhenSomethingShows() {
