@@ -147,6 +147,9 @@ public struct NetworkAd: Sendable {
     public var clickTrackers: [String]
     /// Revenue of the impression, when the network tells it.
     public var value: AdValue?
+    /// How long the network lets its ad be shown (OpenRTB's `bid.exp`): it shortens the ad
+    /// unit's `expiry_ms`, never lengthens it.
+    public var expiry: Duration?
     /// Events the network reports on its own while a rewarded ad plays, for the daemon to
     /// put in order (the reward always before the dismiss).
     public var presentation: (any RewardedPresentationSource)?

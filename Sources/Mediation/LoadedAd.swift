@@ -23,7 +23,8 @@ struct LoadedAd: Sendable {
     var unappliedNetworkEvents: [NetworkPresentationEvent] = []
 
     var format: AdFormat { unit.format }
-    var expiresAt: Duration { loadedAt + unit.expiry }
+    /// The unit's expiry, or the network's if that is sooner.
+    var expiresAt: Duration { loadedAt + min(unit.expiry, fill.ad.expiry ?? unit.expiry) }
 
     /// Used: a native ad once its impression is recorded, a rewarded ad once shown. A used ad
     /// is not handed to the next load.

@@ -16,7 +16,7 @@ final class ScriptedBidder: BiddingAdNetwork {
     static let name = "bidder"
     static let adapterVersion = SemanticVersion(1, 0, 0)
     static let setupKeys: OptionKeys = []
-    static let lineItemOptionKeys: OptionKeys = ["price", "delay_ms", "behavior", "id"]
+    static let lineItemOptionKeys: OptionKeys = ["price", "delay_ms", "behavior", "id", "exp_s"]
     let sdkVersion = SemanticVersion(1, 0, 0)
     /// Every notice sent, as `win id` or `loss id reason min`, in order.
     static let notices = Mutex<[String]>([])
@@ -34,6 +34,7 @@ final class ScriptedBidder: BiddingAdNetwork {
         if behavior == "no_bid" { throw AdLoadError(.noFill, "no bid") }
         if behavior == "error" { throw AdLoadError(.networkError, "the bidder failed") }
         let ads = self.ads
+        let expiry = (try? options.int("exp_s")).map { Duration.seconds($0) }
         return NetworkBid(
             price: (try? options.number("price")) ?? 1, currency: "USD",
             load: { () async throws(AdLoadError) -> NetworkAd in
@@ -43,8 +44,10 @@ final class ScriptedBidder: BiddingAdNetwork {
                     return try await ads.loadRewardedAd(
                         NetworkAdRequest(adUnit: request.adUnit, parameter: TestAdNetwork.rewardedUnit))
                 default:
-                    return try await ads.loadNativeAd(
+                    var ad = try await ads.loadNativeAd(
                         NetworkAdRequest(adUnit: request.adUnit, parameter: TestAdNetwork.nativeUnit))
+                    ad.expiry = expiry
+                    return ad
                 }
             },
             win: { Self.notices.withLock { $0.append("win \(id)") } },
@@ -65,11 +68,11 @@ struct AuctionTests {
     /// A test's own prefix for its bidders' ids.
     let run = String(UUID().uuidString.prefix(8))
 
-    func store(_ unit: AdUnit) throws -> AdStore<ManualClock> {
+    func store(_ unit: AdUnit, clock: ManualClock = ManualClock()) throws -> AdStore<ManualClock> {
         try AdStore(
             units: [unit], networks: [AdNetworkConfiguration(name: "test"), AdNetworkConfiguration(name: "bidder")],
             registry: AdNetworkRegistry([TestAdNetwork.self, ScriptedBidder.self]), services: .offline,
-            rewards: SQLiteRewardLedger(StateDatabase()), clock: ManualClock(), logger: Logger(label: "test"))
+            rewards: SQLiteRewardLedger(StateDatabase()), clock: clock, logger: Logger(label: "test"))
     }
 
     func bidder(_ id: String, price: Double, _ options: [String: JSONValue] = [:]) -> LineItem {
@@ -182,6 +185,32 @@ struct AuctionTests {
         let bids = try #require(ad.responseInfo.bids)
         #expect(bids.map(\.outcome) == [.noBid, .error, .lost, .won])
         #expect(Set(notices()) == ["loss video 1 -", "win ok"], "the rewarded ad does not fit: a loss")
+    }
+
+    @Test func aBidsExpiryShortensTheUnitsButNeverLengthensIt() async throws {
+        let clock = ManualClock()
+        let unit = AdUnit(
+            id: "u", format: .native, waterfall: [], expiry: .seconds(600),
+            bidders: [bidder("short", price: 2, ["exp_s": .int(120)])])
+        let store = try store(unit, clock: clock)
+        let ad = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
+        clock.advance(by: .seconds(119))
+        #expect(try await store.ad(ad.adID).adID == ad.adID)
+        clock.advance(by: .seconds(1))
+        await #expect(throws: AdLifecycleError(.adExpired, "ad '\(ad.adID)' expired; load another")) {
+            try await store.impression(ad.adID)
+        }
+
+        let long = AdUnit(
+            id: "u", format: .native, waterfall: [], expiry: .seconds(60),
+            bidders: [bidder("long", price: 2, ["exp_s": .int(3600)])])
+        let longClock = ManualClock()
+        let longStore = try self.store(long, clock: longClock)
+        let kept = try await longStore.load(AdLoadRequest(adUnit: "u", format: .native)).get()
+        longClock.advance(by: .seconds(60))
+        await #expect(throws: AdLifecycleError(.adExpired, "ad '\(kept.adID)' expired; load another")) {
+            try await longStore.impression(kept.adID)
+        }
     }
 
     @Test func tmaxLeavesTheNetworkBufferBeforeTheBidWait() {

@@ -12,7 +12,7 @@ struct AuctionRouteTests: MediationScenario {
 
     /// A native bid at `price` whose notices are `/t/NAME/win`, `/t/NAME/bill` and
     /// `/t/NAME/loss?reason=${AUCTION_LOSS}&min=${AUCTION_MIN_TO_WIN}` on `server`.
-    static func bid(_ server: FakeAdServer, _ name: String, price: Double) throws -> [UInt8] {
+    static func bid(_ server: FakeAdServer, _ name: String, price: Double, exp: Int? = nil) throws -> [UInt8] {
         var response = try #require(
             try JSONSerialization.jsonObject(with: Data(try AdSourceRouteTests.nativeBid(server, price: price)))
                 as? [String: Any])
@@ -21,6 +21,7 @@ struct AuctionRouteTests: MediationScenario {
         bids[0]["nurl"] = server.url("/t/\(name)/win?price=${AUCTION_PRICE}")
         bids[0]["burl"] = server.url("/t/\(name)/bill")
         bids[0]["lurl"] = server.url("/t/\(name)/loss?reason=${AUCTION_LOSS}&min=${AUCTION_MIN_TO_WIN}")
+        if let exp { bids[0]["exp"] = exp }
         seats[0]["bid"] = bids
         response["seatbid"] = seats
         return Array(try JSONSerialization.data(withJSONObject: response))
@@ -37,7 +38,7 @@ struct AuctionRouteTests: MediationScenario {
         let server = try await FakeAdServer()
         server.answer("*", .init(status: 200, contentType: "image/gif"))
         server.answer("/bid/low", .init(body: try Self.bid(server, "low", price: 2)))
-        server.answer("/bid/best", .init(body: try Self.bid(server, "best", price: 5)))
+        server.answer("/bid/best", .init(body: try Self.bid(server, "best", price: 5, exp: 30)))
         server.answer("/bid/cheap", .init(body: try Self.bid(server, "cheap", price: 0.4)))
         server.answer("/bid/silent", .init(status: 204))
         let units: [String: Any] = [
@@ -59,6 +60,10 @@ struct AuctionRouteTests: MediationScenario {
             #expect(load.status == 200, "\(load.json)")
             let info = try #require(load.json["response_info"] as? [String: Any])
             #expect(info["network"] as? String == "openrtb")
+            // The bid's exp (30 s) bounds the unit's hour.
+            let expires = try #require(
+                (load.json["expires_at"] as? String).flatMap { try? Date($0, strategy: .iso8601) })
+            #expect(expires.timeIntervalSinceNow > 20 && expires.timeIntervalSinceNow <= 31, "\(expires)")
             // The bid of 5 is worth more than the line item of 3: it goes first, and serves.
             let attempts = try #require(info["attempts"] as? [[String: Any]])
             #expect(attempts.map { $0["parameter"] as? String } == ["best"])

@@ -28,6 +28,8 @@ struct BidResponse: Decodable, Sendable {
         var crid: String?
         /// Markup type: 1 banner, 2 video, 3 audio, 4 native.
         var mtype: Int?
+        /// Seconds the bidder is willing to wait between the auction and the impression.
+        var exp: Int?
     }
 
     /// What a no-bid reason code means (OpenRTB 2.6 list 5.24).

@@ -37,6 +37,8 @@ struct BidResponseReader {
         var winnerLossNotice: String?
         /// The winning bid's CPM, in `value`'s currency.
         var price: Double
+        /// How long its ad may wait for the impression (`exp`), when the bid says.
+        var expiry: Duration?
         var value: AdValue
     }
 
@@ -122,7 +124,7 @@ struct BidResponseReader {
             markup: markup, macros: macros, winNotice: winner.bid.nurl.flatMap(nonEmpty).map(macros.expand),
             billingNotice: winner.bid.burl.flatMap(nonEmpty).map(macros.expand),
             lossNotices: lossNotices(winner: winnerIndex), winnerLossNotice: winner.bid.lurl.flatMap(nonEmpty),
-            price: winner.bid.price, value: value)
+            price: winner.bid.price, expiry: winner.bid.exp.flatMap { $0 > 0 ? .seconds($0) : nil }, value: value)
     }
 
     private func nonEmpty(_ text: String) -> String? {

@@ -237,6 +237,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         }
         ad.impressionTrackers += auction.billingNotice.map { [$0] } ?? []
         ad.value = auction.value
+        ad.expiry = auction.expiry
         return ad
     }
 
