@@ -46,7 +46,8 @@ struct DaemonApplication: Sendable {
         let ads = try AdStore(
             units: configuration.mediation.units, networks: configuration.mediation.networks,
             registry: BuiltinAdNetworks.registry,
-            services: AdNetworkServices(fetcher: fetcher, trackers: trackers, signals: collector),
+            services: AdNetworkServices(
+                fetcher: fetcher, trackers: trackers, signals: collector, metrics: metrics.factory),
             rewards: rewards,
             callbackSigner: configuration.ssvKey.map { SSVCallbackSigner(key: $0.key, keyID: $0.id, logger: logger) },
             clock: clock, logger: logger,

@@ -81,13 +81,17 @@ public struct NetworkAdRequest: Sendable {
     /// A bid request's: the time the bidder is told it has (`tmax`), which leaves the network's
     /// latency before the deadline.
     public var tmax: Duration?
+    /// The ad unit's blocks: what to ask the network to leave out, and to drop if it does not.
+    public var quality: AdQuality
 
     public init(
         adUnit: String, parameter: String, options: AdapterOptions = AdapterOptions(), formatIDs: [String] = [],
         preferences: NativeAdPreferences = NativeAdPreferences(), privacy: PrivacyState? = nil,
-        servingMode: ServingMode = .personalized, deadline: ContinuousClock.Instant? = nil, tmax: Duration? = nil
+        servingMode: ServingMode = .personalized, deadline: ContinuousClock.Instant? = nil, tmax: Duration? = nil,
+        quality: AdQuality = AdQuality()
     ) {
         self.tmax = tmax
+        self.quality = quality
         self.servingMode = servingMode
         self.adUnit = adUnit
         self.parameter = parameter

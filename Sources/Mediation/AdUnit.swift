@@ -13,6 +13,8 @@ public struct AdUnit: Sendable, Equatable {
     public var floorCPM: Double?
     /// The bidders' time.
     public var auction: AuctionTiming
+    /// What its ads may not be, asked and enforced.
+    public var quality: AdQuality
     /// Background retries of a failed load, with backoff 2^min(6, attempt) s.
     public var maxRetries: Int
     /// Load the next ad as soon as one is used (dismissed), so that one is always ready.
@@ -25,8 +27,9 @@ public struct AdUnit: Sendable, Equatable {
     public init(
         id: String, format: AdFormat, waterfall: [LineItem], maxRetries: Int = 0, preload: Bool = false,
         expiry: Duration = .seconds(3600), ssvCallbackURL: String? = nil, bidders: [LineItem] = [],
-        floorCPM: Double? = nil, auction: AuctionTiming = AuctionTiming()
+        floorCPM: Double? = nil, auction: AuctionTiming = AuctionTiming(), quality: AdQuality = AdQuality()
     ) {
+        self.quality = quality
         self.bidders = bidders
         self.floorCPM = floorCPM
         self.auction = auction

@@ -95,7 +95,7 @@ struct Auction {
         let networkRequest = NetworkAdRequest(
             adUnit: unit.id, parameter: item.parameter, options: item.options, formatIDs: request.formatIDs,
             preferences: request.preferences, privacy: privacy, servingMode: decision.servingMode,
-            deadline: .now + wait, tmax: max(.milliseconds(1), wait - timing.networkBuffer))
+            deadline: .now + wait, tmax: max(.milliseconds(1), wait - timing.networkBuffer), quality: unit.quality)
         let format = unit.format
         let outcome = await withTimeout(wait) { () async throws -> NetworkBid in
             try await bidder.bid(networkRequest, format: format)

@@ -213,6 +213,24 @@ struct AuctionTests {
         }
     }
 
+    @Test func aBlockedDomainBlocksItsSubdomainsOnly() {
+        let quality = AdQuality(blockedAdvertisers: ["Blocked.Example"], blockedCategories: ["IAB7"])
+        #expect(
+            quality.exclusion(advertiserDomains: ["blocked.example"], categories: nil, attributes: nil)
+                == .advertiserExcluded)
+        #expect(
+            quality.exclusion(advertiserDomains: ["ads.BLOCKED.example"], categories: nil, attributes: nil)
+                == .advertiserExcluded)
+        #expect(quality.exclusion(advertiserDomains: ["notblocked.example"], categories: nil, attributes: nil) == nil)
+        #expect(
+            quality.exclusion(advertiserDomains: nil, categories: ["IAB7-1"], attributes: nil) == nil,
+            "ids, not prefixes")
+        #expect(quality.exclusion(advertiserDomains: nil, categories: ["IAB7"], attributes: nil) == .categoryExcluded)
+        #expect(
+            AdQuality(requireAdvertiserDomain: true).exclusion(advertiserDomains: [], categories: nil, attributes: nil)
+                == .advertiserExcluded)
+    }
+
     @Test func tmaxLeavesTheNetworkBufferBeforeTheBidWait() {
         let timing = AuctionTiming(
             timeout: .milliseconds(1000), processing: .milliseconds(50), networkBuffer: .milliseconds(40))

@@ -148,3 +148,94 @@ struct AuctionRouteTests: MediationScenario {
         #expect(problems(["format": "native", "waterfall": [testBidder], "floor_cpm": 0.5]) == "")
     }
 }
+
+/// An ad unit's blocks: asked of the bidders, and enforced on what they bid anyway.
+struct AdQualityRouteTests: MediationScenario {
+    /// A bid of `price` from `name` saying `fields` (adomain, cat, attr).
+    static func bid(_ server: FakeAdServer, _ name: String, price: Double, _ fields: [String: Any]) throws -> [UInt8] {
+        var response = try #require(
+            try JSONSerialization.jsonObject(with: Data(try AuctionRouteTests.bid(server, name, price: price)))
+                as? [String: Any])
+        var seats = try #require(response["seatbid"] as? [[String: Any]])
+        var bids = try #require(seats[0]["bid"] as? [[String: Any]])
+        bids[0].merge(fields) { $1 }
+        seats[0]["bid"] = bids
+        response["seatbid"] = seats
+        return Array(try JSONSerialization.data(withJSONObject: response))
+    }
+
+    @Test func eachBlockDropsItsBidWithItsReasonAndTheRequestAsksForThem() async throws {
+        let server = try await FakeAdServer()
+        server.answer("*", .init(status: 200, contentType: "image/gif"))
+        let bids: [(String, Double, [String: Any])] = [
+            ("advertiser", 9, ["adomain": ["ads.blocked.example"]]),
+            ("category", 8, ["adomain": ["fine.example"], "cat": ["IAB25-3"]]),
+            ("attribute", 7, ["adomain": ["fine.example"], "attr": [6]]),
+            ("anonymous", 6, [:]),
+            ("clean", 1, ["adomain": ["fine.example"], "cat": ["IAB1"], "attr": [1]]),
+        ]
+        for (name, price, fields) in bids {
+            server.answer("/bid/\(name)", .init(body: try Self.bid(server, name, price: price, fields)))
+        }
+        let units: [String: Any] = [
+            AuctionRouteTests.unit: [
+                "format": "native", "bidders": bids.map { AuctionRouteTests.bidder(server, $0.0) },
+                "blocked_advertisers": ["blocked.example"], "blocked_categories": ["IAB25-3", "IAB26"],
+                "category_taxonomy": 1, "blocked_apps": ["com.rival.app"], "blocked_attributes": [6, 7],
+                "require_advertiser_domain": true,
+            ]
+        ]
+        let daemon = try await InProcessDaemon(config: demoConfig(adapters: [], extra: ["ad_units": units]))
+        try await daemon.run { client in
+            let load = try await Self.post(client, "/v1/ads", ["ad_unit": AuctionRouteTests.unit, "format": "native"])
+            #expect(load.status == 200, "\(load.json)")
+            let info = try #require(load.json["response_info"] as? [String: Any])
+            let answers = try #require(info["bids"] as? [[String: Any]])
+            #expect(answers.map { $0["outcome"] as? String } == ["no_bid", "no_bid", "no_bid", "no_bid", "won"])
+            #expect(
+                (answers.first?["message"] as? String)?.contains("every bid was blocked by the ad unit (advertiser)")
+                    == true, "\(answers)")
+
+            // Asked: badv, bcat with its taxonomy, bapp, and battr on the impression.
+            let request = try #require(server.requests("/bid/clean").first?.json)
+            #expect(request["badv"] as? [String] == ["blocked.example"])
+            #expect(request["bcat"] as? [String] == ["IAB25-3", "IAB26"] && request["cattax"] as? Int == 1)
+            #expect(request["bapp"] as? [String] == ["com.rival.app"])
+            let native = try #require(((request["imp"] as? [[String: Any]])?.first)?["native"] as? [String: Any])
+            #expect(native["battr"] as? [Int] == [6, 7])
+
+            // Enforced: each dropped bid hears why, once; the clean one wins.
+            for (name, reason) in [("advertiser", 205), ("category", 209), ("attribute", 210), ("anonymous", 205)] {
+                #expect(try await AdSourceRouteTests.settledCount(server, "/t/\(name)/loss") == 1, "\(name)")
+                #expect(server.requests("/t/\(name)/loss").first?.query.hasPrefix("reason=\(reason)&") == true)
+                #expect(server.requests("/t/\(name)/win").isEmpty)
+            }
+            #expect(try await AdSourceRouteTests.settledCount(server, "/t/clean/win") == 1)
+            let metrics = try await metricsText(client)
+            #expect(metrics.contains(#"secure_signals_bids_blocked_total{reason="advertiser"} 2"#), "\(metrics)")
+            #expect(metrics.contains(#"secure_signals_bids_blocked_total{reason="category"} 1"#))
+            #expect(metrics.contains(#"secure_signals_bids_blocked_total{reason="creative_attribute"} 1"#))
+        }
+    }
+
+    @Test func blocksAreCheckedWhenTheConfigurationIsRead() throws {
+        let directory = try TemporaryDirectory()
+        func problems(_ extra: [String: Any]) -> String {
+            var unit: [String: Any] = [
+                "format": "native", "waterfall": [["network": "test", "parameter": "/21775744923/example/native"]],
+            ]
+            unit.merge(extra) { $1 }
+            do {
+                _ = try InProcessDaemon.resolve(
+                    demoConfig(adapters: [], extra: ["ad_units": ["u": unit]]), directory: directory)
+                return ""
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(problems(["blocked_advertisers": [""]]).contains("must list advertiser domains, none empty"))
+        #expect(problems(["blocked_attributes": [0]]).contains("creative attributes"))
+        #expect(problems(["category_taxonomy": 0]).contains("cattax"))
+        #expect(problems(["blocked_categories": ["IAB1"], "require_advertiser_domain": true]) == "")
+    }
+}

@@ -13,6 +13,13 @@ struct AdUnitSettings: Codable, Sendable {
     @WireName("floor_cpm") var floorCPM: Double?
     /// The bidders' time.
     var auction: AuctionSettings?
+    /// What the unit's ads may not be: asked of bidders and enforced on their bids.
+    var blockedAdvertisers: [String]?
+    var blockedCategories: [String]?
+    var categoryTaxonomy: Int?
+    var blockedApps: [String]?
+    var blockedAttributes: [Int]?
+    var requireAdvertiserDomain: Bool?
     var maxRetries: Int
     var preload: Bool
     @WireName("expiry_ms") var expiryMilliseconds: Int
@@ -46,6 +53,30 @@ struct AdUnitSettings: Codable, Sendable {
         }
         floorCPM = try container.price(.floorCPM)
         auction = try container.decodeIfPresent(AuctionSettings.self, forKey: .auction)
+        func names(_ key: CodingKeys, _ what: String) throws -> [String]? {
+            let names = try container.decodeIfPresent([String].self, forKey: key)
+            if let names, names.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+                throw StrictJSON.Failure(
+                    path: StrictJSON.keyPath(decoder.codingPath + [key]), reason: "must list \(what), none empty")
+            }
+            return names
+        }
+        blockedAdvertisers = try names(.blockedAdvertisers, "advertiser domains")
+        blockedCategories = try names(.blockedCategories, "content category ids")
+        blockedApps = try names(.blockedApps, "app bundles or store ids")
+        categoryTaxonomy = try container.wholeNumber(.categoryTaxonomy)
+        if let categoryTaxonomy, !(1...1000).contains(categoryTaxonomy) {
+            throw StrictJSON.Failure(
+                path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.categoryTaxonomy]),
+                reason: "must be an OpenRTB cattax, 1 to 1000, not \(categoryTaxonomy)")
+        }
+        blockedAttributes = try container.decodeIfPresent([Int].self, forKey: .blockedAttributes)
+        if let blockedAttributes, blockedAttributes.contains(where: { !(1...255).contains($0) }) {
+            throw StrictJSON.Failure(
+                path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.blockedAttributes]),
+                reason: "must list OpenRTB creative attributes (1 to 17, list 5.3)")
+        }
+        requireAdvertiserDomain = try container.decodeIfPresent(Bool.self, forKey: .requireAdvertiserDomain)
         maxRetries = try container.wholeNumber(.maxRetries) ?? 0
         guard (0...100).contains(maxRetries) else {
             throw StrictJSON.Failure(

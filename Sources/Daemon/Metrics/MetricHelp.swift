@@ -18,6 +18,8 @@ enum MetricHelp {
         "secure_signals_ads_served_total": "Ads filled, by the serving mode the privacy state allowed their request.",
         "secure_signals_ads_dropped_for_privacy_total":
             "Unused ads dropped because a privacy change reversed a decision they were loaded under.",
+        "secure_signals_bids_blocked_total":
+            "Bids dropped because their ad unit blocks their advertiser, category or creative attribute.",
         "secure_signals_trackers_total": "Tracker pings, by kind and outcome.",
         "secure_signals_http_requests_total": "Requests answered on the socket API, by route, method and status.",
         "secure_signals_connections_open": "Connections open on the socket API.",

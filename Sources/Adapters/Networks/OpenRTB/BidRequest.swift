@@ -12,6 +12,11 @@ struct BidRequest: Encodable, Sendable {
     var cur: [String]
     /// First-price auction.
     var at = 1
+    /// The ad unit's blocks: advertiser domains, content categories (of taxonomy `cattax`), apps.
+    var badv: [String]?
+    var bcat: [String]?
+    var cattax: Int?
+    var bapp: [String]?
 
     struct Impression: Encodable, Sendable {
         var id = "1"
@@ -32,6 +37,8 @@ struct BidRequest: Encodable, Sendable {
         var request: String
         var ver = "1.2"
         var api: [Int]?
+        /// Blocked creative attributes.
+        var battr: [Int]?
     }
 
     struct Video: Encodable, Sendable {
@@ -46,6 +53,8 @@ struct BidRequest: Encodable, Sendable {
         var minduration: Int?
         var maxduration: Int?
         var skip: Int?
+        /// Blocked creative attributes.
+        var battr: [Int]?
     }
 
     struct App: Encodable, Sendable {

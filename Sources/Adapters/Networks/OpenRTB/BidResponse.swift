@@ -30,6 +30,10 @@ struct BidResponse: Decodable, Sendable {
         var mtype: Int?
         /// Seconds the bidder is willing to wait between the auction and the impression.
         var exp: Int?
+        /// The advertiser's domains, content categories and creative attributes.
+        var adomain: [String]?
+        var cat: [String]?
+        var attr: [Int]?
     }
 
     /// What a no-bid reason code means (OpenRTB 2.6 list 5.24).

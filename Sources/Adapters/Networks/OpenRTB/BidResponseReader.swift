@@ -9,6 +9,10 @@ struct BidResponseReader {
     let requestID: String
     let item: OpenRTBLineItem
     let format: AdFormat
+    /// The ad unit's blocks: a bid that hits one is dropped before the winner is chosen.
+    var quality = AdQuality()
+    /// Told of each bid dropped, with why.
+    var blocked: @Sendable (AuctionLossReason) -> Void = { _ in }
 
     /// An auction without a winner: why, and the loss notices still owed.
     struct Failure: Error {
@@ -83,10 +87,16 @@ struct BidResponseReader {
                 .networkError, "the bids are in \(currency); the request asked for \(item.currency)")
         }
         let floor = item.bidfloor ?? 0
+        // What the ad unit blocks is dropped first, whatever its price.
+        let exclusions = bids.map {
+            quality.exclusion(advertiserDomains: $0.bid.adomain, categories: $0.bid.cat, attributes: $0.bid.attr)
+        }
+        for case let reason? in exclusions { blocked(reason) }
         func lossNotices(winner: Int?) -> [String] {
             bids.indices.compactMap { index in
                 guard index != winner, let lurl = bids[index].bid.lurl.flatMap(nonEmpty) else { return nil }
-                let reason: AuctionLossReason = bids[index].bid.price < floor ? .belowFloor : .outbid
+                let reason: AuctionLossReason =
+                    exclusions[index] ?? (bids[index].bid.price < floor ? .belowFloor : .outbid)
                 return AuctionMacros(
                     requestID: requestID, bid: bids[index].bid, bidResponseID: decoded.bidid, seat: bids[index].seat,
                     currency: currency, loss: reason.rawValue
@@ -95,10 +105,16 @@ struct BidResponseReader {
         }
         // The highest price at or above the floor; the first of equals.
         var winnerIndex: Int?
-        for index in bids.indices where bids[index].bid.price >= floor {
+        for index in bids.indices where exclusions[index] == nil && bids[index].bid.price >= floor {
             if winnerIndex.map({ bids[index].bid.price > bids[$0].bid.price }) ?? true { winnerIndex = index }
         }
         guard let winnerIndex else {
+            if exclusions.allSatisfy({ $0 != nil }) {
+                let reasons = Set(exclusions.compactMap { $0.map(Self.describe) }).sorted().joined(separator: ", ")
+                throw Failure(
+                    AdLoadError(.noFill, "every bid was blocked by the ad unit (\(reasons))"),
+                    lossNotices: lossNotices(winner: nil))
+            }
             throw Failure(
                 AdLoadError(.noFill, "no bid at or above the floor \(AuctionMacros.format(floor)) \(item.currency)"),
                 lossNotices: lossNotices(winner: nil))
@@ -125,6 +141,15 @@ struct BidResponseReader {
             billingNotice: winner.bid.burl.flatMap(nonEmpty).map(macros.expand),
             lossNotices: lossNotices(winner: winnerIndex), winnerLossNotice: winner.bid.lurl.flatMap(nonEmpty),
             price: winner.bid.price, expiry: winner.bid.exp.flatMap { $0 > 0 ? .seconds($0) : nil }, value: value)
+    }
+
+    private static func describe(_ reason: AuctionLossReason) -> String {
+        switch reason {
+        case .advertiserExcluded: "advertiser"
+        case .categoryExcluded: "category"
+        case .creativeAttributeExcluded: "creative attribute"
+        default: "\(reason.rawValue)"
+        }
     }
 
     private func nonEmpty(_ text: String) -> String? {

@@ -28,6 +28,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
     public let sdkVersion = SemanticVersion(2, 6, 0)
 
     fileprivate let services: AdNetworkServices
+    private let blockedBids: BlockedBidCounters
     private let logger: Logger
     private let app: BidRequest.App?
     private let device: BidRequest.Device
@@ -77,6 +78,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
     public init(setup: AdNetworkSetup) async throws {
         let parsed = try Setup(setup.parameters)
         services = setup.services
+        blockedBids = BlockedBidCounters(factory: setup.services.metrics)
         logger = setup.logger
         defaultEndpoint = parsed.endpoint
         app = parsed.app
@@ -200,7 +202,10 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
             throw AdLoadError(error.kind == .timeout ? .timeout : .networkError, "bidder: \(error.message)")
         }
         do {
-            let auction = try BidResponseReader(requestID: requestID, item: item, format: format).read(response)
+            let auction = try BidResponseReader(
+                requestID: requestID, item: item, format: format, quality: request.quality,
+                blocked: { blockedBids.count($0) }
+            ).read(response)
             return WonAuction(auction: auction, network: self, request: request, item: item, format: format)
         } catch {
             services.trackers.enqueue(error.lossNotices, kind: .loss)
@@ -253,8 +258,10 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
                 throw AdLoadError(.internalError, "cannot encode the native request")
             }
             impression.native = BidRequest.NativeObject(request: String(decoding: encoded, as: UTF8.self))
+            impression.native?.battr = nonEmpty(request.quality.blockedAttributes)
         case .rewarded:
             impression.video = BidRequest.Video(mimes: RewardedVideo.mimeTypes, w: screen.width, h: screen.height)
+            impression.video?.battr = nonEmpty(request.quality.blockedAttributes)
             impression.rwdd = 1
             impression.instl = 1
         }
@@ -275,12 +282,17 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
             for: item, requestID: id, within: signalsBudget, identifiers: request.servingMode != .limited)
         if !attached.isEmpty { user.ext = .init(secureSignals: attached) }
         let hasRegs = regs.coppa != nil || regs.gdpr != nil || regs.usPrivacy != nil || regs.gpp != nil
+        let quality = request.quality
         return BidRequest(
             id: id, imp: [impression], app: app, device: device,
             user: user.consent == nil && user.ext == nil ? nil : user, regs: hasRegs ? regs : nil,
             source: BidRequest.Source(tid: UUID().uuidString.lowercased()), tmax: item.timeoutMilliseconds,
-            cur: [item.currency])
+            cur: [item.currency], badv: nonEmpty(quality.blockedAdvertisers), bcat: nonEmpty(quality.blockedCategories),
+            cattax: quality.blockedCategories.isEmpty ? nil : quality.categoryTaxonomy,
+            bapp: nonEmpty(quality.blockedApps))
     }
+
+    private func nonEmpty<Element>(_ list: [Element]) -> [Element]? { list.isEmpty ? nil : list }
 
     /// The envelopes of the signal adapters the line item names, collected within `budget`: a
     /// failing adapter costs its own signal, never the bid request.
