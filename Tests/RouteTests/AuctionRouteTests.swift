@@ -122,17 +122,20 @@ struct AuctionRouteTests: MediationScenario {
         }
     }
 
+    /// What reading a configuration with ad unit `unit` says is wrong; empty when nothing is.
+    static func problems(_ unit: [String: Any], in directory: TemporaryDirectory) -> String {
+        do {
+            _ = try InProcessDaemon.resolve(
+                demoConfig(adapters: [], extra: ["ad_units": ["u": unit]]), directory: directory)
+            return ""
+        } catch {
+            return "\(error)"
+        }
+    }
+
     @Test func aBidderMustBeANetworkThatBidsAndPricesMustBeCPMs() throws {
         let directory = try TemporaryDirectory()
-        func problems(_ unit: [String: Any]) -> String {
-            do {
-                _ = try InProcessDaemon.resolve(
-                    demoConfig(adapters: [], extra: ["ad_units": ["u": unit]]), directory: directory)
-                return ""
-            } catch {
-                return "\(error)"
-            }
-        }
+        func problems(_ unit: [String: Any]) -> String { Self.problems(unit, in: directory) }
         let testBidder: [String: Any] = ["network": "test", "parameter": "/21775744923/example/native"]
         #expect(problems(["format": "native", "bidders": [testBidder]]).contains("test does not bid"))
         #expect(problems(["format": "native", "waterfall": [testBidder], "floor_cpm": -1]).contains("floor_cpm"))
@@ -225,13 +228,7 @@ struct AdQualityRouteTests: MediationScenario {
                 "format": "native", "waterfall": [["network": "test", "parameter": "/21775744923/example/native"]],
             ]
             unit.merge(extra) { $1 }
-            do {
-                _ = try InProcessDaemon.resolve(
-                    demoConfig(adapters: [], extra: ["ad_units": ["u": unit]]), directory: directory)
-                return ""
-            } catch {
-                return "\(error)"
-            }
+            return AuctionRouteTests.problems(unit, in: directory)
         }
         #expect(problems(["blocked_advertisers": [""]]).contains("must list advertiser domains, none empty"))
         #expect(problems(["blocked_attributes": [0]]).contains("creative attributes"))
