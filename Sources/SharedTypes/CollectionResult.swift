@@ -68,4 +68,6 @@ public protocol SignalProvider: Sendable {
     /// whatever the adapters do.
     func collect(requestID: String, adapters: [String]?, timeout: Duration?, identifiers: Bool) async
         -> CollectionResult
+    /// Every adapter's state and versions, as `GET /v1/adapters` lists them.
+    func statuses() async -> [AdapterStatus]
 }

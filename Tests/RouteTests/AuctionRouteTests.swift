@@ -122,6 +122,36 @@ struct AuctionRouteTests: MediationScenario {
         }
     }
 
+    @Test func aBidRequestNamesTheSelectedAdaptersThatFailedWithTheirVersionsAndCodesOnly() async throws {
+        let server = try await FakeAdServer()
+        server.answer("*", .init(status: 200, contentType: "image/gif"))
+        server.answer("/bid/one", .init(body: try Self.bid(server, "one", price: 2)))
+        var bidder = Self.bidder(server, "one")
+        bidder["options"] = [
+            "endpoint": server.url("/bid/one"), "currency": "EUR", "signals": ["device-context", "file"],
+        ]
+        let units: [String: Any] = [Self.unit: ["format": "native", "bidders": [bidder]]]
+        let adapters: [[String: Any]] = [
+            ["name": "device-context", "recipients": ["demo"]],
+            ["name": "file", "recipients": ["demo"], "options": ["path": "/nonexistent/secure-signals.signal"]],
+        ]
+        let daemon = try await InProcessDaemon(config: demoConfig(adapters: adapters, extra: ["ad_units": units]))
+        try await daemon.run { client in
+            let load = try await Self.post(client, "/v1/ads", ["ad_unit": Self.unit, "format": "native"])
+            #expect(load.status == 200, "\(load.json)")
+            let request = try #require(server.requests("/bid/one").first?.json)
+            let ext = try #require((request["user"] as? [String: Any])?["ext"] as? [String: Any])
+            #expect((ext["secure_signals"] as? [[String: Any]])?.map { $0["source"] as? String } == ["device-context"])
+            let errors = try #require(ext["secure_signals_errors"] as? [[String: Any]])
+            #expect(errors.count == 1, "\(errors)")
+            #expect(errors.first?["source"] as? String == "file")
+            #expect(errors.first?["adapter_version"] as? String == "1.0.0")
+            #expect(errors.first?["sdk_version"] as? String != nil)
+            #expect((errors.first?["code"] as? String)?.isEmpty == false)
+            #expect(Set(errors.first?.keys.map { $0 } ?? []) == ["source", "adapter_version", "sdk_version", "code"])
+        }
+    }
+
     /// What reading a configuration with ad unit `unit` says is wrong; empty when nothing is.
     static func problems(_ unit: [String: Any], in directory: TemporaryDirectory) -> String {
         do {

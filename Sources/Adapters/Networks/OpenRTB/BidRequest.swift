@@ -89,9 +89,14 @@ struct BidRequest: Encodable, Sendable {
         var ext: Extension?
 
         struct Extension: Encodable, Sendable {
-            var secureSignals: [AttachedSignal]
+            var secureSignals: [AttachedSignal]?
+            /// The selected adapters that gave no signal, so that the integration can be fixed.
+            var secureSignalsErrors: [AttachedError]?
 
-            enum CodingKeys: String, CodingKey { case secureSignals = "secure_signals" }
+            enum CodingKeys: String, CodingKey {
+                case secureSignals = "secure_signals"
+                case secureSignalsErrors = "secure_signals_errors"
+            }
         }
     }
 
@@ -108,6 +113,21 @@ struct BidRequest: Encodable, Sendable {
             case adapterVersion = "adapter_version"
             case sdkVersion = "sdk_version"
             case keyID = "key_id"
+        }
+    }
+
+    /// A selected adapter's failure as a bidder receives it: its versions and the error code,
+    /// never the message (which may say more of the device than a bidder should hear).
+    struct AttachedError: Encodable, Sendable, Equatable {
+        var source: String
+        var adapterVersion: String?
+        var sdkVersion: String?
+        var code: String
+
+        enum CodingKeys: String, CodingKey {
+            case source, code
+            case adapterVersion = "adapter_version"
+            case sdkVersion = "sdk_version"
         }
     }
 

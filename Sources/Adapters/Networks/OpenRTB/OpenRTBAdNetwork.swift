@@ -278,9 +278,11 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         }
         // Limited serving (the GDPR applies, no basis for ads): no identifier signal (the daemon
         // never sends device.ifa).
-        let attached = await signals(
+        let (attached, failed) = await signals(
             for: item, requestID: id, within: signalsBudget, identifiers: request.servingMode != .limited)
-        if !attached.isEmpty { user.ext = .init(secureSignals: attached) }
+        if !attached.isEmpty || !failed.isEmpty {
+            user.ext = .init(secureSignals: nonEmpty(attached), secureSignalsErrors: nonEmpty(failed))
+        }
         let hasRegs = regs.coppa != nil || regs.gdpr != nil || regs.usPrivacy != nil || regs.gpp != nil
         let quality = request.quality
         return BidRequest(
@@ -294,24 +296,39 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
 
     private func nonEmpty<Element>(_ list: [Element]) -> [Element]? { list.isEmpty ? nil : list }
 
-    /// The envelopes of the signal adapters the line item names, collected within `budget`: a
-    /// failing adapter costs its own signal, never the bid request.
+    /// The envelopes of the signal adapters the line item names, collected within `budget`, and
+    /// the failures of those that gave none (seed 003: adapter errors reach the ad server, so
+    /// that the integration can be fixed): a failing adapter costs its own signal, never the
+    /// bid request.
     private func signals(
         for item: OpenRTBLineItem, requestID: String, within budget: Duration, identifiers: Bool
-    ) async -> [BidRequest.AttachedSignal] {
-        guard !item.signals.isEmpty, let collector = services.signals else { return [] }
+    ) async -> (signals: [BidRequest.AttachedSignal], errors: [BidRequest.AttachedError]) {
+        guard !item.signals.isEmpty, let collector = services.signals else { return ([], []) }
         let result = await collector.collect(
             requestID: requestID, adapters: item.signals, timeout: budget, identifiers: identifiers)
-        for failure in result.errors {
-            logger.debug(
-                "a signal was left out of a bid request",
-                metadata: ["adapter": "\(failure.adapter)", "code": "\(failure.code.rawValue)"])
-        }
-        return result.signals.filter { item.recipient == nil || $0.recipient == item.recipient }.map { signal in
+        let signals = result.signals.filter { item.recipient == nil || $0.recipient == item.recipient }.map {
+            signal in
             BidRequest.AttachedSignal(
                 source: signal.adapter, adapterVersion: signal.adapterVersion.description,
                 sdkVersion: signal.sdkVersion.description, keyID: signal.keyID, data: signal.envelope)
         }
+        // One per adapter and code: an adapter failing for several recipients fails once here.
+        var seen = Set<String>()
+        let failures = result.errors.filter {
+            ($0.recipient == nil || item.recipient == nil || $0.recipient == item.recipient)
+                && seen.insert($0.adapter + " " + $0.code.rawValue).inserted
+        }
+        guard !failures.isEmpty else { return (signals, []) }
+        let versions = Dictionary(await collector.statuses().map { ($0.name, $0) }, uniquingKeysWith: { $1 })
+        let errors = failures.map { failure in
+            logger.debug(
+                "a signal was left out of a bid request",
+                metadata: ["adapter": "\(failure.adapter)", "code": "\(failure.code.rawValue)"])
+            return BidRequest.AttachedError(
+                source: failure.adapter, adapterVersion: versions[failure.adapter]?.adapterVersion?.description,
+                sdkVersion: versions[failure.adapter]?.sdkVersion?.description, code: failure.code.rawValue)
+        }
+        return (signals, errors)
     }
 
     private static func mainImageMinimum(_ preferences: NativeAdPreferences) -> (width: Int, height: Int) {
