@@ -2,8 +2,10 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// An OpenRTB bidder on loopback for `bench openrtb`: every bid request gets the same native
-/// bid at once, so what is measured is the daemon's auction, not a bidder's.
+/// An OpenRTB bidder on loopback for `bench openrtb`: every bid request to `/bid` gets the same
+/// native bid at once, so what is measured is the daemon's auction, not a bidder's. For the
+/// auction against the waterfall, `/bid/after/MS` bids and `/nobid/after/MS` answers 204, each
+/// after MS milliseconds.
 public final class LocalBidder: Sendable {
     private let server: LoopbackServer
 
@@ -30,8 +32,23 @@ public final class LocalBidder: Sendable {
             return Response(
                 status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: body))
         }
+        for (path, bids) in [("/bid/after/:ms", true), ("/nobid/after/:ms", false)] {
+            router.post(RouterPath(path)) { request, context -> Response in
+                _ = try await request.body.collect(upTo: 1 << 20)
+                let delay = context.parameters.get("ms", as: Int.self) ?? 0
+                try await Task.sleep(for: .milliseconds(delay))
+                guard bids else { return Response(status: .noContent) }
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: body))
+            }
+        }
         server = try await LoopbackServer(router: router, name: "the local bidder")
     }
 
     public var endpoint: String { server.url("/bid") }
+
+    /// A bidder that bids after `milliseconds`, or (`bids: false`) answers no bid after them.
+    public func endpoint(after milliseconds: Int, bids: Bool = true) -> String {
+        server.url("/\(bids ? "bid" : "nobid")/after/\(milliseconds)")
+    }
 }

@@ -204,7 +204,8 @@ extension BenchCommand {
     struct OpenRTB: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "openrtb",
-            abstract: "OpenRTB native loads/s and latency against a local bidder, with and without signals.",
+            abstract:
+                "OpenRTB native loads/s and latency against local bidders: with and without signals, or an auction.",
             discussion: """
                 Starts a bidder on loopback that answers every bid request with the same native bid, \
                 and secure-signalsd (the binary beside this one, or --daemon) with 8 cached file \
@@ -217,9 +218,19 @@ extension BenchCommand {
 
         @OptionGroup var slices: SliceOptions
         @OptionGroup var load: LoadOptions
+        @Flag(
+            help: ArgumentHelp(
+                "Measure an auction of 4 bidders against the same 4 as a waterfall instead.",
+                discussion: """
+                    The bidders answer after 4, 6, 8 and 10 ms; in the waterfall the first three answer \
+                    no bid, so all four are asked. Targets: the auction's p99 <= the slowest bidder's \
+                    10 ms + 2 ms, and <= 0.35 x the waterfall's p99.
+                    """))
+        var auction = false
 
         func run() async throws {
             let bidder = try await LocalBidder()
+            if auction { return try await runAuction(bidder) }
             let server = try BenchDaemon(
                 daemonBinary: try daemonBinary(load.daemon), adUnits: OpenRTBBenchmark.units(endpoint: bidder.endpoint))
             try await server.waitUntilServing()
@@ -235,6 +246,31 @@ extension BenchCommand {
                         rows[2].perSecond / rows[1].perSecond, Bench.seconds(rows[2].p99) / Bench.seconds(rows[1].p99)))
             }
         }
+    }
+}
+
+extension BenchCommand.OpenRTB {
+    private func runAuction(_ bidder: LocalBidder) async throws {
+        let server = try BenchDaemon(
+            daemonBinary: try daemonBinary(load.daemon), adUnits: AuctionBenchmark.units(bidder: bidder))
+        try await server.waitUntilServing()
+        let rows = try await AuctionBenchmark(
+            socketPath: server.socketPath, seconds: slices.seconds, connections: load.connections
+        )
+        .run()
+        printLoadRows(rows, connections: load.connections)
+        guard rows.count == 3 else { return }
+        let slowest = Double(AuctionBenchmark.delays.max() ?? 0) / 1000
+        let auction = Bench.seconds(rows[1].p99)
+        let waterfall = Bench.seconds(rows[2].p99)
+        print(
+            String(
+                format: "auction p99 %.2f ms against the slowest bidder's %.0f ms + 2 ms: %@",
+                auction * 1000, slowest * 1000, auction <= slowest + 0.002 ? "met" : "MISSED"))
+        print(
+            String(
+                format: "auction p99 / waterfall p99: %.2f (target <= 0.35): %@", auction / waterfall,
+                auction / waterfall <= 0.35 ? "met" : "MISSED"))
     }
 }
 

@@ -1,0 +1,60 @@
+import Client
+import Foundation
+
+/// `secure-signals bench openrtb --auction`: four local bidders answering after set delays,
+/// asked at once as an ad unit's bidders, against the same four as a sequential waterfall in
+/// which the first three answer no bid (so all four are asked), and the socket's floor
+/// (`GET /v1/health`), in alternating slices of the same run.
+public struct AuctionBenchmark {
+    public static let auctionUnit = "/bench/auction/native"
+    public static let waterfallUnit = "/bench/waterfall/native"
+    /// How long each bidder takes to answer.
+    public static let delays = [4, 6, 8, 10]
+
+    public static func units(bidder: LocalBidder) -> [String: Any] {
+        func lineItem(_ endpoint: String) -> [String: Any] {
+            [
+                "network": "openrtb", "parameter": "bench-tag", "timeout_ms": 2000,
+                "options": ["endpoint": endpoint, "timeout_ms": 1000],
+            ]
+        }
+        return [
+            auctionUnit: [
+                "format": "native", "auction": ["timeout_ms": 1000],
+                "bidders": delays.map { lineItem(bidder.endpoint(after: $0)) },
+            ],
+            waterfallUnit: [
+                "format": "native",
+                "waterfall": delays.enumerated().map { index, delay in
+                    lineItem(bidder.endpoint(after: delay, bids: index == delays.count - 1))
+                },
+            ],
+        ]
+    }
+
+    public var socketPath: String
+    public var seconds: Double
+    public var connections: Int
+
+    public init(socketPath: String, seconds: Double = 9, connections: Int = 1) {
+        self.socketPath = socketPath
+        self.seconds = seconds
+        self.connections = connections
+    }
+
+    public func run() async throws -> [AdsBenchmark.Row] {
+        func body(_ unit: String) -> Data {
+            Data(
+                #"{"ad_unit":"\#(unit)","format":"native","force":true,"options":{"disable_image_loading":true}}"#.utf8)
+        }
+        return try await Load.using(socketPath: socketPath, connections: connections) { load in
+            try await AdsBenchmark.alternate(
+                load, seconds: seconds,
+                subjects: [
+                    ("health (floor)", "/v1/health", nil),
+                    ("auction of 4", "/v1/ads", body(Self.auctionUnit)),
+                    ("waterfall of 4", "/v1/ads", body(Self.waterfallUnit)),
+                ])
+        }
+    }
+}
