@@ -78,19 +78,22 @@ public struct NetworkAdRequest: Sendable {
     /// When the waterfall stops waiting for this line item: a network that talks to servers
     /// budgets its requests to end before it, so that what it owes them (error URLs) still goes.
     public var deadline: ContinuousClock.Instant?
-    /// A bid request's: the time the bidder is told it has (`tmax`), which leaves the network's
-    /// latency before the deadline.
-    public var tmax: Duration?
+    /// A bid request's: what the bidder's `tmax` leaves before the deadline for the answer to
+    /// travel (Prebid Server's network latency buffer).
+    public var networkBuffer: Duration
+    /// The ad unit's floor (CPM, in its currency), for a network that can tell its bidder.
+    public var floorCPM: Double?
     /// The ad unit's blocks: what to ask the network to leave out, and to drop if it does not.
     public var quality: AdQuality
 
     public init(
         adUnit: String, parameter: String, options: AdapterOptions = AdapterOptions(), formatIDs: [String] = [],
         preferences: NativeAdPreferences = NativeAdPreferences(), privacy: PrivacyState? = nil,
-        servingMode: ServingMode = .personalized, deadline: ContinuousClock.Instant? = nil, tmax: Duration? = nil,
-        quality: AdQuality = AdQuality()
+        servingMode: ServingMode = .personalized, deadline: ContinuousClock.Instant? = nil,
+        networkBuffer: Duration = .zero, floorCPM: Double? = nil, quality: AdQuality = AdQuality()
     ) {
-        self.tmax = tmax
+        self.networkBuffer = networkBuffer
+        self.floorCPM = floorCPM
         self.quality = quality
         self.servingMode = servingMode
         self.adUnit = adUnit

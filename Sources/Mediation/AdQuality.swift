@@ -27,13 +27,14 @@ public struct AdQuality: Sendable, Equatable {
     }
 
     /// Why a bid saying these must be dropped, if it must: the OpenRTB loss reason its notice
-    /// carries (205 advertiser, 209 category, 210 creative attribute).
-    public func exclusion(advertiserDomains: [String]?, categories: [String]?, attributes: [Int]?)
-        -> AuctionLossReason?
-    {
-        let domains = (advertiserDomains ?? []).map { $0.lowercased() }
+    /// carries (205 advertiser, 206 app, 209 category, 210 creative attribute).
+    public func exclusion(
+        advertiserDomains: [String]?, categories: [String]?, attributes: [Int]?, app: String? = nil
+    ) -> AuctionLossReason? {
+        let domains = (advertiserDomains ?? []).map { $0.trimmingWhitespace.lowercased() }.filter { !$0.isEmpty }
         if requireAdvertiserDomain, domains.isEmpty { return .advertiserExcluded }
         if domains.contains(where: isBlocked(domain:)) { return .advertiserExcluded }
+        if let app, blockedApps.contains(app) { return .appExcluded }
         if let categories, categories.contains(where: blockedCategories.contains) { return .categoryExcluded }
         if let attributes, attributes.contains(where: blockedAttributes.contains) {
             return .creativeAttributeExcluded

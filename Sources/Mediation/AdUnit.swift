@@ -11,6 +11,9 @@ public struct AdUnit: Sendable, Equatable {
     public var bidders: [LineItem]
     /// The least CPM a bid must reach to be slotted; nil: any price.
     public var floorCPM: Double?
+    /// The currency of its prices (`floorCPM`, line items' `cpm`): a bid in another is not
+    /// compared, it is refused.
+    public var currency: String
     /// The bidders' time.
     public var auction: AuctionTiming
     /// What its ads may not be, asked and enforced.
@@ -27,8 +30,10 @@ public struct AdUnit: Sendable, Equatable {
     public init(
         id: String, format: AdFormat, waterfall: [LineItem], maxRetries: Int = 0, preload: Bool = false,
         expiry: Duration = .seconds(3600), ssvCallbackURL: String? = nil, bidders: [LineItem] = [],
-        floorCPM: Double? = nil, auction: AuctionTiming = AuctionTiming(), quality: AdQuality = AdQuality()
+        floorCPM: Double? = nil, currency: String = "USD", auction: AuctionTiming = AuctionTiming(),
+        quality: AdQuality = AdQuality()
     ) {
+        self.currency = currency
         self.quality = quality
         self.bidders = bidders
         self.floorCPM = floorCPM

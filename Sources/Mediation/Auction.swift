@@ -83,39 +83,50 @@ struct Auction {
     ) async -> Answer {
         func answer(_ outcome: Answer.Outcome) -> Answer { Answer(outcome: outcome, latency: .now - start) }
         if let reason = decision.consent.reason { return answer(.failed(.consentMissing, reason)) }
-        guard let host = networks[item.network], let adapter = await host.ready() else {
-            let reason = await networks[item.network]?.notReadyReason ?? "no network named '\(item.network)'"
-            return answer(.failed(.notReady, reason))
+        guard let host = networks[item.network] else {
+            return answer(.failed(.notReady, "no network named '\(item.network)'"))
         }
-        guard let bidder = adapter as? any BiddingAdNetwork else {
-            return answer(.failed(.error, "\(item.network) does not bid"))
-        }
+        // The bidders' time covers a network still setting up: no bidder holds the auction.
         let timing = unit.auction
-        let wait = min(item.timeout, timing.bidWait - (.now - start))
+        let wait = max(.milliseconds(1), min(item.timeout, timing.bidWait - (.now - start)))
         let networkRequest = NetworkAdRequest(
             adUnit: unit.id, parameter: item.parameter, options: item.options, formatIDs: request.formatIDs,
             preferences: request.preferences, privacy: privacy, servingMode: decision.servingMode,
-            deadline: .now + wait, tmax: max(.milliseconds(1), wait - timing.networkBuffer), quality: unit.quality)
+            deadline: .now + wait, networkBuffer: timing.networkBuffer, floorCPM: unit.floorCPM, quality: unit.quality)
         let format = unit.format
-        let outcome = await withTimeout(wait) { () async throws -> NetworkBid in
-            try await bidder.bid(networkRequest, format: format)
+        let outcome = await withTimeout(wait) { () async throws -> (NetworkBid, Bool) in
+            guard let adapter = await host.ready() else { throw NotReady(reason: await host.notReadyReason) }
+            guard let bidder = adapter as? any BiddingAdNetwork else {
+                throw AdLoadError(.invalidRequest, "\(item.network) does not bid")
+            }
+            return (try await bidder.bid(networkRequest, format: format), adapter.tracksImpressionsAndClicks)
         }
         switch outcome {
-        case .value(let bid):
+        case .value(let (bid, tracksItself)):
             guard AdValue.isPlausible(cpm: bid.price) else {
                 bid.lose(.internalError, nil)
                 return answer(.failed(.error, "an invalid price \(bid.price)"))
             }
-            return answer(
-                .bid(bid, tracksItself: adapter.tracksImpressionsAndClicks, servingMode: decision.servingMode))
+            guard bid.currency == unit.currency else {
+                bid.lose(.internalError, nil)
+                return answer(.failed(.error, "a bid in \(bid.currency); the unit's prices are in \(unit.currency)"))
+            }
+            return answer(.bid(bid, tracksItself: tracksItself, servingMode: decision.servingMode))
+        case .failure(let notReady as NotReady):
+            return answer(.failed(.notReady, notReady.reason))
         case .failure(let error as AdLoadError) where error.code == .noFill:
             return answer(.failed(.noBid, error.message))
+        case .failure(let error as AdLoadError) where error.code == .timeout:
+            // The network's own timeout, budgeted to end before the auction's.
+            return answer(.failed(.timeout, error.message))
         case .failure(let error):
             return answer(.failed(.error, (error as? AdLoadError)?.message ?? String(describing: error)))
         case .timedOut:
             return answer(.failed(.timeout, "no bid within \(wait)"))
         }
     }
+
+    private struct NotReady: Error { var reason: String }
 }
 
 extension Auction {

@@ -3,8 +3,8 @@
 /// Its bid answers every notice the bidder is owed: the win once the ad is usable, the loss with
 /// its reason otherwise; the auction calls one of them, once.
 public protocol BiddingAdNetwork: AdNetworkAdapter {
-    /// Asks for a bid before `request.deadline`; `request.tmax` is the time the bidder is told
-    /// it has. No bid is a `noFill` throw.
+    /// Asks for a bid before `request.deadline`, telling the bidder it has until then less
+    /// `request.networkBuffer`. No bid is a `noFill` throw.
     func bid(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> NetworkBid
 }
 
@@ -13,15 +13,17 @@ public struct NetworkBid: Sendable {
     /// CPM, in `currency`.
     public var price: Double
     public var currency: String
-    /// Loads the ad the bid is for; a throw means the bid could not serve.
-    public var load: @Sendable () async throws(AdLoadError) -> NetworkAd
+    /// Loads the ad the bid is for, before `deadline` (its turn's, not the bid's); a throw
+    /// means the bid could not serve.
+    public var load: @Sendable (_ deadline: ContinuousClock.Instant) async throws(AdLoadError) -> NetworkAd
     /// Sends the win notice: called once the loaded ad is known to be usable (MAX's rule).
     public var win: @Sendable () -> Void
     /// Sends the loss notice: why the bid lost, and the price that would have won when known.
     public var lose: @Sendable (_ reason: AuctionLossReason, _ minimumToWin: Double?) -> Void
 
     public init(
-        price: Double, currency: String, load: @escaping @Sendable () async throws(AdLoadError) -> NetworkAd,
+        price: Double, currency: String,
+        load: @escaping @Sendable (_ deadline: ContinuousClock.Instant) async throws(AdLoadError) -> NetworkAd,
         win: @escaping @Sendable () -> Void,
         lose: @escaping @Sendable (_ reason: AuctionLossReason, _ minimumToWin: Double?) -> Void
     ) {
@@ -42,6 +44,7 @@ public enum AuctionLossReason: Int, Sendable, Codable {
     /// Lost to a higher bid, or to a waterfall line item worth more.
     case outbid = 102
     case advertiserExcluded = 205
+    case appExcluded = 206
     case categoryExcluded = 209
     case creativeAttributeExcluded = 210
 }
@@ -65,6 +68,4 @@ public struct AuctionTiming: Sendable, Equatable {
 
     /// How long the daemon waits for bids, at most.
     public var bidWait: Duration { max(.milliseconds(1), timeout - processing) }
-    /// What each bidder is told it has (`tmax`).
-    public var bidderBudget: Duration { max(.milliseconds(1), timeout - processing - networkBuffer) }
 }

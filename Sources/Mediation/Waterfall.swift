@@ -12,6 +12,9 @@ struct Waterfall {
         var info: ResponseInfo
         /// What the line item that filled needs from the user's consent.
         var consent: ConsentRequirement = .none
+        /// A winning bid's notice, owed once the store knows whether it keeps the ad: its win
+        /// when kept, its loss (1) when a privacy change drops it.
+        var bid: NetworkBid?
     }
 
     struct Failure: Error, Sendable {
@@ -88,7 +91,8 @@ struct Waterfall {
                 servingMode = entry.servingMode
                 tracksItself = entry.tracksItself
                 let load = entry.bid.load
-                outcome = await withTimeout(item.timeout) { () async throws -> NetworkAd in try await load() }
+                let deadline = ContinuousClock.now + item.timeout
+                outcome = await withTimeout(item.timeout) { () async throws -> NetworkAd in try await load(deadline) }
             }
             /// A bid that could not serve gets its loss notice now; the next source is tried.
             func failed(_ outcome: ResponseInfo.Attempt.Outcome, _ error: AdLoadError, message: String) {
@@ -108,8 +112,9 @@ struct Waterfall {
                 attempts.append(.init(item, .filled, since: start, nil))
                 var winner: Int?
                 var price = item.cpm
+                var won: NetworkBid?
                 if case .bid(let entry) = candidate {
-                    entry.bid.win()
+                    won = entry.bid
                     winner = entry.index
                     price = entry.bid.price
                     record(entry.index, .won)
@@ -118,7 +123,9 @@ struct Waterfall {
                 var info = ResponseInfo(attempts: attempts, network: item.network, servingMode: servingMode)
                 info.bids = bids
                 return .success(
-                    Fill(ad: ad, network: item.network, tracksItself: tracksItself, info: info, consent: item.consent))
+                    Fill(
+                        ad: ad, network: item.network, tracksItself: tracksItself, info: info, consent: item.consent,
+                        bid: won))
             case .failure(let error as AdLoadError) where error.code == .noFill:
                 failed(.noFill, error, message: error.message)
             case .failure(let error):
@@ -135,7 +142,8 @@ struct Waterfall {
         var info = ResponseInfo(attempts: attempts, network: nil)
         info.bids = bids
         if attempts.isEmpty, unit.waterfall.isEmpty, !unit.bidders.isEmpty {
-            lastError = AdLoadError(.noFill, "no bid at or above the floor")
+            lastError = AdLoadError(
+                .noFill, unit.floorCPM == nil ? "no bid" : "no bid at or above the floor (response_info.bids says why)")
         }
         return .failure(Failure(error: lastError, info: info))
     }

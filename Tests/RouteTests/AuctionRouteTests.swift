@@ -27,11 +27,10 @@ struct AuctionRouteTests: MediationScenario {
         return Array(try JSONSerialization.data(withJSONObject: response))
     }
 
-    static func bidder(_ server: FakeAdServer, _ name: String) -> [String: Any] {
-        [
-            "network": "openrtb", "parameter": name,
-            "options": ["endpoint": server.url("/bid/\(name)"), "currency": "EUR"],
-        ]
+    static func bidder(_ server: FakeAdServer, _ name: String, timeoutMilliseconds: Int? = nil) -> [String: Any] {
+        var options: [String: Any] = ["endpoint": server.url("/bid/\(name)"), "currency": "EUR"]
+        options["timeout_ms"] = timeoutMilliseconds
+        return ["network": "openrtb", "parameter": name, "options": options]
     }
 
     @Test func theBestBidServesAndEveryBidderHearsOnceWhy() async throws {
@@ -41,11 +40,13 @@ struct AuctionRouteTests: MediationScenario {
         server.answer("/bid/best", .init(body: try Self.bid(server, "best", price: 5, exp: 30)))
         server.answer("/bid/cheap", .init(body: try Self.bid(server, "cheap", price: 0.4)))
         server.answer("/bid/silent", .init(status: 204))
+        server.answer("/bid/quick", .init(status: 204))
         let units: [String: Any] = [
             Self.unit: [
-                "format": "native", "floor_cpm": 1,
+                "format": "native", "floor_cpm": 1, "currency": "EUR",
                 "auction": ["timeout_ms": 600, "processing_ms": 50, "network_buffer_ms": 40],
-                "bidders": ["low", "best", "cheap", "silent"].map { Self.bidder(server, $0) },
+                "bidders": ["low", "best", "cheap", "silent"].map { Self.bidder(server, $0) }
+                    + [Self.bidder(server, "quick", timeoutMilliseconds: 300)],
                 "waterfall": [
                     [
                         "network": "test", "parameter": "/21775744923/example/native", "cpm": 3,
@@ -68,16 +69,24 @@ struct AuctionRouteTests: MediationScenario {
             let attempts = try #require(info["attempts"] as? [[String: Any]])
             #expect(attempts.map { $0["parameter"] as? String } == ["best"])
             let bids = try #require(info["bids"] as? [[String: Any]])
-            #expect(bids.map { $0["parameter"] as? String } == ["low", "best", "cheap", "silent"])
-            #expect(bids.map { $0["outcome"] as? String } == ["lost", "won", "lost", "no_bid"])
-            #expect(bids.map { $0["loss_reason"] as? Int } == [102, nil, 100, nil])
+            #expect(bids.map { $0["parameter"] as? String } == ["low", "best", "cheap", "silent", "quick"])
+            // The floor goes to the bidders as bidfloor: the cheap bid is refused by its own
+            // auction (no bid, its lurl with 100), before the unit's.
+            #expect(bids.map { $0["outcome"] as? String } == ["lost", "won", "no_bid", "no_bid", "no_bid"])
+            #expect(bids.map { $0["loss_reason"] as? Int } == [102, nil, nil, nil, nil])
+            #expect((bids[2]["message"] as? String)?.contains("floor") == true, "\(bids[2])")
 
-            // Every bid request at once, each told the bidders' time less the network buffer.
+            // Every bid request at once, each told its time less the network buffer (40 ms): the
+            // bidders' 550 ms less a margin, or a bidder's own shorter timeout_ms (300).
             for name in ["low", "best", "cheap", "silent"] {
                 let request = try #require(server.requests("/bid/\(name)").first?.json, "\(name) was asked")
                 let tmax = try #require(request["tmax"] as? Int)
                 #expect(tmax > 0 && tmax <= 510, "\(name): tmax \(tmax)")
+                let floor = (request["imp"] as? [[String: Any]])?.first?["bidfloor"] as? Double
+                #expect(floor == 1, "the unit's floor is sent: \(String(describing: floor))")
             }
+            let quick = try #require(server.requests("/bid/quick").first?.json?["tmax"] as? Int)
+            #expect(quick > 0 && quick <= 260, "its own 300 ms less the buffer: tmax \(quick)")
 
             #expect(try await AdSourceRouteTests.settledCount(server, "/t/best/win") == 1)
             #expect(server.requests("/t/best/win").first?.query == "price=5")
@@ -106,7 +115,7 @@ struct AuctionRouteTests: MediationScenario {
         server.answer("/bid/broken", .init(body: Array(try JSONSerialization.data(withJSONObject: broken))))
         let units: [String: Any] = [
             Self.unit: [
-                "format": "native", "bidders": [Self.bidder(server, "broken")],
+                "format": "native", "currency": "EUR", "bidders": [Self.bidder(server, "broken")],
                 "waterfall": [["network": "test", "parameter": "/21775744923/example/native", "cpm": 1]],
             ]
         ]
@@ -122,6 +131,58 @@ struct AuctionRouteTests: MediationScenario {
         }
     }
 
+    /// `name`'s bid with its markup moved to its win notice (OpenRTB 2.6 §6.3.1), which answers
+    /// `markup` (its own by default) after `delay`.
+    static func servedOnWin(
+        _ server: FakeAdServer, _ name: String, price: Double, markup: String? = nil, delay: Duration? = nil
+    ) throws -> [UInt8] {
+        var response = try #require(
+            try JSONSerialization.jsonObject(with: Data(try Self.bid(server, name, price: price))) as? [String: Any])
+        var seats = try #require(response["seatbid"] as? [[String: Any]])
+        var bids = try #require(seats[0]["bid"] as? [[String: Any]])
+        let adm = try #require(bids[0]["adm"] as? String)
+        bids[0]["adm"] = nil
+        seats[0]["bid"] = bids
+        response["seatbid"] = seats
+        server.answer("/t/\(name)/win", .init(body: Array((markup ?? adm).utf8), delay: delay))
+        return Array(try JSONSerialization.data(withJSONObject: response))
+    }
+
+    @Test func aBidServedOnItsWinNoticeLoadsInItsOwnTimeAndIsNeverToldItLostAfter() async throws {
+        let server = try await FakeAdServer()
+        server.answer("*", .init(status: 200, contentType: "image/gif"))
+        // The auction ends at its deadline (a bidder hangs); the winner's markup then takes 150 ms,
+        // which the bid's own deadline, long past, would not have allowed.
+        server.answer(
+            "/bid/served",
+            .init(body: try Self.servedOnWin(server, "served", price: 3, delay: .milliseconds(150))))
+        server.answer("/bid/hangs", .init(body: try Self.bid(server, "hangs", price: 9), delay: .seconds(30)))
+        server.answer(
+            "/bid/garbled", .init(body: try Self.servedOnWin(server, "garbled", price: 4, markup: "not native")))
+        let units: [String: Any] = [
+            Self.unit: [
+                "format": "native", "currency": "EUR", "auction": ["timeout_ms": 1500],
+                // The hanging bidder's own time outlasts the auction's: the auction ends at its deadline.
+                "bidders": [
+                    Self.bidder(server, "served"), Self.bidder(server, "hangs", timeoutMilliseconds: 5000),
+                    Self.bidder(server, "garbled"),
+                ],
+            ]
+        ]
+        let daemon = try await InProcessDaemon(config: demoConfig(adapters: [], extra: ["ad_units": units]))
+        try await daemon.run { client in
+            let load = try await Self.post(client, "/v1/ads", ["ad_unit": Self.unit, "format": "native"])
+            #expect(load.status == 200, "\(load.json)")
+            let bids = try #require((load.json["response_info"] as? [String: Any])?["bids"] as? [[String: Any]])
+            #expect(bids.map { $0["outcome"] as? String } == ["won", "timeout", "lost"], "\(bids)")
+            // The garbled bid was told it won when its markup was fetched: no loss follows.
+            #expect(try await AdSourceRouteTests.settledCount(server, "/t/garbled/win") == 1)
+            #expect(server.requests("/t/garbled/loss").isEmpty)
+            #expect(try await AdSourceRouteTests.settledCount(server, "/t/served/win") == 1)
+            #expect(server.requests("/t/served/loss").isEmpty)
+        }
+    }
+
     @Test func aBidRequestNamesTheSelectedAdaptersThatFailedWithTheirVersionsAndCodesOnly() async throws {
         let server = try await FakeAdServer()
         server.answer("*", .init(status: 200, contentType: "image/gif"))
@@ -130,7 +191,7 @@ struct AuctionRouteTests: MediationScenario {
         bidder["options"] = [
             "endpoint": server.url("/bid/one"), "currency": "EUR", "signals": ["device-context", "file"],
         ]
-        let units: [String: Any] = [Self.unit: ["format": "native", "bidders": [bidder]]]
+        let units: [String: Any] = [Self.unit: ["format": "native", "currency": "EUR", "bidders": [bidder]]]
         let adapters: [[String: Any]] = [
             ["name": "device-context", "recipients": ["demo"]],
             ["name": "file", "recipients": ["demo"], "options": ["path": "/nonexistent/secure-signals.signal"]],
@@ -205,6 +266,7 @@ struct AdQualityRouteTests: MediationScenario {
             ("category", 8, ["adomain": ["fine.example"], "cat": ["IAB25-3"]]),
             ("attribute", 7, ["adomain": ["fine.example"], "attr": [6]]),
             ("anonymous", 6, [:]),
+            ("rival", 5, ["adomain": ["fine.example"], "bundle": "com.rival.app"]),
             ("clean", 1, ["adomain": ["fine.example"], "cat": ["IAB1"], "attr": [1]]),
         ]
         for (name, price, fields) in bids {
@@ -212,7 +274,7 @@ struct AdQualityRouteTests: MediationScenario {
         }
         let units: [String: Any] = [
             AuctionRouteTests.unit: [
-                "format": "native", "bidders": bids.map { AuctionRouteTests.bidder(server, $0.0) },
+                "format": "native", "currency": "EUR", "bidders": bids.map { AuctionRouteTests.bidder(server, $0.0) },
                 "blocked_advertisers": ["blocked.example"], "blocked_categories": ["IAB25-3", "IAB26"],
                 "category_taxonomy": 1, "blocked_apps": ["com.rival.app"], "blocked_attributes": [6, 7],
                 "require_advertiser_domain": true,
@@ -224,7 +286,8 @@ struct AdQualityRouteTests: MediationScenario {
             #expect(load.status == 200, "\(load.json)")
             let info = try #require(load.json["response_info"] as? [String: Any])
             let answers = try #require(info["bids"] as? [[String: Any]])
-            #expect(answers.map { $0["outcome"] as? String } == ["no_bid", "no_bid", "no_bid", "no_bid", "won"])
+            #expect(
+                answers.map { $0["outcome"] as? String } == ["no_bid", "no_bid", "no_bid", "no_bid", "no_bid", "won"])
             #expect(
                 (answers.first?["message"] as? String)?.contains("every bid was blocked by the ad unit (advertiser)")
                     == true, "\(answers)")
@@ -238,7 +301,9 @@ struct AdQualityRouteTests: MediationScenario {
             #expect(native["battr"] as? [Int] == [6, 7])
 
             // Enforced: each dropped bid hears why, once; the clean one wins.
-            for (name, reason) in [("advertiser", 205), ("category", 209), ("attribute", 210), ("anonymous", 205)] {
+            for (name, reason) in [
+                ("advertiser", 205), ("category", 209), ("attribute", 210), ("anonymous", 205), ("rival", 206),
+            ] {
                 #expect(try await AdSourceRouteTests.settledCount(server, "/t/\(name)/loss") == 1, "\(name)")
                 #expect(server.requests("/t/\(name)/loss").first?.query.hasPrefix("reason=\(reason)&") == true)
                 #expect(server.requests("/t/\(name)/win").isEmpty)
@@ -247,6 +312,7 @@ struct AdQualityRouteTests: MediationScenario {
             let metrics = try await metricsText(client)
             #expect(metrics.contains(#"secure_signals_bids_blocked_total{reason="advertiser"} 2"#), "\(metrics)")
             #expect(metrics.contains(#"secure_signals_bids_blocked_total{reason="category"} 1"#))
+            #expect(metrics.contains(#"secure_signals_bids_blocked_total{reason="app"} 1"#))
             #expect(metrics.contains(#"secure_signals_bids_blocked_total{reason="creative_attribute"} 1"#))
         }
     }
@@ -261,7 +327,8 @@ struct AdQualityRouteTests: MediationScenario {
             return AuctionRouteTests.problems(unit, in: directory)
         }
         #expect(problems(["blocked_advertisers": [""]]).contains("must list advertiser domains, none empty"))
-        #expect(problems(["blocked_attributes": [0]]).contains("creative attributes"))
+        #expect(problems(["blocked_attributes": [0]]).contains("creative attribute ids"))
+        #expect(problems(["blocked_advertisers": ["https://x.example"]]).contains("must list bare domains"))
         #expect(problems(["category_taxonomy": 0]).contains("cattax"))
         #expect(problems(["blocked_categories": ["IAB1"], "require_advertiser_domain": true]) == "")
     }

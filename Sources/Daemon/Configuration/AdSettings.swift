@@ -11,6 +11,8 @@ struct AdUnitSettings: Codable, Sendable {
     var bidders: [LineItemSettings]?
     /// The least CPM a bid must reach.
     @WireName("floor_cpm") var floorCPM: Double?
+    /// The currency of `floor_cpm`, the line items' `cpm` and the bids: ISO 4217, USD by default.
+    var currency: String?
     /// The bidders' time.
     var auction: AuctionSettings?
     /// What the unit's ads may not be: asked of bidders and enforced on their bids.
@@ -52,6 +54,12 @@ struct AdUnitSettings: Codable, Sendable {
                 reason: "needs a line item (or the unit a bidder)")
         }
         floorCPM = try container.price(.floorCPM)
+        currency = try container.decodeIfPresent(String.self, forKey: .currency)
+        if let currency, currency.count != 3 || !currency.allSatisfy({ $0.isASCII && $0.isUppercase }) {
+            throw StrictJSON.Failure(
+                path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.currency]),
+                reason: "must be an ISO 4217 code such as USD, not \"\(currency)\"")
+        }
         auction = try container.decodeIfPresent(AuctionSettings.self, forKey: .auction)
         func names(_ key: CodingKeys, _ what: String) throws -> [String]? {
             let names = try container.decodeIfPresent([String].self, forKey: key)
@@ -62,6 +70,11 @@ struct AdUnitSettings: Codable, Sendable {
             return names
         }
         blockedAdvertisers = try names(.blockedAdvertisers, "advertiser domains")
+        if let bad = blockedAdvertisers?.first(where: { $0.contains(where: { "/:*@ ".contains($0) }) }) {
+            throw StrictJSON.Failure(
+                path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.blockedAdvertisers]),
+                reason: "must list bare domains such as example.com (which also blocks its subdomains), not \"\(bad)\"")
+        }
         blockedCategories = try names(.blockedCategories, "content category ids")
         blockedApps = try names(.blockedApps, "app bundles or store ids")
         categoryTaxonomy = try container.wholeNumber(.categoryTaxonomy)
@@ -74,7 +87,7 @@ struct AdUnitSettings: Codable, Sendable {
         if let blockedAttributes, blockedAttributes.contains(where: { !(1...255).contains($0) }) {
             throw StrictJSON.Failure(
                 path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.blockedAttributes]),
-                reason: "must list OpenRTB creative attributes (1 to 17, list 5.3)")
+                reason: "must list OpenRTB creative attribute ids (list 5.3), 1 to 255")
         }
         requireAdvertiserDomain = try container.decodeIfPresent(Bool.self, forKey: .requireAdvertiserDomain)
         maxRetries = try container.wholeNumber(.maxRetries) ?? 0

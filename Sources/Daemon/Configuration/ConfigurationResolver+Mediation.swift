@@ -82,7 +82,7 @@ extension ConfigurationResolver {
         return AdUnit(
             id: id, format: unit.format, waterfall: waterfall, maxRetries: unit.maxRetries, preload: unit.preload,
             expiry: .milliseconds(unit.expiryMilliseconds), ssvCallbackURL: callback, bidders: bidders,
-            floorCPM: unit.floorCPM, auction: unit.auction?.timing ?? AuctionTiming(),
+            floorCPM: unit.floorCPM, currency: unit.currency ?? "USD", auction: unit.auction?.timing ?? AuctionTiming(),
             quality: AdQuality(
                 blockedAdvertisers: unit.blockedAdvertisers ?? [], blockedCategories: unit.blockedCategories ?? [],
                 categoryTaxonomy: unit.categoryTaxonomy ?? 1, blockedApps: unit.blockedApps ?? [],

@@ -7,7 +7,10 @@ import SignalCrypto
 struct AuctionMacros: Sendable {
     var values: [String: String]
 
-    init(requestID: String, bid: BidResponse.Bid, bidResponseID: String?, seat: String?, currency: String, loss: Int?) {
+    init(
+        requestID: String, bid: BidResponse.Bid, bidResponseID: String?, seat: String?, currency: String, loss: Int?,
+        minimumToWin: Double? = nil
+    ) {
         values = [
             "AUCTION_ID": requestID,
             "AUCTION_BID_ID": bidResponseID ?? "",
@@ -16,6 +19,8 @@ struct AuctionMacros: Sendable {
             "AUCTION_AD_ID": bid.adid ?? "",
             "AUCTION_PRICE": Self.format(bid.price),
             "AUCTION_CURRENCY": currency,
+            // Empty when not known: a bidder's notice never carries the macro's own text.
+            "AUCTION_MIN_TO_WIN": minimumToWin.map(Self.format) ?? "",
         ]
         if let loss { values["AUCTION_LOSS"] = String(loss) }
     }

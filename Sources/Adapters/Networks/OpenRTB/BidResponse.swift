@@ -34,6 +34,8 @@ struct BidResponse: Decodable, Sendable {
         var adomain: [String]?
         var cat: [String]?
         var attr: [Int]?
+        /// The advertised app's bundle or store id.
+        var bundle: String?
     }
 
     /// What a no-bid reason code means (OpenRTB 2.6 list 5.24).

@@ -89,7 +89,8 @@ struct BidResponseReader {
         let floor = item.bidfloor ?? 0
         // What the ad unit blocks is dropped first, whatever its price.
         let exclusions = bids.map {
-            quality.exclusion(advertiserDomains: $0.bid.adomain, categories: $0.bid.cat, attributes: $0.bid.attr)
+            quality.exclusion(
+                advertiserDomains: $0.bid.adomain, categories: $0.bid.cat, attributes: $0.bid.attr, app: $0.bid.bundle)
         }
         for case let reason? in exclusions { blocked(reason) }
         func lossNotices(winner: Int?) -> [String] {
@@ -97,9 +98,15 @@ struct BidResponseReader {
                 guard index != winner, let lurl = bids[index].bid.lurl.flatMap(nonEmpty) else { return nil }
                 let reason: AuctionLossReason =
                     exclusions[index] ?? (bids[index].bid.price < floor ? .belowFloor : .outbid)
+                let minimum: Double? =
+                    switch reason {
+                    case .belowFloor: floor
+                    case .outbid: winner.map { bids[$0].bid.price }
+                    default: nil
+                    }
                 return AuctionMacros(
                     requestID: requestID, bid: bids[index].bid, bidResponseID: decoded.bidid, seat: bids[index].seat,
-                    currency: currency, loss: reason.rawValue
+                    currency: currency, loss: reason.rawValue, minimumToWin: minimum
                 ).expand(lurl)
             }
         }
@@ -146,6 +153,7 @@ struct BidResponseReader {
     private static func describe(_ reason: AuctionLossReason) -> String {
         switch reason {
         case .advertiserExcluded: "advertiser"
+        case .appExcluded: "app"
         case .categoryExcluded: "category"
         case .creativeAttributeExcluded: "creative attribute"
         default: "\(reason.rawValue)"

@@ -8,7 +8,7 @@ struct BlockedBidCounters: Sendable {
 
     init(factory: any MetricsFactory) {
         let reasons: [(AuctionLossReason, String)] = [
-            (.advertiserExcluded, "advertiser"), (.categoryExcluded, "category"),
+            (.advertiserExcluded, "advertiser"), (.appExcluded, "app"), (.categoryExcluded, "category"),
             (.creativeAttributeExcluded, "creative_attribute"),
         ]
         counters = Dictionary(

@@ -128,7 +128,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
 
     /// A waterfall line item: the bid serves if its ad loads; its win notice then goes.
     private func serve(_ won: WonAuction) async throws(AdLoadError) -> NetworkAd {
-        let ad = try await won.load()
+        let ad = try await won.load(before: won.request.deadline)
         won.win()
         return ad
     }
@@ -138,7 +138,8 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         let won = try await auction(request, format: format)
         return NetworkBid(
             price: won.auction.price, currency: won.auction.value.currency,
-            load: { () async throws(AdLoadError) -> NetworkAd in try await won.load() }, win: won.win,
+            load: { deadline async throws(AdLoadError) -> NetworkAd in try await won.load(before: deadline) },
+            win: won.win,
             lose: won.lose)
     }
 
@@ -150,9 +151,12 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         let item: OpenRTBLineItem
         let format: AdFormat
 
-        /// The bid's markup as an ad: from `adm`, or from the win notice when that serves it.
-        func load() async throws(AdLoadError) -> NetworkAd {
-            try await network.ad(of: auction, request: request, item: item, format: format)
+        /// The bid's markup as an ad, before `deadline`: from `adm`, or from the win notice when
+        /// that serves it.
+        func load(before deadline: ContinuousClock.Instant?) async throws(AdLoadError) -> NetworkAd {
+            var request = self.request
+            request.deadline = deadline
+            return try await network.ad(of: auction, request: request, item: item, format: format)
         }
 
         /// The winner's `nurl` (unless it served the markup), and the other bids' losses.
@@ -163,27 +167,30 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
             network.services.trackers.enqueue(auction.lossNotices, kind: .loss)
         }
 
-        /// The winner's `lurl` with the reason, and the other bids' losses.
+        /// The winner's `lurl` with the reason, and the other bids' losses. A bid whose markup is
+        /// served by its win notice was told it won when its ad was fetched: no loss follows.
         func lose(_ reason: AuctionLossReason, _ minimumToWin: Double?) {
-            let lurl = auction.winnerLossNotice.map {
-                auction.macros.lost(reason, minimumToWin: minimumToWin).expand($0)
+            let servedOnWin = auction.markup == nil && auction.winNotice != nil
+            let lurl = auction.winnerLossNotice.flatMap {
+                servedOnWin ? nil : auction.macros.lost(reason, minimumToWin: minimumToWin).expand($0)
             }
             network.services.trackers.enqueue(auction.lossNotices + (lurl.map { [$0] } ?? []), kind: .loss)
         }
     }
 
     /// One auction within the line item's `timeout_ms` (and the load's deadline): the signals
-    /// take at most half, the bidder gets what is left as `tmax` (less the network's latency
-    /// when the ad unit's auction says so).
+    /// take at most half, the bidder gets what is left, and is told that less the network
+    /// buffer an ad unit's auction keeps, as `tmax`.
     private func auction(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> WonAuction {
-        let item = try OpenRTBLineItem(request.options, defaultEndpoint: defaultEndpoint)
+        var item = try OpenRTBLineItem(request.options, defaultEndpoint: defaultEndpoint)
+        if let unitFloor = request.floorCPM { item.bidfloor = max(item.bidfloor ?? 0, unitFloor) }
         let start = ContinuousClock.now
         let budget = request.budget(.milliseconds(item.timeoutMilliseconds))
         let requestID = UUID().uuidString.lowercased()
         var bidRequest = try await bidRequest(
             id: requestID, for: request, item: item, format: format, signalsBudget: budget / 2)
         let remaining = max(.milliseconds(1), budget - (ContinuousClock.now - start))
-        bidRequest.tmax = max(1, Int(milliseconds(min(remaining, request.tmax ?? remaining))))
+        bidRequest.tmax = max(1, Int(milliseconds(remaining - request.networkBuffer)))
         let body: [UInt8]
         do {
             body = Array(try JSONEncoder().encode(bidRequest))
