@@ -3,11 +3,13 @@ import Foundation
 
 /// `secure-signals bench openrtb --auction`: four local bidders answering after set delays,
 /// asked at once as an ad unit's bidders, against the same four as a sequential waterfall in
-/// which the first three answer no bid (so all four are asked), and the socket's floor
-/// (`GET /v1/health`), in alternating slices of the same run.
+/// which the first three answer no bid (so all four are asked), against the slowest bidder
+/// alone (what the auction cannot beat), and the socket's floor (`GET /v1/health`), in
+/// alternating slices of the same run.
 public struct AuctionBenchmark {
     public static let auctionUnit = "/bench/auction/native"
     public static let waterfallUnit = "/bench/waterfall/native"
+    public static let slowestUnit = "/bench/slowest/native"
     /// How long each bidder takes to answer.
     public static let delays = [4, 6, 8, 10]
 
@@ -22,6 +24,9 @@ public struct AuctionBenchmark {
             auctionUnit: [
                 "format": "native", "auction": ["timeout_ms": 1000],
                 "bidders": delays.map { lineItem(bidder.endpoint(after: $0)) },
+            ],
+            slowestUnit: [
+                "format": "native", "waterfall": [lineItem(bidder.endpoint(after: delays.max() ?? 0))],
             ],
             waterfallUnit: [
                 "format": "native",
@@ -52,6 +57,7 @@ public struct AuctionBenchmark {
                 load, seconds: seconds,
                 subjects: [
                     ("health (floor)", "/v1/health", nil),
+                    ("slowest alone", "/v1/ads", body(Self.slowestUnit)),
                     ("auction of 4", "/v1/ads", body(Self.auctionUnit)),
                     ("waterfall of 4", "/v1/ads", body(Self.waterfallUnit)),
                 ])

@@ -223,8 +223,9 @@ extension BenchCommand {
                 "Measure an auction of 4 bidders against the same 4 as a waterfall instead.",
                 discussion: """
                     The bidders answer after 4, 6, 8 and 10 ms; in the waterfall the first three answer \
-                    no bid, so all four are asked. Targets: the auction's p99 <= the slowest bidder's \
-                    10 ms + 2 ms, and <= 0.35 x the waterfall's p99.
+                    no bid, so all four are asked; the slowest bidder is also asked alone. Targets: the \
+                    auction's p99 <= the slowest bidder's p99 alone + 2 ms, and <= 0.35 x the \
+                    waterfall's p99.
                     """))
         var auction = false
 
@@ -259,13 +260,13 @@ extension BenchCommand.OpenRTB {
         )
         .run()
         printLoadRows(rows, connections: load.connections)
-        guard rows.count == 3 else { return }
-        let slowest = Double(AuctionBenchmark.delays.max() ?? 0) / 1000
-        let auction = Bench.seconds(rows[1].p99)
-        let waterfall = Bench.seconds(rows[2].p99)
+        guard rows.count == 4 else { return }
+        let slowest = Bench.seconds(rows[1].p99)
+        let auction = Bench.seconds(rows[2].p99)
+        let waterfall = Bench.seconds(rows[3].p99)
         print(
             String(
-                format: "auction p99 %.2f ms against the slowest bidder's %.0f ms + 2 ms: %@",
+                format: "auction p99 %.2f ms against the slowest bidder alone %.2f ms + 2 ms: %@",
                 auction * 1000, slowest * 1000, auction <= slowest + 0.002 ? "met" : "MISSED"))
         print(
             String(
