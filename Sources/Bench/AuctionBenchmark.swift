@@ -11,7 +11,7 @@ public struct AuctionBenchmark {
     public static let waterfallUnit = "/bench/waterfall/native"
     public static let slowestUnit = "/bench/slowest/native"
     /// How long each bidder takes to answer.
-    public static let delays = [4, 6, 8, 10]
+    public static let delays = [10, 10, 10, 10]
 
     public static func units(bidder: LocalBidder) -> [String: Any] {
         func lineItem(_ endpoint: String) -> [String: Any] {

@@ -222,7 +222,7 @@ extension BenchCommand {
             help: ArgumentHelp(
                 "Measure an auction of 4 bidders against the same 4 as a waterfall instead.",
                 discussion: """
-                    The bidders answer after 4, 6, 8 and 10 ms; in the waterfall the first three answer \
+                    The bidders answer after 10 ms each; in the waterfall the first three answer \
                     no bid, so all four are asked; the slowest bidder is also asked alone. Targets: the \
                     auction's p99 <= the slowest bidder's p99 alone + 2 ms, and <= 0.35 x the \
                     waterfall's p99.
