@@ -63,8 +63,8 @@ extension AdStore {
                 // The privacy state may have changed while the images came.
                 if privacyChanges != privacy, !fits(fill) { return droppedForPrivacy(unit, request, fill) }
             }
-            // The ad is kept: a winning bid's win notice goes now.
-            fill.bid?.win()
+            // The ad is kept: what its network owes its bidders (a win notice) goes now.
+            fill.ad.whenKept?()
             if let mode = fill.info.servingMode { metrics.served(mode) }
             let ad = LoadedAd(
                 id: UUID().uuidString.lowercased(), unit: unit, fill: fill, ssv: request.ssv,
@@ -95,7 +95,7 @@ extension AdStore {
     /// load fails as `no_fill` (published and counted), and is tried again under the new state
     /// as a failed load is.
     private func droppedForPrivacy(_ unit: AdUnit, _ request: AdLoadRequest, _ fill: Waterfall.Fill) -> LoadResult {
-        fill.bid?.lose(.internalError, nil)
+        fill.ad.whenDropped?()
         let error = AdLoadError(.noFill, "the privacy state changed during the load, and what it loaded no longer fits")
         metrics.droppedForPrivacy(1)
         metrics.count(.failedToLoad, unit: unit.id)

@@ -12,9 +12,6 @@ struct Waterfall {
         var info: ResponseInfo
         /// What the line item that filled needs from the user's consent.
         var consent: ConsentRequirement = .none
-        /// A winning bid's notice, owed once the store knows whether it keeps the ad: its win
-        /// when kept, its loss (1) when a privacy change drops it.
-        var bid: NetworkBid?
     }
 
     struct Failure: Error, Sendable {
@@ -104,17 +101,19 @@ struct Waterfall {
                 unsettled.removeAll { $0.index == entry.index }
             }
             switch outcome {
-            case .value(let ad):
+            case .value(var ad):
                 if let problem = Self.mismatch(ad.content, format: unit.format, formatIDs: request.formatIDs) {
+                    ad.whenDropped?()
                     failed(.error, AdLoadError(.internalError, "\(item.network): \(problem)"), message: problem)
                     continue
                 }
                 attempts.append(.init(item, .filled, since: start, nil))
                 var winner: Int?
                 var price = item.cpm
-                var won: NetworkBid?
                 if case .bid(let entry) = candidate {
-                    won = entry.bid
+                    // A winning bid's notice is owed once the store knows whether it keeps the ad.
+                    ad.whenKept = entry.bid.win
+                    ad.whenDropped = { entry.bid.lose(.internalError, nil) }
                     winner = entry.index
                     price = entry.bid.price
                     record(entry.index, .won)
@@ -123,9 +122,7 @@ struct Waterfall {
                 var info = ResponseInfo(attempts: attempts, network: item.network, servingMode: servingMode)
                 info.bids = bids
                 return .success(
-                    Fill(
-                        ad: ad, network: item.network, tracksItself: tracksItself, info: info, consent: item.consent,
-                        bid: won))
+                    Fill(ad: ad, network: item.network, tracksItself: tracksItself, info: info, consent: item.consent))
             case .failure(let error as AdLoadError) where error.code == .noFill:
                 failed(.noFill, error, message: error.message)
             case .failure(let error):

@@ -38,7 +38,8 @@ struct OpenRTBSampleTests {
                 setup: AdNetworkSetup(parameters: AdapterOptions(parameters), logger: logger, services: services))
         }
 
-        /// Loads with the bidder answering `answer` at `/bid`.
+        /// Loads with the bidder answering `answer` at `/bid`; an ad that loads is kept, as the
+        /// store keeps it (its network's win notice then goes).
         func load(
             _ answer: FakeAdServer.Answer, format: AdFormat = .native, options: [String: JSONValue] = [:],
             privacy: PrivacyState? = nil
@@ -49,10 +50,13 @@ struct OpenRTBSampleTests {
                 options: AdapterOptions(["endpoint": .string(server.url("/bid"))].merging(options) { $1 }),
                 privacy: privacy)
             do {
-                switch format {
-                case .native: return .success(try await network.loadNativeAd(request))
-                case .rewarded: return .success(try await network.loadRewardedAd(request))
-                }
+                let ad =
+                    switch format {
+                    case .native: try await network.loadNativeAd(request)
+                    case .rewarded: try await network.loadRewardedAd(request)
+                    }
+                ad.whenKept?()
+                return .success(ad)
             } catch {
                 return .failure(error)
             }

@@ -384,7 +384,8 @@ struct DaemonTests {
         let unready = adapters.filter { $0.state.rawValue != "ready" }.map { "\($0.name): \($0.description)" }
         #expect(unready.isEmpty, "\(unready)")
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        // Waited for without blocking a thread of the tests' shared pool.
+        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         #expect(process.terminationStatus == 0)
         let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("<5>secure-signalsd: ") && $0.hasSuffix(" listening") }, "\(lines)")

@@ -68,8 +68,12 @@ struct AuctionTests {
     /// A test's own prefix for its bidders' ids.
     let run = String(UUID().uuidString.prefix(8))
 
+    /// `unit`'s store. A unit left with the default auction time gets 10 s: these tests are not
+    /// about time, and the full suite can keep a test's tasks waiting for a core.
     func store(_ unit: AdUnit, clock: ManualClock = ManualClock()) throws -> AdStore<ManualClock> {
-        try AdStore(
+        var unit = unit
+        if unit.auction == AuctionTiming() { unit.auction = AuctionTiming(timeout: .seconds(10)) }
+        return try AdStore(
             units: [unit], networks: [AdNetworkConfiguration(name: "test"), AdNetworkConfiguration(name: "bidder")],
             registry: AdNetworkRegistry([TestAdNetwork.self, ScriptedBidder.self]), services: .offline,
             rewards: SQLiteRewardLedger(StateDatabase()), clock: clock, logger: Logger(label: "test"))
@@ -166,7 +170,7 @@ struct AuctionTests {
             id: "u", format: .native, waterfall: [],
             bidders: [bidder("slow", price: 9, ["delay_ms": .int(3_600_000)]), bidder("fast", price: 2)])
         unit.auction = AuctionTiming(
-            timeout: .milliseconds(1500), processing: .milliseconds(50), networkBuffer: .milliseconds(40))
+            timeout: .seconds(3), processing: .milliseconds(50), networkBuffer: .milliseconds(40))
         // The slow bidder would answer in an hour: the load ends because its time does.
         let ad = try await load(try store(unit)).get()
         let bids = try #require(ad.responseInfo.bids)

@@ -271,7 +271,7 @@ struct RecipientKeyRouteTests {
 
     @Test func anHTTPSURLIsTrustedThroughItsCAFileOnly() async throws {
         let directory = try TemporaryDirectory()
-        let authority = try TestCertificateAuthority(in: directory)
+        let authority = try await TestCertificateAuthority(in: directory)
         let server = try await FakeAdServer(tls: try authority.serverTLS())
         let keys = try PublishedKeys([6])
         Self.serve(keys, on: server)

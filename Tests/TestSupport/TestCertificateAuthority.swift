@@ -14,7 +14,7 @@ public struct TestCertificateAuthority: Sendable {
     }
 
     /// Makes the authority and the server's key and certificate in `directory`.
-    public init(in directory: TemporaryDirectory, name: String = "test-ca") throws {
+    public init(in directory: TemporaryDirectory, name: String = "test-ca") async throws {
         certificateFile = directory.path("\(name).pem")
         serverCertificateFile = directory.path("\(name)-server.pem")
         serverKeyFile = directory.path("\(name)-server.key")
@@ -23,15 +23,15 @@ public struct TestCertificateAuthority: Sendable {
         let extensions = directory.path("\(name)-server.ext")
         try "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n".write(
             toFile: extensions, atomically: true, encoding: .utf8)
-        try Self.openssl([
+        try await Self.openssl([
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", caKey,
             "-out", certificateFile, "-days", "2", "-subj", "/CN=secure-signals \(name)",
         ])
-        try Self.openssl([
+        try await Self.openssl([
             "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", serverKeyFile,
             "-out", request, "-subj", "/CN=127.0.0.1",
         ])
-        try Self.openssl([
+        try await Self.openssl([
             "x509", "-req", "-in", request, "-CA", certificateFile, "-CAkey", caKey, "-CAcreateserial",
             "-out", serverCertificateFile, "-days", "2", "-extfile", extensions,
         ])
@@ -44,16 +44,22 @@ public struct TestCertificateAuthority: Sendable {
             privateKey: .privateKey(try NIOSSLPrivateKey(file: serverKeyFile, format: .pem)))
     }
 
-    private static func openssl(_ arguments: [String]) throws {
+    /// Runs openssl to its end without blocking a thread: the tests share a cooperative pool as
+    /// wide as the machine's cores, and a blocked thread stalls every other test's timers.
+    private static func openssl(_ arguments: [String]) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
+        let errorsFile = FileManager.default.temporaryDirectory.appendingPathComponent("openssl-\(UUID().uuidString)")
+        try Data().write(to: errorsFile)
+        defer { try? FileManager.default.removeItem(at: errorsFile) }
+        process.standardError = try FileHandle(forWritingTo: errorsFile)
         process.standardOutput = FileHandle.nullDevice
+        let exited = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in exited.continuation.finish() }
         try process.run()
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        for await _ in exited.stream {}
+        let said = (try? Data(contentsOf: errorsFile)) ?? Data()
         guard process.terminationStatus == 0 else {
             throw Failure(
                 description: "openssl \(arguments[0]) failed: \(String(decoding: said, as: UTF8.self))")

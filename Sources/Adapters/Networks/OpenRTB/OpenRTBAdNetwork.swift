@@ -126,10 +126,12 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         try await serve(try await auction(request, format: .rewarded))
     }
 
-    /// A waterfall line item: the bid serves if its ad loads; its win notice then goes.
+    /// A waterfall line item: the bid serves if its ad loads; its win notice goes when the
+    /// store keeps the ad, its loss if the ad is dropped.
     private func serve(_ won: WonAuction) async throws(AdLoadError) -> NetworkAd {
-        let ad = try await won.load(before: won.request.deadline)
-        won.win()
+        var ad = try await won.load(before: won.request.deadline)
+        ad.whenKept = won.win
+        ad.whenDropped = { won.lose(.internalError, nil) }
         return ad
     }
 
