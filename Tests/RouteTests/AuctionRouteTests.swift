@@ -11,8 +11,11 @@ struct AuctionRouteTests: MediationScenario {
     static let unit = "/auction/native"
 
     /// A native bid at `price` whose notices are `/t/NAME/win`, `/t/NAME/bill` and
-    /// `/t/NAME/loss?reason=${AUCTION_LOSS}&min=${AUCTION_MIN_TO_WIN}` on `server`.
-    static func bid(_ server: FakeAdServer, _ name: String, price: Double, exp: Int? = nil) throws -> [UInt8] {
+    /// `/t/NAME/loss?reason=${AUCTION_LOSS}&min=${AUCTION_MIN_TO_WIN}` on `server`; `adm`
+    /// replaces its markup.
+    static func bid(
+        _ server: FakeAdServer, _ name: String, price: Double, exp: Int? = nil, adm: String? = nil
+    ) throws -> [UInt8] {
         var response = try #require(
             try JSONSerialization.jsonObject(with: Data(try AdSourceRouteTests.nativeBid(server, price: price)))
                 as? [String: Any])
@@ -22,6 +25,7 @@ struct AuctionRouteTests: MediationScenario {
         bids[0]["burl"] = server.url("/t/\(name)/bill")
         bids[0]["lurl"] = server.url("/t/\(name)/loss?reason=${AUCTION_LOSS}&min=${AUCTION_MIN_TO_WIN}")
         if let exp { bids[0]["exp"] = exp }
+        if let adm { bids[0]["adm"] = adm }
         seats[0]["bid"] = bids
         response["seatbid"] = seats
         return Array(try JSONSerialization.data(withJSONObject: response))
@@ -108,14 +112,8 @@ struct AuctionRouteTests: MediationScenario {
 
     @Test func aWinnerWhoseAdCannotLoadLosesAndTheLineItemServes() async throws {
         let server = try await FakeAdServer()
-        var broken = try #require(
-            try JSONSerialization.jsonObject(with: Data(try Self.bid(server, "broken", price: 9))) as? [String: Any])
-        var seats = try #require(broken["seatbid"] as? [[String: Any]])
-        var bids = try #require(seats[0]["bid"] as? [[String: Any]])
-        bids[0]["adm"] = "not a native response"
-        seats[0]["bid"] = bids
-        broken["seatbid"] = seats
-        server.answer("/bid/broken", .init(body: Array(try JSONSerialization.data(withJSONObject: broken))))
+        server.answer(
+            "/bid/broken", .init(body: try Self.bid(server, "broken", price: 9, adm: "not a native response")))
         let units: [String: Any] = [
             Self.unit: [
                 "format": "native", "currency": "EUR", "auction": ["timeout_ms": 5000],
@@ -184,6 +182,55 @@ struct AuctionRouteTests: MediationScenario {
             #expect(server.requests("/t/garbled/loss").isEmpty)
             #expect(try await AdSourceRouteTests.settledCount(server, "/t/served/win") == 1)
             #expect(server.requests("/t/served/loss").isEmpty)
+        }
+    }
+
+    @Test func aBidServedOnItsWinNoticeThatNeverGetsATurnHearsItLost() async throws {
+        let server = try await FakeAdServer()
+        server.answer("*", .init(status: 200, contentType: "image/gif"))
+        server.answer("/bid/served", .init(body: try Self.servedOnWin(server, "served", price: 2)))
+        server.answer("/bid/best", .init(body: try Self.bid(server, "best", price: 6)))
+        let units: [String: Any] = [
+            Self.unit: [
+                "format": "native", "currency": "EUR", "auction": ["timeout_ms": 5000],
+                "bidders": [Self.bidder(server, "served"), Self.bidder(server, "best")],
+            ]
+        ]
+        let daemon = try await InProcessDaemon(config: demoConfig(adapters: [], extra: ["ad_units": units]))
+        try await daemon.run { client in
+            let load = try await Self.post(client, "/v1/ads", ["ad_unit": Self.unit, "format": "native"])
+            #expect(load.status == 200, "\(load.json)")
+            #expect(try await AdSourceRouteTests.settledCount(server, "/t/served/loss") == 1)
+            #expect(server.requests("/t/served/loss").first?.query == "reason=102&min=6")
+            #expect(server.requests("/t/served/win").isEmpty, "its markup was never fetched")
+        }
+    }
+
+    @Test func aWaterfallLineItemWhoseMarkupFailsHearsItLost() async throws {
+        let server = try await FakeAdServer()
+        server.answer(
+            "/bid/garbled", .init(body: try Self.servedOnWin(server, "garbled", price: 4, markup: "not native")))
+        server.answer(
+            "/bid/broken", .init(body: try Self.bid(server, "broken", price: 3, adm: "not a native response")))
+        let units: [String: Any] = [
+            Self.unit: [
+                "format": "native",
+                "waterfall": [
+                    Self.bidder(server, "broken"), Self.bidder(server, "garbled"),
+                    ["network": "test", "parameter": "/21775744923/example/native"],
+                ],
+            ]
+        ]
+        let daemon = try await InProcessDaemon(config: demoConfig(adapters: [], extra: ["ad_units": units]))
+        try await daemon.run { client in
+            let load = try await Self.post(client, "/v1/ads", ["ad_unit": Self.unit, "format": "native"])
+            #expect(load.status == 200, "\(load.json)")
+            #expect(try await AdSourceRouteTests.settledCount(server, "/t/broken/loss") == 1)
+            #expect(server.requests("/t/broken/loss").first?.query == "reason=1&min=")
+            #expect(server.requests("/t/broken/win").isEmpty)
+            // The garbled bid's markup came from its win notice: that was its notice, no loss follows.
+            #expect(try await AdSourceRouteTests.settledCount(server, "/t/garbled/win") == 1)
+            #expect(server.requests("/t/garbled/loss").isEmpty)
         }
     }
 

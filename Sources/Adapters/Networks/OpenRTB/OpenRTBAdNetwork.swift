@@ -127,12 +127,17 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
     }
 
     /// A waterfall line item: the bid serves if its ad loads; its win notice goes when the
-    /// store keeps the ad, its loss if the ad is dropped.
+    /// store keeps the ad, its loss if the ad is dropped or does not load.
     private func serve(_ won: WonAuction) async throws(AdLoadError) -> NetworkAd {
-        var ad = try await won.load(before: won.request.deadline)
-        ad.whenKept = won.win
-        ad.whenDropped = { won.lose(.internalError, nil) }
-        return ad
+        do {
+            var ad = try await won.load(before: won.request.deadline)
+            ad.whenKept = won.win
+            ad.whenDropped = { won.lose(.internalError, nil) }
+            return ad
+        } catch {
+            won.lose(.internalError, nil)
+            throw error
+        }
     }
 
     /// An ad unit's bidder: the bidder's best bid, whose ad loads only if it earns a turn.
@@ -145,38 +150,41 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
             lose: won.lose)
     }
 
-    /// A bidder's answer with a winning bid: how to load its ad, and the notices it is owed.
+    /// A bidder's answer with a winning bid: how to load its ad, and the notices it is owed, each
+    /// sent once whoever asks (`notices`).
     private struct WonAuction: Sendable {
         let auction: BidResponseReader.Auction
         let network: OpenRTBAdNetwork
         let request: NetworkAdRequest
         let item: OpenRTBLineItem
         let format: AdFormat
+        let notices = OwedNotices()
 
         /// The bid's markup as an ad, before `deadline`: from `adm`, or from the win notice when
-        /// that serves it.
+        /// that serves it (then the fetch is the winner's notice: nothing follows it).
         func load(before deadline: ContinuousClock.Instant?) async throws(AdLoadError) -> NetworkAd {
             var request = self.request
             request.deadline = deadline
+            if auction.markup == nil, auction.winNotice != nil { _ = notices.settleWinner() }
             return try await network.ad(of: auction, request: request, item: item, format: format)
         }
 
-        /// The winner's `nurl` (unless it served the markup), and the other bids' losses.
+        /// The winner's `nurl` (unless its fetch served the markup), and the other bids' losses.
         func win() {
-            if auction.markup != nil, let nurl = auction.winNotice {
+            if notices.settleWinner(), let nurl = auction.winNotice {
                 network.services.trackers.enqueue([nurl], kind: .win)
             }
-            network.services.trackers.enqueue(auction.lossNotices, kind: .loss)
+            if notices.settleOthers() { network.services.trackers.enqueue(auction.lossNotices, kind: .loss) }
         }
 
-        /// The winner's `lurl` with the reason, and the other bids' losses. A bid whose markup is
-        /// served by its win notice was told it won when its ad was fetched: no loss follows.
+        /// The winner's `lurl` with the reason (unless it was already told it won), and the other
+        /// bids' losses.
         func lose(_ reason: AuctionLossReason, _ minimumToWin: Double?) {
-            let servedOnWin = auction.markup == nil && auction.winNotice != nil
-            let lurl = auction.winnerLossNotice.flatMap {
-                servedOnWin ? nil : auction.macros.lost(reason, minimumToWin: minimumToWin).expand($0)
+            if notices.settleWinner(), let lurl = auction.winnerLossNotice {
+                let expanded = auction.macros.lost(reason, minimumToWin: minimumToWin).expand(lurl)
+                network.services.trackers.enqueue([expanded], kind: .loss)
             }
-            network.services.trackers.enqueue(auction.lossNotices + (lurl.map { [$0] } ?? []), kind: .loss)
+            if notices.settleOthers() { network.services.trackers.enqueue(auction.lossNotices, kind: .loss) }
         }
     }
 
