@@ -48,19 +48,11 @@ public struct AuctionBenchmark {
     }
 
     public func run() async throws -> [AdsBenchmark.Row] {
-        func body(_ unit: String) -> Data {
-            Data(
-                #"{"ad_unit":"\#(unit)","format":"native","force":true,"options":{"disable_image_loading":true}}"#.utf8)
-        }
-        return try await Load.using(socketPath: socketPath, connections: connections) { load in
-            try await AdsBenchmark.alternate(
-                load, seconds: seconds,
-                subjects: [
-                    ("health (floor)", "/v1/health", nil),
-                    ("slowest alone", "/v1/ads", body(Self.slowestUnit)),
-                    ("auction of 4", "/v1/ads", body(Self.auctionUnit)),
-                    ("waterfall of 4", "/v1/ads", body(Self.waterfallUnit)),
-                ])
-        }
+        try await AdsBenchmark.forcedNativeLoads(
+            socketPath: socketPath, seconds: seconds, connections: connections,
+            units: [
+                ("slowest alone", Self.slowestUnit), ("auction of 4", Self.auctionUnit),
+                ("waterfall of 4", Self.waterfallUnit),
+            ])
     }
 }

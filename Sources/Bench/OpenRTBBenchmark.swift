@@ -37,18 +37,8 @@ public struct OpenRTBBenchmark {
     }
 
     public func run() async throws -> [AdsBenchmark.Row] {
-        func body(_ unit: String) -> Data {
-            Data(
-                #"{"ad_unit":"\#(unit)","format":"native","force":true,"options":{"disable_image_loading":true}}"#.utf8)
-        }
-        return try await Load.using(socketPath: socketPath, connections: connections) { load in
-            try await AdsBenchmark.alternate(
-                load, seconds: seconds,
-                subjects: [
-                    ("health (floor)", "/v1/health", nil),
-                    ("without signals", "/v1/ads", body(Self.plainUnit)),
-                    ("with 8 signals", "/v1/ads", body(Self.signalsUnit)),
-                ])
-        }
+        try await AdsBenchmark.forcedNativeLoads(
+            socketPath: socketPath, seconds: seconds, connections: connections,
+            units: [("without signals", Self.plainUnit), ("with 8 signals", Self.signalsUnit)])
     }
 }
