@@ -48,7 +48,7 @@ struct DaemonApplication: Sendable {
             registry: BuiltinAdNetworks.registry,
             services: AdNetworkServices(
                 fetcher: fetcher, trackers: trackers, signals: collector, metrics: metrics.factory),
-            rewards: rewards,
+            rewards: rewards, impressions: SQLiteImpressionLog(database),
             callbackSigner: configuration.ssvKey.map { SSVCallbackSigner(key: $0.key, keyID: $0.id, logger: logger) },
             clock: clock, logger: logger,
             events: EventHub(

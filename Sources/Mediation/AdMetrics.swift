@@ -9,6 +9,7 @@ final class AdMetrics: Sendable {
     private let factory: any MetricsFactory
     private let events = Mutex<[String: Counter]>([:])
     private let loads = Mutex<[String: Timer]>([:])
+    private let cappedLoads = Mutex<[String: Counter]>([:])
     private let displacedAds: Counter
     private let servingModes: [ServingMode: Counter]
     private let droppedForPrivacy: Counter
@@ -45,25 +46,35 @@ final class AdMetrics: Sendable {
 
     func count(_ event: AdEvent.Name, unit: String) {
         let key = unit + "\u{0}" + event.rawValue
-        let counter = events.withLock { counters in
-            if let counter = counters[key] { return counter }
-            let counter = Counter(
+        Self.handle(key, in: events) {
+            Counter(
                 label: "secure_signals_ad_events_total", dimensions: [("ad_unit", unit), ("event", event.rawValue)],
                 factory: factory)
-            counters[key] = counter
-            return counter
-        }
-        counter.increment()
+        }.increment()
+    }
+
+    /// A load refused: the unit's frequency caps or pacing allow the app no ad now.
+    func capped(unit: String) {
+        Self.handle(unit, in: cappedLoads) {
+            Counter(label: "secure_signals_ad_loads_capped_total", dimensions: [("ad_unit", unit)], factory: factory)
+        }.increment()
     }
 
     func loaded(unit: String, after latency: Duration) {
-        let timer = loads.withLock { timers in
-            if let timer = timers[unit] { return timer }
-            let timer = Timer(
-                label: "secure_signals_ad_load_seconds", dimensions: [("ad_unit", unit)], factory: factory)
-            timers[unit] = timer
-            return timer
+        Self.handle(unit, in: loads) {
+            Timer(label: "secure_signals_ad_load_seconds", dimensions: [("ad_unit", unit)], factory: factory)
+        }.recordNanoseconds(latency.nanoseconds)
+    }
+
+    /// The handle kept under `key` in `handles`, made by `make` the first time.
+    private static func handle<Handle: Sendable>(
+        _ key: String, in handles: borrowing Mutex<[String: Handle]>, make: () -> Handle
+    ) -> Handle {
+        handles.withLock { handles in
+            if let handle = handles[key] { return handle }
+            let handle = make()
+            handles[key] = handle
+            return handle
         }
-        timer.recordNanoseconds(latency.nanoseconds)
     }
 }

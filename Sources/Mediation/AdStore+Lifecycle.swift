@@ -19,12 +19,15 @@ extension AdStore {
         return ad
     }
 
-    public func impression(_ id: String) async throws(AdLifecycleError) -> LifecycleOutcome {
+    /// Records the ad's impression once; `uid`, the peer that showed it, is the app whose
+    /// frequency caps count it.
+    public func impression(_ id: String, uid: UInt32? = nil) async throws(AdLifecycleError) -> LifecycleOutcome {
         var ad = try live(id)
         guard !ad.impressionRecorded else { return .duplicate }
         ad.impressionRecorded = true
         ads.update(ad)
         recordImpression(ad)
+        await countForCaps(ad, uid: uid)
         return .recorded
     }
 
@@ -56,8 +59,9 @@ extension AdStore {
         return LifecycleOutcome(recorded: true, reason: nil, action: action)
     }
 
-    /// Shows a rewarded ad once; `uid`, the peer showing it, is who its reward is for.
-    public func show(_ id: String, uid: UInt32? = nil) throws(AdLifecycleError) -> LifecycleOutcome {
+    /// Shows a rewarded ad once; `uid`, the peer showing it, is who its reward is for and the
+    /// app whose frequency caps count its impression.
+    public func show(_ id: String, uid: UInt32? = nil) async throws(AdLifecycleError) -> LifecycleOutcome {
         var ad: LoadedAd
         do {
             ad = try rewarded(id)
@@ -73,11 +77,13 @@ extension AdStore {
         }
         ad.shownBy = uid
         publish(.willPresent, ad)
-        if !ad.impressionRecorded {
+        let firstImpression = !ad.impressionRecorded
+        if firstImpression {
             ad.impressionRecorded = true
             recordImpression(ad)
         }
         ads.update(ad)
+        if firstImpression { await countForCaps(ad, uid: uid) }
         return .recorded
     }
 

@@ -4,7 +4,8 @@ import SharedTypes
 /// Loads: through the unit's waterfall, joined while in flight, a ready ad handed out again
 /// until used unless forced, and failed loads retried in the background with backoff.
 extension AdStore {
-    public func load(_ request: AdLoadRequest) async -> LoadResult {
+    /// `uid`: the app asking (its peer uid), whose frequency caps apply.
+    public func load(_ request: AdLoadRequest, uid: UInt32? = nil) async -> LoadResult {
         guard let unit = units[request.adUnit] else {
             return .failure(AdLoadFailure(AdLoadError(.invalidRequest, "no ad unit '\(request.adUnit)'"), info: nil))
         }
@@ -15,6 +16,17 @@ extension AdStore {
                         .invalidRequest,
                         "ad unit '\(unit.id)' serves \(unit.format.rawValue) ads, not \(request.format.rawValue)"),
                     info: nil))
+        }
+        let wallNow = wallClock.nowMilliseconds
+        if let until = cappedUntil(unit, uid: uid, now: wallNow) {
+            let wait = until - wallNow
+            metrics.capped(unit: unit.id)
+            return .failure(
+                AdLoadFailure(
+                    AdLoadError(
+                        .frequencyCapped,
+                        "ad unit '\(unit.id)' has reached its frequency cap or pacing for this app; try again in \(wait) ms"
+                    ), info: nil, retryAfter: .milliseconds(wait)))
         }
         if !request.force, hasReadyAd(unit.id), let id = readyAd[unit.id], let ad = ads[id] {
             return .success(ad.snapshot(now: now))

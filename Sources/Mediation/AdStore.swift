@@ -27,6 +27,10 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     let callbackSigner: (any RewardCallbackSigner)?
     /// Wall-clock time on `clock`, for what is kept across restarts (a reward's time).
     let wallClock: WallClock<C>
+    /// Where the impressions that frequency caps count are kept across restarts.
+    let impressionLog: any ImpressionLog
+    /// Those impressions, per unit and app: what a load is capped by.
+    var impressions: ImpressionHistory
 
     /// The ads held, and when each leaves.
     var ads: AdRetention
@@ -43,17 +47,21 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     var privacyChanges = 0
 
     /// `metrics`: where the ad events and load latencies are counted (the process's backend
-    /// unless a caller gives one); `maxStoredAds`: the most ads held at once.
+    /// unless a caller gives one); `maxStoredAds`: the most ads held at once. The impressions
+    /// the units' caps still count are read from `impressions` now.
     public init(
         units: [AdUnit], networks: [AdNetworkConfiguration], registry: AdNetworkRegistry,
-        services: AdNetworkServices, rewards: any RewardLedger, callbackSigner: (any RewardCallbackSigner)? = nil,
-        clock: C, logger: Logger,
+        services: AdNetworkServices, rewards: any RewardLedger, impressions: any ImpressionLog,
+        callbackSigner: (any RewardCallbackSigner)? = nil, clock: C, logger: Logger,
         events: EventHub = EventHub(), metrics: any MetricsFactory = MetricsSystem.factory, maxStoredAds: Int = 2000
     ) throws(AdLoadError) {
         self.clock = clock
         self.rewards = rewards
         self.callbackSigner = callbackSigner
-        self.wallClock = WallClock(clock: clock)
+        let wallClock = WallClock(clock: clock)
+        self.wallClock = wallClock
+        self.impressionLog = impressions
+        self.impressions = Self.history(in: impressions, units: units, now: wallClock.nowMilliseconds, logger: logger)
         self.ads = AdRetention(capacity: maxStoredAds)
         self.metrics = AdMetrics(factory: metrics)
         self.origin = clock.now
@@ -65,6 +73,23 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
             networks, keeping: [:], registry: registry, services: services, logger: logger)
         self.units = Dictionary(units.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         self.decisions = LineItemDecisions(.unset, units: units)
+    }
+
+    /// The impressions `log` keeps that `units`' caps still count at `now`; it forgets the rest.
+    /// A log that cannot be read leaves the caps counting from zero, said in the log: serving
+    /// goes on.
+    static func history(in log: any ImpressionLog, units: some Collection<AdUnit>, now: Int64, logger: Logger)
+        -> ImpressionHistory
+    {
+        let horizon = units.map(\.capping.horizon).max() ?? .zero
+        do {
+            return ImpressionHistory(try log.impressions(since: now - horizon.wholeMilliseconds + 1), now: now)
+        } catch {
+            logger.error(
+                "the impressions that frequency caps count could not be read from the state database; the caps count from zero",
+                metadata: ["error": "\(error)"])
+            return ImpressionHistory()
+        }
     }
 
     /// A host per network: the one in `current` when its configuration is unchanged (it stays
@@ -97,6 +122,9 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
         self.networks = hosts
         self.units = Dictionary(units.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         decisions = LineItemDecisions(policy, units: self.units.values)
+        // The caps may have changed: what they count now is read again.
+        impressions = Self.history(
+            in: impressionLog, units: self.units.values, now: wallClock.nowMilliseconds, logger: logger)
         for (unit, task) in retries where self.units[unit] == nil {
             task.cancel()
             retries[unit] = nil

@@ -26,13 +26,16 @@ public struct AdUnit: Sendable, Equatable {
     public var expiry: Duration
     /// Where a reward's signed server-side-verification callback goes (rewarded units).
     public var ssvCallbackURL: String?
+    /// How often one app may be shown its ads.
+    public var capping: FrequencyCapping
 
     public init(
         id: String, format: AdFormat, waterfall: [LineItem], maxRetries: Int = 0, preload: Bool = false,
         expiry: Duration = .seconds(3600), ssvCallbackURL: String? = nil, bidders: [LineItem] = [],
         floorCPM: Double? = nil, currency: String = "USD", auction: AuctionTiming = AuctionTiming(),
-        quality: AdQuality = AdQuality()
+        quality: AdQuality = AdQuality(), capping: FrequencyCapping = FrequencyCapping()
     ) {
+        self.capping = capping
         self.currency = currency
         self.quality = quality
         self.bidders = bidders

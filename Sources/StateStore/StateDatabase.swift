@@ -138,6 +138,17 @@ public final class StateDatabase: Sendable {
             try db.execute(
                 sql: "CREATE INDEX tracker_outbox_retries ON tracker_outbox(due_at_ms) WHERE attempts > 0")
         }
+        migrator.registerMigration("6 capped impressions") { db in
+            // The impressions of units with frequency caps or pacing, per app (peer uid).
+            try db.create(table: ImpressionRow.databaseTableName) { table in
+                table.column("ad_unit", .text).notNull()
+                table.column("uid", .integer)
+                table.column("at_ms", .integer).notNull()
+            }
+            try db.create(
+                index: "capped_impressions_by_app", on: ImpressionRow.databaseTableName,
+                columns: ["ad_unit", "uid", "at_ms"])
+        }
         return migrator
     }()
 }

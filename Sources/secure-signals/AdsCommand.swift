@@ -26,7 +26,7 @@ struct AdsCommand: AsyncParsableCommand {
         subcommands: [
             Load.self, Get.self, Impression.self, Click.self, Show.self, Progress.self, Dismiss.self,
             PlaybackError.self,
-            Events.self,
+            Events.self, Units.self,
         ]
     )
 

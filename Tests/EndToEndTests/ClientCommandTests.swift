@@ -51,6 +51,51 @@ struct ClientCommandTests {
         #expect(try demo.open(envelope)["request_id"] as? String == "cli-2")
     }
 
+    @Test func adsUnitsSaysWhenThisUserIsCappedAndALoadThenFailsInOneLine() async throws {
+        let native = "/21775744923/example/native"
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(
+                adapters: [],
+                extra: [
+                    "ad_units": [
+                        native: [
+                            "format": "native", "waterfall": [["network": "test", "parameter": native]],
+                            "frequency_caps": [["impressions": 1, "per_ms": 3_600_000]], "pacing_ms": 90_000,
+                        ]
+                    ]
+                ]))
+        func cli(_ arguments: [String]) async throws -> Binary.Result {
+            try await Binary.run("secure-signals", ["ads"] + arguments + ["--socket", daemon.socketPath])
+        }
+        let before = try await cli(["units"])
+        #expect(before.status == 0)
+        #expect(before.stdoutText.hasPrefix("AD UNIT"), "\(before.stdoutText)")
+        // AD UNIT, FORMAT, CAPS, PACING, CAPPED, READY
+        func columns(_ output: String) throws -> [String] {
+            try #require(output.split(separator: "\n").last).split(separator: "  ").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }.filter { !$0.isEmpty }
+        }
+        #expect(try columns(before.stdoutText) == [native, "native", "0 of 1 per 1 h", "1 min 30 s", "no", "no"])
+
+        let load = try await cli(["load", "--ad-unit", native, "--json"])
+        let id = try #require(
+            (try JSONSerialization.jsonObject(with: Data(load.stdout)) as? [String: Any])?["ad_id"] as? String)
+        #expect(try await cli(["impression", id]).status == 0)
+        let after = try columns(try await cli(["units"]).stdoutText)
+        #expect(after.count == 6 && after[2] == "1 of 1 per 1 h", "\(after)")
+        #expect(after[4].hasPrefix("until 20") && after[4].hasSuffix("(in 1 h)"), "\(after)")
+        let capped = try await cli(["load", "--ad-unit", native, "--force"])
+        #expect(capped.status != 0 && capped.stdout.isEmpty)
+        #expect(capped.stderr.contains("load failed: frequency_capped: ad unit"), "\(capped.stderr)")
+        #expect(capped.stderr.split(separator: "\n").count == 1)
+        let json = try await cli(["units", "--json"])
+        let units =
+            (try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])?["ad_units"]
+            as? [[String: Any]]
+        #expect(units?.first?["capped"] as? Bool == true)
+    }
+
     @Test func failuresAreOneLine() async throws {
         let daemon = try await RunningDaemon.start(config: demoConfig(adapters: []))
         let refused = try await Binary.run(

@@ -179,6 +179,45 @@ struct DurabilityTests: MediationScenario {
         #expect(await daemon.waitForExit() == 0)
     }
 
+    @Test func impressionsAFrequencyCapCountsSurviveKillsAtRandomMoments() async throws {
+        let state = try TemporaryDirectory()
+        var config = Self.config(units: [
+            Self.native: Self.unit(
+                "native", [Self.testItem(Self.native)],
+                extra: ["frequency_caps": [["impressions": 1_000_000, "per_ms": 86_400_000]]])
+        ])
+        config["state_directory"] = state.path("state")
+        // Two clients at once until the kill; each counts the impressions it was told were recorded.
+        let acknowledged = try await Self.killedUnderLoad(rounds: 10, config: config, killWithin: 50...300) {
+            client, socket in
+            await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<2 {
+                    group.addTask {
+                        var recorded = 0
+                        while !Task.isCancelled {
+                            let one = await Self.impressionAndClick(client).impressions
+                            recorded += one
+                            if one == 0, !isListening(socket) { break }
+                        }
+                        return recorded
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+        }.reduce(0, +)
+        #expect(acknowledged > 10, "the load hardly ran: \(acknowledged)")
+        let daemon = try await RunningDaemon.start(config: config)
+        let reply = try await daemon.client.request(.GET, "/v1/ad_units")
+        let units =
+            (try JSONSerialization.jsonObject(with: reply.body) as? [String: Any])?["ad_units"] as? [[String: Any]]
+        let caps = units?.first { $0["id"] as? String == Self.native }?["frequency_caps"] as? [[String: Any]]
+        let shown = try #require(caps?.first?["shown"] as? Int)
+        // Every acknowledged impression counts; more only for a call the kill cut short.
+        #expect(shown >= acknowledged && shown <= acknowledged + 10 * 2, "\(shown) of \(acknowledged)")
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit() == 0)
+    }
+
     @Test func aRewardEarnedBeforeAKillIsListedAndClaimedOnceAfterTheRestart() async throws {
         let state = try TemporaryDirectory()
         var config = Self.config(units: [Self.rewarded: Self.unit("rewarded", [Self.testItem(Self.rewarded)])])

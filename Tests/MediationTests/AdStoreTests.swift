@@ -41,7 +41,8 @@ struct AdStoreTests {
     ) throws -> AdStore<ManualClock> {
         try AdStore(
             units: units, networks: [AdNetworkConfiguration(name: "test")], registry: BuiltinAdNetworks.registry,
-            services: .offline, rewards: rewards, clock: clock, logger: Logger(label: "test"))
+            services: .offline, rewards: rewards, impressions: SQLiteImpressionLog(StateDatabase()), clock: clock,
+            logger: Logger(label: "test"))
     }
 
     /// The SQLite ledger, made to fail while `failing` is set.
@@ -407,7 +408,9 @@ extension AdStoreTests {
         let store = try AdStore(
             units: [AdUnit(id: "u", format: .native, waterfall: [item(Self.native)])],
             networks: [AdNetworkConfiguration(name: "test", lazy: true)], registry: BuiltinAdNetworks.registry,
-            services: .offline, rewards: SQLiteRewardLedger(StateDatabase()), clock: ManualClock(),
+            services: .offline, rewards: SQLiteRewardLedger(StateDatabase()),
+            impressions: SQLiteImpressionLog(StateDatabase()),
+            clock: ManualClock(),
             logger: Logger(label: "test"))
         await store.initializeNetworks()
         let before = try #require(await store.networkStatuses().first)

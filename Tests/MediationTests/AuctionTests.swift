@@ -76,7 +76,8 @@ struct AuctionTests {
         return try AdStore(
             units: [unit], networks: [AdNetworkConfiguration(name: "test"), AdNetworkConfiguration(name: "bidder")],
             registry: AdNetworkRegistry([TestAdNetwork.self, ScriptedBidder.self]), services: .offline,
-            rewards: SQLiteRewardLedger(StateDatabase()), clock: clock, logger: Logger(label: "test"))
+            rewards: SQLiteRewardLedger(StateDatabase()), impressions: SQLiteImpressionLog(StateDatabase()),
+            clock: clock, logger: Logger(label: "test"))
     }
 
     func bidder(_ id: String, price: Double, _ options: [String: JSONValue] = [:]) -> LineItem {

@@ -22,6 +22,9 @@ struct AdUnitSettings: Codable, Sendable {
     var blockedApps: [String]?
     var blockedAttributes: [Int]?
     var requireAdvertiserDomain: Bool?
+    /// How often one app may be shown the unit's ads: each cap, and the least time between two.
+    var frequencyCaps: [FrequencyCapSettings]?
+    @WireName("pacing_ms") var pacingMilliseconds: Int?
     var maxRetries: Int
     var preload: Bool
     @WireName("expiry_ms") var expiryMilliseconds: Int
@@ -90,6 +93,8 @@ struct AdUnitSettings: Codable, Sendable {
                 reason: "must list OpenRTB creative attribute ids (list 5.3), 1 to 255")
         }
         requireAdvertiserDomain = try container.decodeIfPresent(Bool.self, forKey: .requireAdvertiserDomain)
+        frequencyCaps = try container.decodeIfPresent([FrequencyCapSettings].self, forKey: .frequencyCaps)
+        pacingMilliseconds = try container.positive(.pacingMilliseconds, max: FrequencyCapSettings.longestWindow)
         maxRetries = try container.wholeNumber(.maxRetries) ?? 0
         guard (0...100).contains(maxRetries) else {
             throw StrictJSON.Failure(
@@ -111,6 +116,35 @@ struct UnitSSVSettings: Codable, Sendable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         callbackURL = try container.decode(String.self, forKey: .callbackURL)
+    }
+}
+
+/// One of an ad unit's `frequency_caps`: at most `impressions` per app in any `per_ms`.
+@WireKeys
+struct FrequencyCapSettings: Codable, Sendable {
+    /// A year: the longest window (and pacing) a unit may have.
+    static let longestWindow = 366 * 86_400_000
+
+    var impressions: Int
+    @WireName("per_ms") var perMilliseconds: Int
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        // Absent or null: required.
+        func required(_ key: CodingKeys, max: Int) throws -> Int {
+            guard let value = try container.positive(key, max: max) else {
+                throw DecodingError.keyNotFound(
+                    key, DecodingError.Context(codingPath: decoder.codingPath, debugDescription: ""))
+            }
+            return value
+        }
+        impressions = try required(.impressions, max: 1_000_000)
+        perMilliseconds = try required(.perMilliseconds, max: Self.longestWindow)
+    }
+
+    var cap: FrequencyCapping.Cap {
+        FrequencyCapping.Cap(impressions: impressions, per: .milliseconds(perMilliseconds))
     }
 }
 

@@ -87,7 +87,9 @@ extension ConfigurationResolver {
                 blockedAdvertisers: unit.blockedAdvertisers ?? [], blockedCategories: unit.blockedCategories ?? [],
                 categoryTaxonomy: unit.categoryTaxonomy ?? 1, blockedApps: unit.blockedApps ?? [],
                 blockedAttributes: unit.blockedAttributes ?? [],
-                requireAdvertiserDomain: unit.requireAdvertiserDomain ?? false))
+                requireAdvertiserDomain: unit.requireAdvertiserDomain ?? false),
+            capping: FrequencyCapping(
+                caps: unit.frequencyCaps?.map(\.cap) ?? [], pacing: unit.pacingMilliseconds.map { .milliseconds($0) }))
     }
 
     /// What is wrong with one line item at `at`: its network unknown (or, for a bidder, not one

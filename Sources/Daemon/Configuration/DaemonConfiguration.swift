@@ -246,7 +246,12 @@ extension CircuitBreakerSettings: Codable {
 extension KeyedDecodingContainer {
     /// A whole number in 1...max, or `fallback` when absent; the error names the key.
     func positive(_ key: Key, default fallback: Int, max: Int) throws -> Int {
-        guard let value = try wholeNumber(key) else { return fallback }
+        try positive(key, max: max) ?? fallback
+    }
+
+    /// A whole number in 1...max, or nil when absent (or null); the error names the key.
+    func positive(_ key: Key, max: Int) throws -> Int? {
+        guard let value = try wholeNumber(key) else { return nil }
         guard (1...max).contains(value) else {
             throw StrictJSON.Failure(
                 path: StrictJSON.keyPath(codingPath + [key]), reason: "must be between 1 and \(max), not \(value)")

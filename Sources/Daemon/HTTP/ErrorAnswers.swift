@@ -26,6 +26,7 @@ extension AdLoadErrorCode: AnsweredCode {
         case .timeout: .gatewayTimeout
         case .networkError: .badGateway
         case .internalError: .internalServerError
+        case .frequencyCapped: .tooManyRequests
         }
     }
 }
@@ -36,8 +37,15 @@ extension AdLoadFailure: APIFailure {
     var message: String { error.message }
     var status: HTTPResponse.Status { error.status }
 
+    /// A capped load's `Retry-After`, in whole seconds rounded up.
+    var headers: HTTPFields {
+        guard let retryAfter else { return [:] }
+        return [.retryAfter: "\((retryAfter.wholeMilliseconds + 999) / 1000)"]
+    }
+
     func encodeDetails(to container: inout KeyedEncodingContainer<AnyCodingKey>) throws {
         try container.encodeIfPresent(info, forKey: AnyCodingKey("response_info"))
+        try container.encodeIfPresent(retryAfter?.wholeMilliseconds, forKey: AnyCodingKey("retry_after_ms"))
     }
 }
 

@@ -14,6 +14,8 @@ enum MetricHelp {
         "secure_signals_program_stderr_lines_total": "Lines an exec adapter's program wrote to stderr, by outcome.",
         "secure_signals_ad_events_total": "Ad events published, by ad unit and event.",
         "secure_signals_ad_load_seconds": "Time an ad load took, waterfall and all.",
+        "secure_signals_ad_loads_capped_total":
+            "Ad loads refused because the unit's frequency caps or pacing allow the app no ad now.",
         "secure_signals_ads_displaced_total": "Stored ads dropped to keep the store under limits.max_stored_ads.",
         "secure_signals_ads_served_total": "Ads filled, by the serving mode the privacy state allowed their request.",
         "secure_signals_ads_dropped_for_privacy_total":

@@ -10,6 +10,7 @@ struct AdRoutes {
     let limits: ClientLimits
 
     func addRoutes(to router: Router<DaemonRequestContext>) {
+        router.get("/v1/ad_units", use: units)
         router.post("/v1/ads", use: load)
         router.get("/v1/ads/:id", use: ad)
         router.post("/v1/ads/:id/impression", use: impression)
@@ -23,7 +24,12 @@ struct AdRoutes {
 
     @Sendable func load(_ request: Request, context: DaemonRequestContext) async throws -> Response {
         let body = try await JSONRequest.decode(AdLoadBody.self, from: request)
-        return try JSONResponse.make(try await ads.load(body.request).get())
+        return try JSONResponse.make(try await ads.load(body.request, uid: context.peer?.uid).get())
+    }
+
+    /// Each ad unit as the calling app (its peer uid) sees it: caps, whether capped, whether ready.
+    @Sendable func units(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+        try JSONResponse.make(["ad_units": await ads.unitStatuses(uid: context.peer?.uid)])
     }
 
     @Sendable func ad(_ request: Request, context: DaemonRequestContext) async throws -> Response {
@@ -31,7 +37,7 @@ struct AdRoutes {
     }
 
     @Sendable func impression(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        try JSONResponse.make(try await ads.impression(try context.parameters.require("id")))
+        try JSONResponse.make(try await ads.impression(try context.parameters.require("id"), uid: context.peer?.uid))
     }
 
     @Sendable func click(_ request: Request, context: DaemonRequestContext) async throws -> Response {

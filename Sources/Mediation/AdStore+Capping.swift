@@ -1,0 +1,41 @@
+/// Frequency caps and pacing: each unit's impressions counted per app (peer uid), durably, and
+/// a load refused while the app is capped.
+extension AdStore {
+    /// Until when (wall-clock ms) app `uid` may not load `unit` at `now`; nil when it may.
+    func cappedUntil(_ unit: AdUnit, uid: UInt32?, now: Int64) -> Int64? {
+        guard !unit.capping.isEmpty else { return nil }
+        return unit.capping.cappedUntil(after: impressions.times(unit: unit.id, uid: uid), now: now)
+    }
+
+    /// Counts `ad`'s impression, seen by app `uid`, when its unit has caps (as configured now,
+    /// not when the ad loaded): at once in memory, then on disk before the call that recorded
+    /// it answers. An impression that cannot be written still counts until the daemon stops or
+    /// reloads, and the log says so.
+    func countForCaps(_ ad: LoadedAd, uid: UInt32?) async {
+        let capping = units[ad.unit.id]?.capping ?? ad.unit.capping
+        guard !capping.isEmpty else { return }
+        let impression = CappedImpression(adUnit: ad.unit.id, uid: uid, at: wallClock.nowMilliseconds)
+        // One `horizon` old or older, an impression no longer counts (a window is open at its start).
+        let horizon = impression.at - capping.horizon.wholeMilliseconds + 1
+        impressions.add(impression, forgettingBefore: horizon)
+        let log = impressionLog
+        do {
+            // Not cancelled with the call: a client that hangs up still saw the ad.
+            try await Task { try await log.record(impression, forgettingBefore: horizon) }.value
+        } catch {
+            logger.error(
+                "an impression a frequency cap counts could not be written to the state database; it counts until the daemon stops",
+                metadata: ["ad_unit": "\(ad.unit.id)", "error": "\(error)"])
+        }
+    }
+
+    /// Every unit, by id, as app `uid` sees it now: its caps and how far it has come to each.
+    public func unitStatuses(uid: UInt32?) -> [AdUnitStatus] {
+        let now = wallClock.nowMilliseconds
+        return units.values.sorted { $0.id < $1.id }.map { unit in
+            AdUnitStatus(
+                unit, times: impressions.times(unit: unit.id, uid: uid), until: cappedUntil(unit, uid: uid, now: now),
+                now: now, ready: hasReadyAd(unit.id))
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// The impressions that frequency caps count, in memory, per unit and app (peer uid): what
+/// the store decides by; the `ImpressionLog` keeps them across restarts.
+struct ImpressionHistory: Sendable {
+    private struct App: Hashable {
+        var unit: String
+        var uid: UInt32?
+    }
+
+    /// Each app's impressions of each unit, oldest first (wall-clock ms).
+    private var times: [App: [Int64]] = [:]
+
+    /// `impressions` as counted at `now`: one stored later than `now` (the wall clock was ahead
+    /// when it was, or is behind now) counts as made now, so no cap lasts longer than its window.
+    init(_ impressions: [CappedImpression] = [], now: Int64 = .max) {
+        for impression in impressions.sorted(by: { $0.at < $1.at }) {
+            times[App(unit: impression.adUnit, uid: impression.uid), default: []].append(min(impression.at, now))
+        }
+    }
+
+    /// Adds `impression`, forgetting that app's impressions of the unit before `horizon`.
+    mutating func add(_ impression: CappedImpression, forgettingBefore horizon: Int64) {
+        let app = App(unit: impression.adUnit, uid: impression.uid)
+        var kept = times[app, default: []].filter { $0 >= horizon }
+        // Kept in order even if the wall clock stepped back.
+        let index = kept.lastIndex { $0 <= impression.at }.map { $0 + 1 } ?? 0
+        kept.insert(impression.at, at: index)
+        times[app] = kept
+    }
+
+    /// App `uid`'s impressions of `unit`, oldest first.
+    func times(unit: String, uid: UInt32?) -> [Int64] {
+        times[App(unit: unit, uid: uid)] ?? []
+    }
+}

@@ -1,0 +1,206 @@
+import Adapters
+import Foundation
+import Logging
+import StateStore
+import Synchronization
+import TestSupport
+import Testing
+import Timing
+
+@testable import Mediation
+
+/// Frequency caps and pacing: the rule itself, and the store counting per app on its clock,
+/// durably in a real SQLite file.
+struct FrequencyCappingTests {
+    static let hour = Duration.seconds(3600)
+
+    @Test func theStrictestRuleSaysUntilWhen() {
+        let capping = FrequencyCapping(
+            caps: [.init(impressions: 2, per: .seconds(60)), .init(impressions: 3, per: Self.hour)],
+            pacing: .seconds(10))
+        #expect(capping.cappedUntil(after: [], now: 1_000_000) == nil)
+        // One, 5 s ago: only the pacing holds.
+        #expect(capping.cappedUntil(after: [995_000], now: 1_000_000) == 1_005_000)
+        #expect(capping.cappedUntil(after: [990_000], now: 1_000_000) == nil, "paced exactly 10 s apart")
+        // Two in the minute: until the first leaves it.
+        #expect(capping.cappedUntil(after: [970_000, 985_000], now: 1_000_000) == 1_030_000)
+        // An impression exactly a window ago no longer counts.
+        #expect(capping.cappedUntil(after: [940_000, 985_000], now: 1_000_000) == nil)
+        // Three in the hour (the two older out of the minute): until the oldest leaves the hour.
+        let hourAgo = 1_000_000 - Self.hour.wholeMilliseconds
+        #expect(capping.cappedUntil(after: [hourAgo + 1, hourAgo + 500, 900_000], now: 1_000_000) == 1_000_001)
+        // More than the cap: the window falls below it when the third newest leaves.
+        #expect(
+            capping.cappedUntil(after: [hourAgo + 1, hourAgo + 500, 800_000, 900_000], now: 1_000_000)
+                == hourAgo + 500 + Self.hour.wholeMilliseconds)
+        #expect(capping.shown(capping.caps[0], in: [940_000, 970_000, 985_000], now: 1_000_000) == 2)
+        #expect(FrequencyCapping().cappedUntil(after: [999_999], now: 1_000_000) == nil)
+        #expect(capping.horizon == Self.hour)
+    }
+
+    static func units(capping: FrequencyCapping) -> [AdUnit] {
+        [
+            AdUnit(
+                id: "u", format: .native, waterfall: [LineItem(network: "test", parameter: TestAdNetwork.nativeUnit)],
+                capping: capping),
+            AdUnit(
+                id: "free", format: .native, waterfall: [LineItem(network: "test", parameter: TestAdNetwork.nativeUnit)]
+            ),
+        ]
+    }
+
+    func store(_ log: any ImpressionLog, clock: ManualClock, capping: FrequencyCapping) throws -> AdStore<ManualClock> {
+        try AdStore(
+            units: Self.units(capping: capping),
+            networks: [AdNetworkConfiguration(name: "test")], registry: BuiltinAdNetworks.registry,
+            services: .offline, rewards: SQLiteRewardLedger(StateDatabase()), impressions: log, clock: clock,
+            logger: Logger(label: "test"))
+    }
+
+    /// Loads a new ad of `unit` for `uid` and records its impression; the load's failure, if any.
+    @discardableResult
+    func show(_ store: AdStore<ManualClock>, _ unit: String = "u", uid: UInt32?) async throws -> AdLoadFailure? {
+        switch await store.load(AdLoadRequest(adUnit: unit, format: .native, force: true), uid: uid) {
+        case .success(let ad):
+            #expect(try await store.impression(ad.adID, uid: uid) == .recorded)
+            return nil
+        case .failure(let failure):
+            return failure
+        }
+    }
+
+    @Test func eachAppIsCountedApartAndTheCountsOutliveTheStore() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("state.sqlite")
+        let capping = FrequencyCapping(caps: [.init(impressions: 2, per: Self.hour)])
+        let clock = ManualClock()
+        do {
+            let store = try store(SQLiteImpressionLog(try StateDatabase(path: path)), clock: clock, capping: capping)
+            #expect(try await show(store, uid: 1000) == nil)
+            clock.advance(by: .seconds(60))
+            #expect(try await show(store, uid: 1000) == nil)
+            let capped = try #require(try await show(store, uid: 1000))
+            #expect(capped.error.code == .frequencyCapped)
+            #expect(capped.retryAfter == Self.hour - .seconds(60), "until the first leaves the hour")
+            #expect(try await show(store, uid: 1001) == nil, "another app")
+            #expect(try await show(store, "free", uid: 1000) == nil, "another unit")
+            let statuses = await store.unitStatuses(uid: 1000)
+            #expect(statuses.map(\.id) == ["free", "u"])
+            #expect(statuses[1].capped && statuses[1].frequencyCaps.first?.shown == 2)
+            #expect(statuses[1].retryAfterMilliseconds == (Self.hour - .seconds(60)).wholeMilliseconds)
+            #expect(!statuses[0].capped && statuses[0].frequencyCaps.isEmpty)
+        }
+        // A new store on the same file: still capped, for as long as was left.
+        let log = SQLiteImpressionLog(try StateDatabase(path: path))
+        #expect(try log.impressions(since: .min).count == 3, "the uncapped unit's impression is not kept")
+        let restarted = try store(log, clock: ManualClock(), capping: capping)
+        let capped = try #require(try await show(restarted, uid: 1000))
+        #expect(capped.error.code == .frequencyCapped)
+        // The new store's wall clock starts at the real time, not where the test moved the old one.
+        let left = try #require(capped.retryAfter)
+        #expect(left <= Self.hour && left > Self.hour - .seconds(10), "\(left)")
+        // 1001's one impression was kept too: its second fits the cap of 2, its third does not.
+        #expect(try await show(restarted, uid: 1001) == nil)
+        #expect(try await show(restarted, uid: 1001)?.error.code == .frequencyCapped)
+    }
+
+    @Test func impressionsOutsideTheHorizonAreForgottenOnDisk() async throws {
+        let database = StateDatabase()
+        let log = SQLiteImpressionLog(database)
+        let clock = ManualClock()
+        let store = try store(log, clock: clock, capping: FrequencyCapping(pacing: .seconds(30)))
+        for _ in 0..<5 {
+            #expect(try await show(store, uid: 7) == nil)
+            let paced = try #require(try await show(store, uid: 7))
+            #expect(paced.retryAfter == .seconds(30))
+            clock.advance(by: .seconds(30))
+        }
+        // Each record forgets what the pacing no longer needs: the last one only.
+        #expect(try log.impressions(since: .min).count == 1)
+    }
+
+    @Test func aCapKeepsOnDiskEveryImpressionItsWindowStillCounts() async throws {
+        let log = SQLiteImpressionLog(StateDatabase())
+        let clock = ManualClock()
+        let store = try store(
+            log, clock: clock, capping: FrequencyCapping(caps: [.init(impressions: 2, per: .seconds(60))]))
+        #expect(try await show(store, uid: 3) == nil)
+        clock.advance(by: .milliseconds(59_999))
+        #expect(try await show(store, uid: 3) == nil)
+        #expect(try log.impressions(since: .min).count == 2, "the first is 1 ms inside the window")
+        clock.advance(by: .milliseconds(1))
+        // The first left the window: the next load fits, and its record forgets it.
+        #expect(try await show(store, uid: 3) == nil)
+        #expect(try log.impressions(since: .min).count == 2)
+    }
+
+    @Test func anAppWhoseUIDIsUnknownIsCountedAsOne() async throws {
+        let log = SQLiteImpressionLog(StateDatabase())
+        let store = try store(
+            log, clock: ManualClock(), capping: FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)]))
+        #expect(try await show(store, uid: nil) == nil)
+        #expect(try await show(store, uid: nil)?.error.code == .frequencyCapped)
+        #expect(try await show(store, uid: 0) == nil, "root is an app of its own")
+        #expect(try log.impressions(since: .min).map(\.uid) == [nil, 0])
+        // Read back by a new store: the unknown app is still capped.
+        let again = try self.store(
+            log, clock: ManualClock(), capping: FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)]))
+        #expect(try await show(again, uid: nil)?.error.code == .frequencyCapped)
+    }
+
+    @Test func aReloadThatAddsCapsCountsWhatIsShownFromThenOn() async throws {
+        let log = SQLiteImpressionLog(StateDatabase())
+        let store = try store(log, clock: ManualClock(), capping: FrequencyCapping())
+        // Loaded before the reload, shown after it: the unit's caps now count it.
+        let early = try await store.load(AdLoadRequest(adUnit: "u", format: .native), uid: 5).get()
+        try await store.reload(
+            units: Self.units(capping: FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)])),
+            networks: [AdNetworkConfiguration(name: "test")])
+        #expect(try await store.impression(early.adID, uid: 5) == .recorded)
+        #expect(try await show(store, uid: 5)?.error.code == .frequencyCapped)
+        // A reload that keeps the caps reads the counts again, from the log.
+        try await store.reload(
+            units: Self.units(capping: FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)])),
+            networks: [AdNetworkConfiguration(name: "test")])
+        #expect(try await show(store, uid: 5)?.error.code == .frequencyCapped)
+        // One that removes them lets the app load.
+        try await store.reload(
+            units: Self.units(capping: FrequencyCapping()), networks: [AdNetworkConfiguration(name: "test")])
+        #expect(try await show(store, uid: 5) == nil)
+    }
+
+    @Test func anImpressionStoredInTheFutureCountsAsMadeNow() async throws {
+        let log = SQLiteImpressionLog(StateDatabase())
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        // Stored by a run whose wall clock was a day ahead.
+        try await log.record(CappedImpression(adUnit: "u", uid: 9, at: now + 86_400_000), forgettingBefore: .min)
+        let store = try store(
+            log, clock: ManualClock(), capping: FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)]))
+        let capped = try #require(try await show(store, uid: 9))
+        let wait = try #require(capped.retryAfter)
+        #expect(wait <= Self.hour && wait > Self.hour - .seconds(10), "capped for a window, not a day more: \(wait)")
+    }
+
+    /// The SQLite log, made to fail while `failing` is set.
+    final class FlakyLog: ImpressionLog {
+        let real = SQLiteImpressionLog(StateDatabase())
+        let failing = Mutex(true)
+        struct DiskFull: Error {}
+
+        func record(_ impression: CappedImpression, forgettingBefore horizon: Int64) async throws {
+            if failing.withLock({ $0 }) { throw DiskFull() }
+            try await real.record(impression, forgettingBefore: horizon)
+        }
+
+        func impressions(since: Int64) throws -> [CappedImpression] { try real.impressions(since: since) }
+    }
+
+    @Test func anImpressionTheDiskRefusedStillCountsInMemory() async throws {
+        let log = FlakyLog()
+        let store = try store(
+            log, clock: ManualClock(), capping: FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)]))
+        #expect(try await show(store, uid: 1) == nil)
+        #expect(try await show(store, uid: 1)?.error.code == .frequencyCapped)
+        #expect(try log.impressions(since: .min).isEmpty)
+    }
+}
