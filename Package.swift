@@ -42,7 +42,7 @@ let package = Package(
         // HPKE (RFC 9180), key configurations (RFC 9458 §3), envelopes and PEM keys.
         .target(
             name: "SignalCrypto",
-            dependencies: ["CLibCrypto"]
+            dependencies: ["CLibCrypto", "CProcessControl"]
         ),
         // Time: timeouts that answer whatever the operation does, durations, the daemon's clock.
         .target(name: "Timing"),
@@ -219,7 +219,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SignalCryptoTests",
-            dependencies: ["SignalCrypto", "CLibCrypto"]
+            dependencies: ["SignalCrypto", "CLibCrypto", "CProcessControl", "TestSupport"]
         ),
         .testTarget(
             name: "SecureSignalsTests",

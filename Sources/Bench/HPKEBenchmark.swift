@@ -1,5 +1,9 @@
 import SignalCrypto
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `secure-signals bench hpke`: envelope seals and opens per second for each AEAD and two
 /// payload sizes, against the floor of one seal's bare X25519 work (one key generation
 /// and one derive on libcrypto directly), measured in the same process, interleaved.
@@ -11,6 +15,10 @@ public struct HPKEBenchmark {
         public var openNanoseconds: Double
         /// Seal cost over the X25519 floor measured in the same rounds (median of rounds).
         public var sealRatio: Double
+        /// A seal whose ephemeral key comes from a full pool: what the request path pays.
+        public var pooledSealNanoseconds: Double
+        /// That over the floor measured beside it (median of rounds).
+        public var pooledSealRatio: Double
     }
 
     public struct Report: Sendable {
@@ -34,9 +42,12 @@ public struct HPKEBenchmark {
         let opener = try EnvelopeOpener(privateKey: recipient, keyConfig: config)
 
         let cases = HPKE.AEAD.allCases.flatMap { aead in payloadSizes.map { (aead, $0) } }
-        var samples: [[(seal: Double, open: Double, floor: Double)]] = Array(repeating: [], count: cases.count)
+        var samples: [[(seal: Double, open: Double, floor: Double, pooled: Double, pooledFloor: Double)]] = Array(
+            repeating: [], count: cases.count)
         let floor = try X25519Floor(peer: recipient.publicKey)
         let floorWork = { try floor.run() }
+        let pool = EphemeralKeyPool(capacity: Self.poolCapacity)
+        defer { pool.stop() }
         for _ in 0..<rounds {
             for (index, (aead, size)) in cases.enumerated() {
                 let sealer = try EnvelopeSealer(keyConfig: config, aead: aead)
@@ -48,7 +59,10 @@ public struct HPKEBenchmark {
                 let (_, open) = try Stopwatch.interleaved(seconds: secondsPerMeasurement, baseline: floorWork) {
                     _ = try opener.open(bytes: envelope)
                 }
-                samples[index].append((seal, open, floor))
+                let (pooledFloor, pooled) = try Self.pooled(
+                    seconds: secondsPerMeasurement, pool: pool, baseline: floorWork
+                ) { key in _ = try sealer.sealedBytes(payload, ephemeral: key) }
+                samples[index].append((seal, open, floor, pooled, pooledFloor))
             }
         }
         var rows: [Row] = []
@@ -59,9 +73,48 @@ public struct HPKEBenchmark {
                     aead: aead, payloadBytes: size,
                     sealNanoseconds: median(runs.map(\.seal)),
                     openNanoseconds: median(runs.map(\.open)),
-                    sealRatio: median(runs.map { $0.seal / $0.floor })))
+                    sealRatio: median(runs.map { $0.seal / $0.floor }),
+                    pooledSealNanoseconds: median(runs.map(\.pooled)),
+                    pooledSealRatio: median(runs.map { $0.pooled / $0.pooledFloor })))
         }
         return Report(floorNanoseconds: median(samples.flatMap { $0.map(\.floor) }), rows: rows)
+    }
+
+    /// The keys a pooled measurement takes per batch: a full pool's.
+    static let poolCapacity = 128
+
+    /// As `Stopwatch.interleaved`, for seals that take their key from `pool`: each batch takes
+    /// what a full pool holds, and the pool is refilled (by its own idle-priority thread) off
+    /// the clock between batches, so every timed seal has a pooled key.
+    static func pooled(
+        seconds: Double, pool: EphemeralKeyPool, baseline: () throws -> Void,
+        subject: (X25519PrivateKey) throws -> Void
+    ) throws -> (baseline: Double, subject: Double) {
+        let clock = ContinuousClock()
+        let budget = Duration.nanoseconds(Int64(seconds * 1e9))
+        var spent = (baseline: Duration.zero, subject: Duration.zero)
+        var runs = 0
+        while spent.baseline + spent.subject < budget {
+            let waitUntil = clock.now + .seconds(10)
+            while pool.statistics.held < poolCapacity {
+                guard clock.now < waitUntil else { throw BenchFailure("the key pool did not fill in 10 s") }
+                usleep(200)
+            }
+            let handed = pool.statistics.handed
+            var start = clock.now
+            for _ in 0..<poolCapacity { try baseline() }
+            spent.baseline += clock.now - start
+            start = clock.now
+            for _ in 0..<poolCapacity { try subject(try pool.take()) }
+            spent.subject += clock.now - start
+            guard pool.statistics.handed - handed == poolCapacity else {
+                throw BenchFailure("a pooled seal found the pool empty")
+            }
+            runs += poolCapacity
+        }
+        return (
+            Stopwatch.nanoseconds(spent.baseline) / Double(runs), Stopwatch.nanoseconds(spent.subject) / Double(runs)
+        )
     }
 }
 

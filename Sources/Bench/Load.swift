@@ -38,11 +38,13 @@ struct Load {
         try? await http.shutdown()
     }
 
-    /// Sends `body` (POST; GET without one) back to back on every connection for `duration`;
-    /// the latencies, sorted, and the time it took.
-    func drive(_ path: String = "/v1/signals", body: Data?, for duration: Duration) async throws -> (
-        latencies: [Duration], elapsed: Duration
-    ) {
+    /// Sends `body` (POST; GET without one) on every connection for `duration`, back to back or
+    /// `pause` apart; the latencies, sorted, and the time it took.
+    func drive(_ path: String = "/v1/signals", body: Data?, for duration: Duration, pause: Duration = .zero)
+        async throws -> (
+            latencies: [Duration], elapsed: Duration
+        )
+    {
         let clock = ContinuousClock()
         let start = clock.now
         let client = self.client
@@ -55,6 +57,7 @@ struct Load {
                         let reply = try await client.request(body == nil ? .GET : .POST, path, json: body)
                         guard reply.status == 200 else { throw BenchFailure("the daemon answered \(reply.status)") }
                         mine.append(clock.now - sent)
+                        if pause > .zero { try await Task.sleep(for: pause) }
                     }
                     return mine
                 }

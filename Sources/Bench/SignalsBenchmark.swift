@@ -15,6 +15,8 @@ import Timing
 public struct SignalsBenchmark {
     public struct Row: Sendable {
         public var connections: Int
+        /// Between one answer and the next request on a connection: zero, back to back.
+        public var pause: Duration
         public var requests: Int
         public var queriesPerSecond: Double
         public var p50: Duration
@@ -35,8 +37,15 @@ public struct SignalsBenchmark {
     public var secondsPerLevel: Double
     public var levels: [Int]
     public var adapters: Int
+    /// When set, a last row at C = 1 with this pause between requests: a device's few requests
+    /// a minute, between which the ephemeral key pool is full again.
+    public var pacedPause: Duration?
 
-    public init(socketPath: String, secondsPerLevel: Double = 5, levels: [Int] = [1, 8], adapters: Int = 8) {
+    public init(
+        socketPath: String, secondsPerLevel: Double = 5, levels: [Int] = [1, 8], adapters: Int = 8,
+        pacedPause: Duration? = nil
+    ) {
+        self.pacedPause = pacedPause
         self.socketPath = socketPath
         self.secondsPerLevel = secondsPerLevel
         self.levels = levels
@@ -54,9 +63,10 @@ public struct SignalsBenchmark {
         }
         // The machine's speed drifts: each level is compared with a floor taken around it.
         var rows: [Row] = []
-        for connections in levels {
+        let runs = levels.map { ($0, Duration.zero) } + (pacedPause.map { [(1, $0)] } ?? [])
+        for (connections, pause) in runs {
             let before = try floor(sealer: floorSealer)
-            var row = try await measure(connections: connections)
+            var row = try await measure(connections: connections, pause: pause)
             let after = try floor(sealer: floorSealer)
             row.floor = (before + after) / 2
             rows.append(row)
@@ -81,13 +91,14 @@ public struct SignalsBenchmark {
         return samples.sorted()[samples.count / 2]
     }
 
-    private func measure(connections: Int) async throws -> Row {
+    private func measure(connections: Int, pause: Duration) async throws -> Row {
         let load = Load(socketPath: socketPath, connections: connections)
         let cpuBefore = processCPUTime()
         let run: (latencies: [Duration], elapsed: Duration)
         do {
             run = try await load.drive(
-                body: Data(#"{"request_id":"bench"}"#.utf8), for: .nanoseconds(Int64(secondsPerLevel * 1e9)))
+                body: Data(#"{"request_id":"bench"}"#.utf8), for: .nanoseconds(Int64(secondsPerLevel * 1e9)),
+                pause: pause)
         } catch {
             await load.shutdown()
             throw error
@@ -95,7 +106,7 @@ public struct SignalsBenchmark {
         await load.shutdown()
         let cpu = processCPUTime() - cpuBefore
         return Row(
-            connections: connections, requests: run.latencies.count,
+            connections: connections, pause: pause, requests: run.latencies.count,
             queriesPerSecond: Double(run.latencies.count) / seconds(run.elapsed),
             p50: percentile(run.latencies, 0.5), p99: percentile(run.latencies, 0.99),
             p999: percentile(run.latencies, 0.999), clientCPU: cpu / seconds(run.elapsed), floor: .zero)

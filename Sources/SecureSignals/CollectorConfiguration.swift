@@ -71,12 +71,16 @@ public struct CollectorConfiguration: Sendable {
     /// The largest signal an adapter may return, in bytes.
     public var maxSignalBytes: Int
     public var stateDirectory: URL
+    /// The ephemeral keys made ahead of need for seals (`performance.ephemeral_key_pool`); 0
+    /// makes each inline.
+    public var ephemeralKeyPool: Int
 
     public init(
         adapters: [AdapterConfiguration], recipients: [String: Recipient],
         requestTimeout: Duration = .milliseconds(500),
-        maxSignalBytes: Int = 4096, stateDirectory: URL
+        maxSignalBytes: Int = 4096, stateDirectory: URL, ephemeralKeyPool: Int = 64
     ) {
+        self.ephemeralKeyPool = ephemeralKeyPool
         self.adapters = adapters
         self.recipients = recipients
         self.requestTimeout = requestTimeout

@@ -32,6 +32,8 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
     private var privacy: PrivacyState? { policy.state }
     /// Adapters a reload removed, still stopping (their programs get a grace period).
     private var retiring: [UUID: Task<Void, Never>] = [:]
+    /// The ephemeral keys of seals, made ahead of need.
+    private var keys: EphemeralKeyPool
 
     /// Where the adapters keep their state: set at start, kept across reloads.
     public var stateDirectory: URL { configuration.stateDirectory }
@@ -46,6 +48,7 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         self.wall = WallClock(clock: clock)
         self.metrics = metrics
         self.configuration = configuration
+        self.keys = EphemeralKeyPool(capacity: configuration.ephemeralKeyPool)
         self.registry = registry
         self.logger = logger
         for adapter in configuration.adapters {
@@ -170,6 +173,10 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
             newSlots[adapter.name] = slot
             created.append(slot)
         }
+        if newConfiguration.ephemeralKeyPool != keys.capacity {
+            keys.stop()
+            keys = EphemeralKeyPool(capacity: newConfiguration.ephemeralKeyPool)
+        }
         configuration = newConfiguration
         let removed = slots.filter { name, slot in newSlots[name].map { $0.host !== slot.host } ?? true }
         slots = newSlots
@@ -189,8 +196,10 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         }
     }
 
-    /// Stops every adapter, and with them their programs; returns when all are gone.
+    /// Stops every adapter, and with them their programs; returns when all are gone. The
+    /// ephemeral key pool stops, its keys dropped.
     public func shutdown() async {
+        keys.stop()
         let hosts = slots.values.map(\.host)
         await withTaskGroup(of: Void.self) { group in
             for host in hosts { group.addTask { await host.shutdown() } }
@@ -240,6 +249,7 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
                 ))
         }
         let maxSignalBytes = configuration.maxSignalBytes
+        let keys = self.keys
         // Adapters get the deadline less a margin for sealing what they return.
         let collectionBudget = max(deadline - .milliseconds(5), deadline * 0.8)
         let issuedAt = Int64(Date().timeIntervalSince1970 * 1000)
@@ -252,7 +262,7 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
                     let outcome = await job.host.collect(request, timeout: min(job.adapter.timeout, collectionBudget))
                     let (sealed, failures) = Self.seal(
                         outcome, adapter: job.adapter.name, recipients: job.recipients, request: request,
-                        issuedAt: issuedAt, keysAt: now, maxSignalBytes: maxSignalBytes
+                        issuedAt: issuedAt, keysAt: now, maxSignalBytes: maxSignalBytes, ephemeralKeys: keys
                     )
                     return (index, sealed, failures)
                 }
@@ -275,7 +285,8 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
     /// naming it, and only its own envelope. Plaintext never leaves unsealed.
     private static func seal(
         _ outcome: AdapterHost<C>.Outcome, adapter: String, recipients: [Recipient],
-        request: SignalRequest, issuedAt: Int64, keysAt now: Int64, maxSignalBytes: Int
+        request: SignalRequest, issuedAt: Int64, keysAt now: Int64, maxSignalBytes: Int,
+        ephemeralKeys: EphemeralKeyPool
     ) -> ([SealedSignal], [AdapterFailure]) {
         func failure(_ error: SignalError) -> ([SealedSignal], [AdapterFailure]) {
             ([], [AdapterFailure(adapter: adapter, code: error.code, message: error.message)])
@@ -321,7 +332,7 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
                         SealedSignal(
                             adapter: adapter, adapterVersion: versions.adapter, sdkVersion: versions.sdk,
                             recipient: recipient.name, keyID: Int(sealer.header.keyID),
-                            envelope: try sealer.seal(encoded), cached: cached))
+                            envelope: try sealer.seal(encoded, ephemeral: try ephemeralKeys.take()), cached: cached))
                 }
                 return (sealed, unsealed)
             } catch {

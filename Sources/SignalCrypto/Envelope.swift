@@ -51,17 +51,28 @@ public struct EnvelopeSealer: Sendable {
         keyScheduleContext = try KeySchedule.context(suite: header.suite, info: header.info)
     }
 
-    /// The envelope string for `payload`.
+    /// The envelope string for `payload`, sealed with a fresh ephemeral key.
     public func seal(_ payload: [UInt8]) throws -> String {
-        Base64URL.encode(try sealedBytes(payload))
+        Base64URL.encode(try sealedBytes(payload, ephemeral: X25519PrivateKey()))
+    }
+
+    /// The envelope string for `payload`, sealed with `ephemeral`: a key made for this seal
+    /// alone (from `EphemeralKeyPool.take()`), never used again.
+    public func seal(_ payload: [UInt8], ephemeral: consuming X25519PrivateKey) throws -> String {
+        Base64URL.encode(try sealedBytes(payload, ephemeral: ephemeral))
     }
 
     /// The envelope before base64url: header, enc, ciphertext.
     public func sealedBytes(_ payload: [UInt8]) throws -> [UInt8] {
+        try sealedBytes(payload, ephemeral: X25519PrivateKey())
+    }
+
+    /// As above, with `ephemeral`, a key made for this seal alone.
+    public func sealedBytes(_ payload: [UInt8], ephemeral: consuming X25519PrivateKey) throws -> [UInt8] {
         let framed = try PlaintextFrame.frame(payload)
         var (enc, context) = try HPKE.setupBaseSender(
             suite: header.suite, recipient: keyConfig.publicKey, keyScheduleContext: keyScheduleContext,
-            ephemeral: X25519PrivateKey())
+            ephemeral: ephemeral)
         let ciphertext = try framed.withUnsafeBytes { try context.seal(plaintext: $0) }
         var envelope = header.bytes
         envelope.reserveCapacity(Envelope.headerLength + enc.count + ciphertext.count)

@@ -42,7 +42,8 @@ struct ConfigurationResolver {
             collector: CollectorConfiguration(
                 adapters: adapters, recipients: recipients,
                 requestTimeout: .milliseconds(settings.deadlines.requestTimeoutMilliseconds),
-                maxSignalBytes: settings.deadlines.maxSignalBytes, stateDirectory: stateDirectory),
+                maxSignalBytes: settings.deadlines.maxSignalBytes, stateDirectory: stateDirectory,
+                ephemeralKeyPool: settings.performance.ephemeralKeyPool),
             mediation: mediation, limits: limits(), trackers: trackers(),
             rewardRetention: .milliseconds(settings.rewards.retentionMilliseconds), ssvKey: ssvKey ?? nil,
             eventRetention: eventRetention(),

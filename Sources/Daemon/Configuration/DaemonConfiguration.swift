@@ -23,6 +23,7 @@ struct DaemonConfiguration: Codable, Sendable {
     var privacy = PrivacySettings()
     var logLevel: String?
     var metrics = MetricsSettings()
+    var performance = PerformanceSettings()
 
     init() {}
 
@@ -48,6 +49,7 @@ struct DaemonConfiguration: Codable, Sendable {
         privacy = try container.part(.privacy, default: PrivacySettings())
         logLevel = try container.part(.logLevel, default: nil)
         metrics = try container.part(.metrics, default: MetricsSettings())
+        performance = try container.part(.performance, default: PerformanceSettings())
     }
 
     @WireKeys
