@@ -43,10 +43,14 @@ public struct EnvelopeSealer: Sendable {
     public let keyConfig: KeyConfig
     public let header: Envelope.Header
     private let keyScheduleContext: [UInt8]
+    /// The recipient's key, parsed for libcrypto once: a configuration made from a private
+    /// key's public half holds none, and every seal would parse it again.
+    private let recipient: X25519PublicKey
 
     /// Uses the configuration's first supported suite, or the one with `aead`.
     public init(keyConfig: KeyConfig, aead: HPKE.AEAD? = nil) throws {
         self.keyConfig = keyConfig
+        recipient = try X25519PublicKey(rawRepresentation: keyConfig.publicKey.rawRepresentation)
         header = Envelope.Header(keyID: keyConfig.keyID, suite: try keyConfig.suite(preferring: aead))
         keyScheduleContext = try KeySchedule.context(suite: header.suite, info: header.info)
     }
@@ -58,7 +62,7 @@ public struct EnvelopeSealer: Sendable {
 
     /// The envelope string for `payload`, sealed with `ephemeral`: a key made for this seal
     /// alone (from `EphemeralKeyPool.take()`), never used again.
-    public func seal(_ payload: [UInt8], ephemeral: consuming X25519PrivateKey) throws -> String {
+    public func seal(_ payload: [UInt8], ephemeral: X25519PrivateKey) throws -> String {
         Base64URL.encode(try sealedBytes(payload, ephemeral: ephemeral))
     }
 
@@ -68,10 +72,10 @@ public struct EnvelopeSealer: Sendable {
     }
 
     /// As above, with `ephemeral`, a key made for this seal alone.
-    public func sealedBytes(_ payload: [UInt8], ephemeral: consuming X25519PrivateKey) throws -> [UInt8] {
+    public func sealedBytes(_ payload: [UInt8], ephemeral: X25519PrivateKey) throws -> [UInt8] {
         let framed = try PlaintextFrame.frame(payload)
         var (enc, context) = try HPKE.setupBaseSender(
-            suite: header.suite, recipient: keyConfig.publicKey, keyScheduleContext: keyScheduleContext,
+            suite: header.suite, recipient: recipient, keyScheduleContext: keyScheduleContext,
             ephemeral: ephemeral)
         let ciphertext = try framed.withUnsafeBytes { try context.seal(plaintext: $0) }
         var envelope = header.bytes

@@ -88,7 +88,10 @@ struct BenchCommand: AsyncParsableCommand {
         var levels: [Int] = [1, 8]
 
         @Option(help: "The pause between requests of the paced row (C = 1); 0 leaves the row out.")
-        var pacedMs: Int = 20
+        var pacedMs: Int = 200
+
+        @Option(help: "The daemon's performance.ephemeral_key_pool (0: every key made during its seal).")
+        var ephemeralKeyPool: Int = 64
 
         func validate() throws {
             guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in (0, 600]") }
@@ -96,10 +99,15 @@ struct BenchCommand: AsyncParsableCommand {
                 throw ValidationError("--connections must be between 1 and 256")
             }
             guard (0...10_000).contains(pacedMs) else { throw ValidationError("--paced-ms must be in [0, 10000]") }
+            guard (0...4096).contains(ephemeralKeyPool) else {
+                throw ValidationError("--ephemeral-key-pool must be in [0, 4096]")
+            }
         }
 
         func run() async throws {
-            let server = try BenchDaemon(daemonBinary: try daemonBinary(daemon))
+            let server = try BenchDaemon(
+                daemonBinary: try daemonBinary(daemon),
+                extra: ["performance": ["ephemeral_key_pool": ephemeralKeyPool]])
             guard let sealer = server.sealer else { throw CommandFailure("the daemon seals for no bench key") }
             try await server.waitUntilServing()
             let report = try await SignalsBenchmark(
