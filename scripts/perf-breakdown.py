@@ -3,16 +3,16 @@
 dwarf` of it: each sample is put in the first category (in the order below) that any frame of
 its stack matches, and the shares are printed as a Markdown table.
 
-    perf script -i perf.data -F comm,tid,ip,sym,dso | scripts/perf-breakdown.py [REQUESTS]
+    perf script -i perf.data -F comm,tid,ip,sym,dso | scripts/perf-breakdown.py
 
-With REQUESTS (how many requests the daemon answered while it was recorded) and the recorded
-seconds as a second argument, each share is also given in microseconds of CPU per request.
+The ephemeral key pool's refill thread, which works in idle time, is a category of its own.
 """
 import re
 import sys
 
 # (category, pattern over a frame's mangled or plain name); the first match wins.
 CATEGORIES = [
+    ("the key pool's refill thread (idle time, not a request's)", r"EphemeralKeyPool.*refill|4Core6refill"),
     ("ephemeral key generation (X25519)", r"X25519PrivateKeyVACyKcf|EVP_PKEY_generate|EVP_PKEY_keygen"),
     ("X25519 derive", r"sharedSecret|EVP_PKEY_derive"),
     ("HPKE key schedule (HKDF)", r"KeySchedule|extractAndExpand|4HKDF|EVP_KDF|EVP_MAC"),
@@ -26,7 +26,7 @@ CATEGORIES = [
     # Module prefixes of swift-metrics and swift-prometheus, and the daemon's own metrics types
     # (DaemonMetrics mangles as Daemon0A7Metrics); NIO's event-loop metrics delegate is not one.
     ("metrics", r"\$s7Metrics|\$s11CoreMetrics|\$s10Prometheus|Daemon0A7Metrics|CollectionMetrics|AdMetrics|"
-     r"RouteMiddleware"),
+     r"countRequest"),
     ("collector: task group, consent, bookkeeping", r"SignalCollector"),
     ("routing and middleware (Hummingbird)", r"Hummingbird|Middleware|Router|SignalRoutes|Daemon"),
     ("HTTP parsing and socket I/O (NIO)", r"NIO|llhttp|c_nio"),
@@ -63,22 +63,12 @@ def main():
         counts[category] = counts.get(category, 0) + 1
     if total == 0:
         sys.exit("no samples on stdin: give the output of `perf script -F comm,tid,ip,sym,dso`")
-    per_request = None
-    if len(sys.argv) == 3:
-        requests, seconds = int(sys.argv[1]), float(sys.argv[2])
-        # CPU seconds sampled = samples / frequency is not known here: shares of the daemon's
-        # CPU time per request, given the CPU time it used per request.
-        per_request = seconds / requests * 1e6
-    print(f"| where | share of samples ({total}) |" + (" µs CPU per request |" if per_request else ""))
-    print("|---|---|" + ("---|" if per_request else ""))
+    print(f"| where | share of samples ({total}) |")
+    print("|---|---|")
     order = [name for name, _ in CATEGORIES] + ["kernel and libc, outside the above", "other"]
     for name in order:
         if name in counts:
-            share = counts[name] / total
-            row = f"| {name} | {share * 100:.1f}% |"
-            if per_request:
-                row += f" {share * per_request:.0f} |"
-            print(row)
+            print(f"| {name} | {counts[name] / total * 100:.1f}% |")
 
 
 if __name__ == "__main__":

@@ -75,6 +75,8 @@ public final class EphemeralKeyPool: Sendable {
         let capacity: Int
         private let slots: UnsafeMutablePointer<Atomic<UInt>>
         private let handedCount = Atomic<Int>(0)
+        /// How many slots hold a key (a hint: a take that finds it 0 does not scan).
+        private let heldCount = Atomic<Int>(0)
         private let stopped = Atomic<Bool>(false)
         /// Set by the refill thread before it waits for `wake`; a take that finds it set signals.
         private let refillerWaiting = Atomic<Bool>(false)
@@ -99,10 +101,13 @@ public final class EphemeralKeyPool: Sendable {
         }
 
         func take() -> X25519PrivateKey? {
+            // Empty is the usual state under load: no scan then.
+            guard heldCount.load(ordering: .relaxed) > 0, !stopped.load(ordering: .relaxed) else { return nil }
             for index in 0..<capacity where slots[index].load(ordering: .relaxed) != 0 {
-                let address = slots[index].exchange(0, ordering: .acquiringAndReleasing)
+                let address = slots[index].exchange(0, ordering: .sequentiallyConsistent)
                 guard let pointer = UnsafeRawPointer(bitPattern: address) else { continue }
                 let key = Unmanaged<Box>.fromOpaque(pointer).takeRetainedValue().key
+                heldCount.wrappingSubtract(1, ordering: .relaxed)
                 handedCount.wrappingAdd(1, ordering: .relaxed)
                 lastTake.store(Self.monotonicNanoseconds, ordering: .relaxed)
                 if refillerWaiting.exchange(false, ordering: .sequentiallyConsistent) { wake.signal() }
@@ -121,8 +126,9 @@ public final class EphemeralKeyPool: Sendable {
         /// Empties every slot.
         private func drain() {
             for index in 0..<capacity {
-                let address = slots[index].exchange(0, ordering: .acquiringAndReleasing)
+                let address = slots[index].exchange(0, ordering: .sequentiallyConsistent)
                 if let pointer = UnsafeRawPointer(bitPattern: address) {
+                    heldCount.wrappingSubtract(1, ordering: .relaxed)
                     Unmanaged<Box>.fromOpaque(pointer).release()
                 }
             }
@@ -189,18 +195,19 @@ public final class EphemeralKeyPool: Sendable {
                     usleep(UInt32(max(1000, (quietNanoseconds - quiet) / 1000)))
                     continue
                 }
-                // libcrypto could not make one: seals make theirs inline until a take wakes this.
+                // libcrypto could not make one: seals make theirs inline; try again in a second.
                 guard let key = try? X25519PrivateKey() else {
-                    refillerWaiting.store(true, ordering: .sequentiallyConsistent)
-                    wake.wait()
+                    usleep(1_000_000)
                     continue
                 }
                 let box = UInt(bitPattern: Unmanaged.passRetained(Box(key)).toOpaque())
-                if !slots[slot].compareExchange(expected: 0, desired: box, ordering: .acquiringAndReleasing).exchanged,
-                    let pointer = UnsafeRawPointer(bitPattern: box)
-                {
+                if slots[slot].compareExchange(expected: 0, desired: box, ordering: .sequentiallyConsistent).exchanged {
+                    heldCount.wrappingAdd(1, ordering: .relaxed)
+                } else if let pointer = UnsafeRawPointer(bitPattern: box) {
                     Unmanaged<Box>.fromOpaque(pointer).release()
                 }
+                // Stopped while this key was made: it goes at once, with any other.
+                if stopped.load(ordering: .sequentiallyConsistent) { drain() }
             }
         }
     }

@@ -87,7 +87,7 @@ struct BenchCommand: AsyncParsableCommand {
         @Option(name: .customLong("connections"), help: "Concurrency levels to measure.")
         var levels: [Int] = [1, 8]
 
-        @Option(help: "The pause between requests of the paced row (C = 1); 0 leaves the row out.")
+        @Option(help: "The pause between requests of the paced row (C = 1), at least 100; 0 leaves the row out.")
         var pacedMs: Int = 200
 
         @Option(help: "The daemon's performance.ephemeral_key_pool (0: every key made during its seal).")
@@ -98,7 +98,10 @@ struct BenchCommand: AsyncParsableCommand {
             guard !levels.isEmpty, levels.allSatisfy({ (1...256).contains($0) }) else {
                 throw ValidationError("--connections must be between 1 and 256")
             }
-            guard (0...10_000).contains(pacedMs) else { throw ValidationError("--paced-ms must be in [0, 10000]") }
+            // The pool refills once no key has been taken for its quiet period (50 ms).
+            guard pacedMs == 0 || (100...10_000).contains(pacedMs) else {
+                throw ValidationError("--paced-ms must be 0 (no paced row) or in [100, 10000]")
+            }
             guard (0...4096).contains(ephemeralKeyPool) else {
                 throw ValidationError("--ephemeral-key-pool must be in [0, 4096]")
             }

@@ -49,9 +49,13 @@ struct EphemeralKeyPoolTests {
         try await waitUntil(timeout: .seconds(60)) { pool.statistics.held == 8 }
         let thread = try #require(pool.statistics.refillThread)
         #expect(cprocesscontrol_thread_is_idle_priority(thread) == 1, "SCHED_IDLE: it yields every core")
-        // A take leaves room, and the thread fills it again.
+        // A take leaves room, and the thread fills it again, but only once takes have stopped
+        // for the quiet period: never while requests are being answered.
+        let taken = ContinuousClock.now
         _ = try pool.take()
+        #expect(pool.statistics.held == 7 && pool.statistics.handed == 1)
         try await waitUntil(timeout: .seconds(60)) { pool.statistics.held == 8 }
+        #expect(ContinuousClock.now - taken >= EphemeralKeyPool.quietPeriod)
         pool.stop()
         #expect(pool.statistics.held == 0, "the keys are dropped at once")
         try await waitUntil(timeout: .seconds(60)) { !pool.statistics.refilling }
