@@ -15,8 +15,7 @@ extension AdStore {
         let capping = units[ad.unit.id]?.capping ?? ad.unit.capping
         guard !capping.isEmpty else { return }
         let impression = CappedImpression(adUnit: ad.unit.id, uid: uid, at: wallClock.nowMilliseconds)
-        // One `horizon` old or older, an impression no longer counts (a window is open at its start).
-        let horizon = impression.at - capping.horizon.wholeMilliseconds + 1
+        let horizon = capping.earliestCounted(at: impression.at)
         impressions.add(impression, forgettingBefore: horizon)
         let log = impressionLog
         do {

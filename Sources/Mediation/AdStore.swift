@@ -81,9 +81,10 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     static func history(in log: any ImpressionLog, units: some Collection<AdUnit>, now: Int64, logger: Logger)
         -> ImpressionHistory
     {
-        let horizon = units.map(\.capping.horizon).max() ?? .zero
+        // No unit capped: nothing counts, everything is forgotten.
+        let since = units.map { $0.capping.earliestCounted(at: now) }.min() ?? now + 1
         do {
-            return ImpressionHistory(try log.impressions(since: now - horizon.wholeMilliseconds + 1), now: now)
+            return ImpressionHistory(try log.impressions(since: since), now: now)
         } catch {
             logger.error(
                 "the impressions that frequency caps count could not be read from the state database; the caps count from zero",
