@@ -91,39 +91,25 @@ public struct HPKEBenchmark {
         subject: (X25519PrivateKey) throws -> Void
     ) throws -> (baseline: Double, subject: Double) {
         let clock = ContinuousClock()
-        let budget = Duration.nanoseconds(Int64(seconds * 1e9))
-        var spent = (baseline: Duration.zero, subject: Duration.zero)
-        var runs = 0
-        while spent.baseline + spent.subject < budget {
-            let waitUntil = clock.now + .seconds(10)
-            while pool.statistics.held < poolCapacity {
-                guard clock.now < waitUntil else { throw BenchFailure("the key pool did not fill in 10 s") }
-                usleep(200)
-            }
-            let handed = pool.statistics.handed
-            // Either batch may go first after the wait: neither alone pays for a cold start.
-            let pooledFirst = runs / poolCapacity % 2 == 1
-            var start = clock.now
-            if pooledFirst {
-                for _ in 0..<poolCapacity { try subject(try pool.take()) }
-                spent.subject += clock.now - start
-                start = clock.now
-            }
-            for _ in 0..<poolCapacity { try baseline() }
-            spent.baseline += clock.now - start
-            if !pooledFirst {
-                start = clock.now
-                for _ in 0..<poolCapacity { try subject(try pool.take()) }
-                spent.subject += clock.now - start
-            }
-            guard pool.statistics.handed - handed == poolCapacity else {
-                throw BenchFailure("a pooled seal found the pool empty")
-            }
-            runs += poolCapacity
+        let handedBefore = pool.statistics.handed
+        var taken = 0
+        let means = try Stopwatch.interleaved(
+            seconds: seconds, batch: poolCapacity, swappingOrder: true,
+            beforeBatches: {
+                let waitUntil = clock.now + .seconds(10)
+                while pool.statistics.held < poolCapacity {
+                    guard clock.now < waitUntil else { throw BenchFailure("the key pool did not fill in 10 s") }
+                    usleep(200)
+                }
+            }, baseline: baseline,
+            subject: {
+                try subject(try pool.take())
+                taken += 1
+            })
+        guard pool.statistics.handed - handedBefore == taken else {
+            throw BenchFailure("a pooled seal found the pool empty")
         }
-        return (
-            Stopwatch.nanoseconds(spent.baseline) / Double(runs), Stopwatch.nanoseconds(spent.subject) / Double(runs)
-        )
+        return means
     }
 }
 
