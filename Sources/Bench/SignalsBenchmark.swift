@@ -17,6 +17,8 @@ public struct SignalsBenchmark {
         public var connections: Int
         /// Between one answer and the next request on a connection: zero, back to back.
         public var pause: Duration
+        /// `GET /v1/health` instead of the signals: the paced baseline, a request that does nothing.
+        public var health: Bool
         public var requests: Int
         public var queriesPerSecond: Double
         public var p50: Duration
@@ -24,6 +26,9 @@ public struct SignalsBenchmark {
         public var p999: Duration
         /// Share of one core this process (the client) used while driving the daemon.
         public var clientCPU: Double
+        /// The daemon's CPU time (user and system, on every core) per request answered: unlike
+        /// latency, it does not count the time threads spend waking up. Nil without its pid.
+        public var daemonCPUPerRequest: Duration?
         /// The crypto floor, measured just before and just after this level (their mean).
         public var floor: Duration
     }
@@ -37,15 +42,20 @@ public struct SignalsBenchmark {
     public var secondsPerLevel: Double
     public var levels: [Int]
     public var adapters: Int
-    /// When set, a last row at C = 1 with this pause between requests: a device's few requests
-    /// a minute, between which the ephemeral key pool is full again.
+    /// When set, two last rows at C = 1 with this pause between requests: a device's few requests
+    /// a minute, between which the ephemeral key pool is full again; first `GET /v1/health`,
+    /// what any request pays for coming after a pause (its threads woken, its caches cold),
+    /// then the signals.
     public var pacedPause: Duration?
+    /// The daemon's process, whose CPU time each row reports per request.
+    public var daemonPID: Int32?
 
     public init(
         socketPath: String, secondsPerLevel: Double = 5, levels: [Int] = [1, 8], adapters: Int = 8,
-        pacedPause: Duration? = nil
+        pacedPause: Duration? = nil, daemonPID: Int32? = nil
     ) {
         self.pacedPause = pacedPause
+        self.daemonPID = daemonPID
         self.socketPath = socketPath
         self.secondsPerLevel = secondsPerLevel
         self.levels = levels
@@ -63,10 +73,11 @@ public struct SignalsBenchmark {
         }
         // The machine's speed drifts: each level is compared with a floor taken around it.
         var rows: [Row] = []
-        let runs = levels.map { ($0, Duration.zero) } + (pacedPause.map { [(1, $0)] } ?? [])
-        for (connections, pause) in runs {
+        let runs =
+            levels.map { ($0, Duration.zero, false) } + (pacedPause.map { [(1, $0, true), (1, $0, false)] } ?? [])
+        for (connections, pause, health) in runs {
             let before = try floor(sealer: floorSealer)
-            var row = try await measure(connections: connections, pause: pause)
+            var row = try await measure(connections: connections, pause: pause, health: health)
             let after = try floor(sealer: floorSealer)
             row.floor = (before + after) / 2
             rows.append(row)
@@ -91,37 +102,36 @@ public struct SignalsBenchmark {
         return samples.sorted()[samples.count / 2]
     }
 
-    private func measure(connections: Int, pause: Duration) async throws -> Row {
+    private func measure(connections: Int, pause: Duration, health: Bool) async throws -> Row {
         let load = Load(socketPath: socketPath, connections: connections)
-        let cpuBefore = processCPUTime()
+        let cpuBefore = ProcessCPUTime.current
+        let daemonBefore = daemonPID.flatMap(ProcessCPUTime.of)
         let run: (latencies: [Duration], elapsed: Duration)
         do {
             run = try await load.drive(
-                body: Data(#"{"request_id":"bench"}"#.utf8), for: .nanoseconds(Int64(secondsPerLevel * 1e9)),
-                pause: pause)
+                health ? "/v1/health" : "/v1/signals", body: health ? nil : Data(#"{"request_id":"bench"}"#.utf8),
+                for: .nanoseconds(Int64(secondsPerLevel * 1e9)), pause: pause)
         } catch {
             await load.shutdown()
             throw error
         }
         await load.shutdown()
-        let cpu = processCPUTime() - cpuBefore
+        let cpu = ProcessCPUTime.current - cpuBefore
+        var daemonPerRequest: Duration?
+        // Half a second of CPU at least (50 ticks of 10 ms): a shorter measure says too little.
+        if let daemonPID, let before = daemonBefore, let after = ProcessCPUTime.of(daemonPID), after - before >= 0.5 {
+            daemonPerRequest = .nanoseconds(Int64((after - before) / Double(run.latencies.count) * 1e9))
+        }
         return Row(
-            connections: connections, pause: pause, requests: run.latencies.count,
+            connections: connections, pause: pause, health: health, requests: run.latencies.count,
             queriesPerSecond: Double(run.latencies.count) / seconds(run.elapsed),
             p50: percentile(run.latencies, 0.5), p99: percentile(run.latencies, 0.99),
-            p999: percentile(run.latencies, 0.999), clientCPU: cpu / seconds(run.elapsed), floor: .zero)
+            p999: percentile(run.latencies, 0.999), clientCPU: cpu / seconds(run.elapsed),
+            daemonCPUPerRequest: daemonPerRequest, floor: .zero)
     }
 }
 
 /// A duration in seconds, for printing.
 public func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-}
-
-/// User plus system CPU time of this process, in seconds.
-func processCPUTime() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }

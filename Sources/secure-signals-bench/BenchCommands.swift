@@ -72,9 +72,14 @@ struct BenchCommand: AsyncParsableCommand {
                 keep-alive connections (C = 1 and 8), and measures in the same run the crypto floor: \
                 the same 8 seals done in-process, one after another, each with a key made then. \
                 A last row asks at C = 1 with --paced-ms between requests, as a device does, so \
-                that the daemon's ephemeral key pool is full again before each. Targets on a \
+                that the daemon's ephemeral key pool is full again before each; the row before it \
+                asks GET /v1/health the same way, the price of any request after a pause on this \
+                machine (threads woken, caches cold). Targets on a \
                 2-core machine: at C = 1, p99 <= 1.5 x floor; at C = 8, queries/s >= 0.85 x \
-                (2 / floor); paced, p50 < floor. Build with -c release.
+                (2 / floor); paced, p50 < floor. The last column is the daemon's CPU time (all \
+                its threads, from /proc) per request over the floor: what the request costs beyond \
+                its seals, without the time its threads spend waking up (1.00 would be the seals \
+                alone, made inline). Build with -c release.
                 """
         )
 
@@ -115,25 +120,34 @@ struct BenchCommand: AsyncParsableCommand {
             try await server.waitUntilServing()
             let report = try await SignalsBenchmark(
                 socketPath: server.socketPath, secondsPerLevel: seconds, levels: levels,
-                pacedPause: pacedMs > 0 ? .milliseconds(pacedMs) : nil
+                pacedPause: pacedMs > 0 ? .milliseconds(pacedMs) : nil, daemonPID: server.pid
             )
             .run(floorSealer: sealer)
             print("crypto floor: \(report.adapters) seals in-process, one after another, measured around each level")
             print(
-                "connections  requests  queries/s   p50 ms   p99 ms  p99.9 ms  client CPU  floor ms  p99/floor  qps/(2/floor)  p50/floor"
+                " connections  requests  queries/s   p50 ms   p99 ms  p99.9 ms  client CPU  floor ms  p99/floor  qps/(2/floor)  p50/floor  daemon CPU/req/floor"
             )
             for row in report.rows {
                 let floor = Bench.seconds(row.floor)
-                let label = row.pause > .zero ? "1 paced" : "\(row.connections)"
+                let label = row.pause > .zero ? (row.health ? "paced health" : "1 paced") : "\(row.connections)"
                 print(
-                    String(repeating: " ", count: max(0, 11 - label.count)) + label
+                    String(repeating: " ", count: max(0, 12 - label.count)) + label
                         + String(
-                            format: "  %8d  %9.0f  %7.3f  %7.3f  %8.3f  %9.0f%%  %8.3f  %9.2f  %13.2f  %9.2f",
+                            format: "  %8d  %9.0f  %7.3f  %7.3f  %8.3f  %9.0f%%  %8.3f  %9.2f  %13.2f  %9.2f  %20@",
                             row.requests, row.queriesPerSecond, Bench.seconds(row.p50) * 1000,
                             Bench.seconds(row.p99) * 1000,
                             Bench.seconds(row.p999) * 1000, row.clientCPU * 100, floor * 1000,
                             Bench.seconds(row.p99) / floor,
-                            row.queriesPerSecond / (2 / floor), Bench.seconds(row.p50) / floor))
+                            row.queriesPerSecond / (2 / floor), Bench.seconds(row.p50) / floor,
+                            row.daemonCPUPerRequest.map { String(format: "%.2f", Bench.seconds($0) / floor) } ?? "-"))
+            }
+            let paced = report.rows.filter { $0.pause > .zero }
+            if let health = paced.first(where: \.health), let signals = paced.first(where: { !$0.health }) {
+                let beyond = Bench.seconds(signals.p50 - health.p50)
+                print(
+                    String(
+                        format: "paced: the signals' p50 beyond health's: %.3f ms = %.2f x floor", beyond * 1000,
+                        beyond / Bench.seconds(signals.floor)))
             }
         }
     }

@@ -26,6 +26,31 @@ struct FootprintBenchTests {
         #expect(ProcessMemory.of(-1) == nil)
     }
 
+    @Test func processCPUTimeCountsWhatAnotherProcessBurns() async throws {
+        // A child that spins for 0.6 s of CPU, then sleeps: /proc shows at least that much,
+        // and never more than the wall time it has been alive on one thread.
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        child.arguments = [
+            "python3", "-c",
+            "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.6: pass\ntime.sleep(30)",
+        ]
+        let started = ContinuousClock.now
+        try child.run()
+        defer { child.terminate() }
+        var seen: Double?
+        for _ in 0..<400 {
+            seen = ProcessCPUTime.of(child.processIdentifier)
+            if let seen, seen >= 0.6 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let cpu = try #require(seen)
+        let alive = ContinuousClock.now - started
+        #expect(cpu >= 0.6 && cpu <= Double(alive.components.seconds) + 1, "\(cpu) s of CPU in \(alive)")
+        #expect(ProcessCPUTime.of(-1) == nil)
+        #expect(ProcessCPUTime.current > 0)
+    }
+
     @Test func theBenchmarkMeasuresBothConfigurations() async throws {
         let result = try await Binary.run(
             "secure-signals-bench",
