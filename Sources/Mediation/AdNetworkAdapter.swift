@@ -20,10 +20,12 @@ public protocol AdNetworkAdapter: Sendable {
     var tracksImpressionsAndClicks: Bool { get }
     /// Sets the network up with its setup parameters; a throw is its init error.
     init(setup: AdNetworkSetup) async throws
-    /// What is wrong with a line item for this network, checked when the configuration is
-    /// read (`--check-config`, start, reload); nil when nothing is.
-    static func problem(with item: LineItem, format: AdFormat, setup: AdapterOptions, signalAdapters: Set<String>)
-        -> String?
+    /// What is wrong with a line item for this network in a unit of `format` whose prices are in
+    /// `currency`, checked when the configuration is read (`--check-config`, start, reload); nil
+    /// when nothing is.
+    static func problem(
+        with item: LineItem, format: AdFormat, currency: String, setup: AdapterOptions, signalAdapters: Set<String>
+    ) -> String?
     /// What is wrong with the network's setup parameters, checked with the line items.
     static func problem(withSetup setup: AdapterOptions) -> String?
     func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd
@@ -34,7 +36,7 @@ extension AdNetworkAdapter {
     public var tracksImpressionsAndClicks: Bool { false }
 
     public static func problem(
-        with item: LineItem, format: AdFormat, setup: AdapterOptions, signalAdapters: Set<String>
+        with item: LineItem, format: AdFormat, currency: String, setup: AdapterOptions, signalAdapters: Set<String>
     ) -> String? { nil }
 
     public static func problem(withSetup setup: AdapterOptions) -> String? { nil }
@@ -83,6 +85,8 @@ public struct NetworkAdRequest: Sendable {
     public var networkBuffer: Duration
     /// The ad unit's floor (CPM, in its currency), for a network that can tell its bidder.
     public var floorCPM: Double?
+    /// The ad unit's currency (ISO 4217): its floor's, and the one its bids must be in.
+    public var currency: String
     /// The ad unit's blocks: what to ask the network to leave out, and to drop if it does not.
     public var quality: AdQuality
 
@@ -90,10 +94,12 @@ public struct NetworkAdRequest: Sendable {
         adUnit: String, parameter: String, options: AdapterOptions = AdapterOptions(), formatIDs: [String] = [],
         preferences: NativeAdPreferences = NativeAdPreferences(), privacy: PrivacyState? = nil,
         servingMode: ServingMode = .personalized, deadline: ContinuousClock.Instant? = nil,
-        networkBuffer: Duration = .zero, floorCPM: Double? = nil, quality: AdQuality = AdQuality()
+        networkBuffer: Duration = .zero, floorCPM: Double? = nil, currency: String = "USD",
+        quality: AdQuality = AdQuality()
     ) {
         self.networkBuffer = networkBuffer
         self.floorCPM = floorCPM
+        self.currency = currency
         self.quality = quality
         self.servingMode = servingMode
         self.adUnit = adUnit

@@ -92,7 +92,9 @@ struct Auction {
         let networkRequest = NetworkAdRequest(
             adUnit: unit.id, parameter: item.parameter, options: item.options, formatIDs: request.formatIDs,
             preferences: request.preferences, privacy: privacy, servingMode: decision.servingMode,
-            deadline: .now + wait, networkBuffer: timing.networkBuffer, floorCPM: unit.floorCPM, quality: unit.quality)
+            deadline: .now + wait, networkBuffer: timing.networkBuffer, floorCPM: unit.floorCPM,
+            currency: unit.currency,
+            quality: unit.quality)
         let format = unit.format
         let outcome = await withTimeout(wait) { () async throws -> (NetworkBid, Bool) in
             guard let adapter = await host.ready() else { throw NotReady(reason: await host.notReadyReason) }

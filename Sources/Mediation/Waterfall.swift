@@ -75,7 +75,7 @@ struct Waterfall {
                 let networkRequest = NetworkAdRequest(
                     adUnit: unit.id, parameter: item.parameter, options: item.options, formatIDs: request.formatIDs,
                     preferences: request.preferences, privacy: decisions.privacy, servingMode: servingMode,
-                    deadline: .now + item.timeout, quality: unit.quality)
+                    deadline: .now + item.timeout, currency: unit.currency, quality: unit.quality)
                 let format = unit.format
                 outcome = await withTimeout(item.timeout) { () async throws -> NetworkAd in
                     switch format {

@@ -54,6 +54,19 @@ struct AdSourceTests {
                     "ad_networks.openrtb.setup: option 'devicetype' must be a whole number"
                 ),
                 (unit("rewarded", #"{"network": "vast", "parameter": "tag"}"#), "ad tag's http(s) URL"),
+                (
+                    // The unit's prices are in USD (its default): a bidder asked for EUR would
+                    // be sent the unit's floor as euros and have every bid refused.
+                    unit(
+                        "native",
+                        #"{"network": "openrtb", "parameter": "t", "options": {"endpoint": "http://b", "currency": "EUR"}}"#
+                    ),
+                    "ad_units./u.waterfall[0]: option 'currency' is EUR, but the ad unit's prices are in USD"
+                ),
+                (
+                    #"{"ad_units": {"/u": {"format": "native", "currency": "EUR", "bidders": [{"network": "openrtb", "parameter": "t", "options": {"endpoint": "http://b", "currency": "USD"}}]}}}"#,
+                    "ad_units./u.bidders[0]: option 'currency' is USD, but the ad unit's prices are in EUR"
+                ),
             ], in: try TemporaryDirectory())
     }
 }

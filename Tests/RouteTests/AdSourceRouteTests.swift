@@ -74,7 +74,7 @@ struct AdSourceRouteTests: MediationScenario {
         server.answer("/bid", .init(body: try Self.nativeBid(server, price: 2.5)))
         let units: [String: Any] = [
             Self.nativeUnit: [
-                "format": "native",
+                "format": "native", "currency": "EUR",
                 "waterfall": [
                     ["network": "openrtb", "parameter": "tag-a", "options": ["endpoint": server.url("/broken")]],
                     [

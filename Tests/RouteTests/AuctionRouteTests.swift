@@ -31,8 +31,9 @@ struct AuctionRouteTests: MediationScenario {
         return Array(try JSONSerialization.data(withJSONObject: response))
     }
 
+    /// An `openrtb` bidder with no `currency` option: it asks in its unit's.
     static func bidder(_ server: FakeAdServer, _ name: String, timeoutMilliseconds: Int? = nil) -> [String: Any] {
-        var options: [String: Any] = ["endpoint": server.url("/bid/\(name)"), "currency": "EUR"]
+        var options: [String: Any] = ["endpoint": server.url("/bid/\(name)")]
         options["timeout_ms"] = timeoutMilliseconds
         return ["network": "openrtb", "parameter": name, "options": options]
     }
@@ -89,8 +90,11 @@ struct AuctionRouteTests: MediationScenario {
                 let request = try #require(server.requests("/bid/\(name)").first?.json, "\(name) was asked")
                 let tmax = try #require(request["tmax"] as? Int)
                 #expect(tmax > 0 && tmax <= 760, "\(name): tmax \(tmax)")
-                let floor = (request["imp"] as? [[String: Any]])?.first?["bidfloor"] as? Double
+                let imp = (request["imp"] as? [[String: Any]])?.first
+                let floor = imp?["bidfloor"] as? Double
                 #expect(floor == 1, "the unit's floor is sent: \(String(describing: floor))")
+                // In the unit's currency, which the bidder's options do not name.
+                #expect(imp?["bidfloorcur"] as? String == "EUR" && request["cur"] as? [String] == ["EUR"])
             }
             let quick = try #require(server.requests("/bid/quick").first?.json?["tmax"] as? Int)
             #expect(quick > 0 && quick <= 1960, "its own 2000 ms less the buffer: tmax \(quick)")
@@ -214,7 +218,7 @@ struct AuctionRouteTests: MediationScenario {
             "/bid/broken", .init(body: try Self.bid(server, "broken", price: 3, adm: "not a native response")))
         let units: [String: Any] = [
             Self.unit: [
-                "format": "native",
+                "format": "native", "currency": "EUR",
                 "waterfall": [
                     Self.bidder(server, "broken"), Self.bidder(server, "garbled"),
                     ["network": "test", "parameter": "/21775744923/example/native"],

@@ -17,7 +17,7 @@ struct ConsentRouteTests: MediationScenario {
         ]
         let units: [String: Any] = [
             unit: [
-                "format": "native",
+                "format": "native", "currency": "EUR",
                 "waterfall": [
                     [
                         "network": "openrtb", "parameter": "tag",

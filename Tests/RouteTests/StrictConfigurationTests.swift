@@ -106,7 +106,7 @@ import Testing
                   "device": {"ua": "u", "make": "m", "model": "m", "hwv": "h", "devicetype": 3, "os_release_path": "/etc/os-release", "w": 1, "h": 1}}}
               },
               "ad_units": {
-                "/n": {"format": "native", "waterfall": [
+                "/n": {"format": "native", "currency": "EUR", "waterfall": [
                   {"network": "test", "parameter": "p", "options": {"behavior": "no_fill", "delay_ms": 1, "impression_tracker": "http://127.0.0.1/i", "click_tracker": "http://127.0.0.1/c", "deep_link": "app://x"}},
                   {"network": "openrtb", "parameter": "p", "options": {"timeout_ms": 100, "bidfloor": 1, "currency": "EUR", "signals": ["file"], "recipient": "demo", "headers": {"x": "y"}}}
                 ]},

@@ -57,6 +57,7 @@ extension ConfigurationResolver {
             throw fail("ad_units", "an ad unit id must be 1 to 256 bytes")
         }
         var errors: [ConfigurationError] = []
+        let currency = unit.currency ?? "USD"
         func lineItems(_ settings: [LineItemSettings], at list: String, bidding: Bool) -> [LineItem] {
             let items = settings.map {
                 LineItem(
@@ -65,8 +66,8 @@ extension ConfigurationResolver {
             }
             for (index, item) in items.enumerated() {
                 errors += check(
-                    item, at: "ad_units.\(id).\(list)[\(index)]", format: unit.format, bidding: bidding, types: types,
-                    signalAdapters: signalAdapters, failedSetups: failedSetups)
+                    item, at: "ad_units.\(id).\(list)[\(index)]", format: unit.format, currency: currency,
+                    bidding: bidding, types: types, signalAdapters: signalAdapters, failedSetups: failedSetups)
             }
             return items
         }
@@ -82,7 +83,7 @@ extension ConfigurationResolver {
         return AdUnit(
             id: id, format: unit.format, waterfall: waterfall, maxRetries: unit.maxRetries, preload: unit.preload,
             expiry: .milliseconds(unit.expiryMilliseconds), ssvCallbackURL: callback, bidders: bidders,
-            floorCPM: unit.floorCPM, currency: unit.currency ?? "USD", auction: unit.auction?.timing ?? AuctionTiming(),
+            floorCPM: unit.floorCPM, currency: currency, auction: unit.auction?.timing ?? AuctionTiming(),
             quality: AdQuality(
                 blockedAdvertisers: unit.blockedAdvertisers ?? [], blockedCategories: unit.blockedCategories ?? [],
                 categoryTaxonomy: unit.categoryTaxonomy ?? 1, blockedApps: unit.blockedApps ?? [],
@@ -95,7 +96,7 @@ extension ConfigurationResolver {
     /// What is wrong with one line item at `at`: its network unknown (or, for a bidder, not one
     /// that bids), an option it does not declare, or what the network itself finds.
     private func check(
-        _ item: LineItem, at: String, format: AdFormat, bidding: Bool, types: AdNetworkRegistry,
+        _ item: LineItem, at: String, format: AdFormat, currency: String, bidding: Bool, types: AdNetworkRegistry,
         signalAdapters: Set<String>, failedSetups: Set<String>
     ) -> [ConfigurationError] {
         guard let type = types.type(named: item.network) else {
@@ -118,7 +119,9 @@ extension ConfigurationResolver {
         guard unknown.isEmpty else { return unknown }
         guard !failedSetups.contains(item.network) else { return [] }
         let setup = resolvingPaths(settings.adNetworks[item.network]?.setup ?? AdapterOptions())
-        if let problem = type.problem(with: item, format: format, setup: setup, signalAdapters: signalAdapters) {
+        if let problem = type.problem(
+            with: item, format: format, currency: currency, setup: setup, signalAdapters: signalAdapters)
+        {
             return [fail(at, problem)]
         }
         return []

@@ -94,11 +94,12 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
     }
 
     public static func problem(
-        with item: LineItem, format: AdFormat, setup: AdapterOptions, signalAdapters: Set<String>
+        with item: LineItem, format: AdFormat, currency: String, setup: AdapterOptions, signalAdapters: Set<String>
     ) -> String? {
         let lineItem: OpenRTBLineItem
         do {
-            lineItem = try OpenRTBLineItem(item.options, defaultEndpoint: try? setup.string("endpoint"))
+            lineItem = try OpenRTBLineItem(
+                item.options, defaultEndpoint: try? setup.string("endpoint"), unitCurrency: currency)
         } catch {
             return error.message
         }
@@ -192,7 +193,8 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
     /// take at most half, the bidder gets what is left, and is told that less the network
     /// buffer an ad unit's auction keeps, as `tmax`.
     private func auction(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> WonAuction {
-        var item = try OpenRTBLineItem(request.options, defaultEndpoint: defaultEndpoint)
+        var item = try OpenRTBLineItem(
+            request.options, defaultEndpoint: defaultEndpoint, unitCurrency: request.currency)
         if let unitFloor = request.floorCPM { item.bidfloor = max(item.bidfloor ?? 0, unitFloor) }
         let start = ContinuousClock.now
         let budget = request.budget(.milliseconds(item.timeoutMilliseconds))

@@ -22,7 +22,9 @@ struct OpenRTBLineItem: Sendable {
     ]
 
     /// Reads `options`, with `endpoint` from the network's setup when the line item has none.
-    init(_ options: AdapterOptions, defaultEndpoint: String?) throws(AdLoadError) {
+    /// `currency` is the ad unit's (`unitCurrency`); one the option names must be the same, or the
+    /// bidder would be told the unit's floor in the wrong money and every bid refused.
+    init(_ options: AdapterOptions, defaultEndpoint: String?, unitCurrency: String) throws(AdLoadError) {
         guard let endpoint = try options.read({ try options.string("endpoint") }) ?? defaultEndpoint, !endpoint.isEmpty
         else {
             throw AdLoadError(.invalidRequest, "option 'endpoint' is required: the bidder's URL")
@@ -31,9 +33,15 @@ struct OpenRTBLineItem: Sendable {
         timeoutMilliseconds = try options.timeoutMilliseconds("timeout_ms", default: Self.defaultTimeoutMilliseconds)
         bidfloor = try options.read { try options.number("bidfloor") }
         if let bidfloor, bidfloor < 0 { throw AdLoadError(.invalidRequest, "option 'bidfloor' must not be negative") }
-        currency = try options.read { try options.string("currency") } ?? "USD"
+        currency = try options.read { try options.string("currency") } ?? unitCurrency
         guard currency.count == 3, currency.allSatisfy({ $0.isLetter && $0.isUppercase }) else {
             throw AdLoadError(.invalidRequest, "option 'currency' must be an ISO 4217 code such as USD")
+        }
+        guard currency == unitCurrency else {
+            throw AdLoadError(
+                .invalidRequest,
+                "option 'currency' is \(currency), but the ad unit's prices are in \(unitCurrency) (its 'currency'): leave the option out or make them the same"
+            )
         }
         signals = try options.read { try options.strings("signals") } ?? []
         recipient = try options.read { try options.string("recipient") }

@@ -20,7 +20,7 @@ public struct VASTAdNetwork: AdNetworkAdapter {
     private let services: AdNetworkServices
 
     public static func problem(
-        with item: LineItem, format: AdFormat, setup: AdapterOptions, signalAdapters: Set<String>
+        with item: LineItem, format: AdFormat, currency: String, setup: AdapterOptions, signalAdapters: Set<String>
     ) -> String? {
         guard format == .rewarded else { return "the vast network serves rewarded video, not \(format.rawValue) ads" }
         let scheme = item.parameter.split(separator: ":", maxSplits: 1).first?.lowercased()
