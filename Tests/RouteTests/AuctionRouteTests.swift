@@ -189,6 +189,33 @@ struct AuctionRouteTests: MediationScenario {
         }
     }
 
+    @Test func aBidderLeftLessThanTheMinimumTmaxIsNotAsked() async throws {
+        let server = try await FakeAdServer()
+        server.answer("/bid/rushed", .init(body: try Self.bid(server, "rushed", price: 5)))
+        // 100 ms for the auction, 10 kept back, 85 for the network: the bidder would be told
+        // a tmax of 5 ms at most, which no bidder can answer in.
+        let units: [String: Any] = [
+            Self.unit: [
+                "format": "native",
+                "auction": ["timeout_ms": 100, "processing_ms": 10, "network_buffer_ms": 85],
+                "bidders": [Self.bidder(server, "rushed")],
+                "waterfall": [["network": "test", "parameter": "/21775744923/example/native"]],
+            ]
+        ]
+        let daemon = try await InProcessDaemon(config: demoConfig(adapters: [], extra: ["ad_units": units]))
+        try await daemon.run { client in
+            let load = try await Self.post(client, "/v1/ads", ["ad_unit": Self.unit, "format": "native"])
+            #expect(load.status == 200, "\(load.json)")
+            let info = try #require(load.json["response_info"] as? [String: Any])
+            #expect(info["network"] as? String == "test")
+            let bids = try #require(info["bids"] as? [[String: Any]])
+            #expect(bids.map { $0["outcome"] as? String } == ["timeout"], "\(bids)")
+            let message = try #require(bids.first?["message"] as? String)
+            #expect(message.contains("tmax") && message.contains("10 ms"), "\(message)")
+            #expect(server.requests("/bid/rushed").isEmpty, "a bidder without the time to answer is not asked")
+        }
+    }
+
     @Test func aBidServedOnItsWinNoticeThatNeverGetsATurnHearsItLost() async throws {
         let server = try await FakeAdServer()
         server.answer("*", .init(status: 200, contentType: "image/gif"))

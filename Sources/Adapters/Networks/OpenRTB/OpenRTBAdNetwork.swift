@@ -189,6 +189,11 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         }
     }
 
+    /// The least `tmax` a bidder is asked with: under it no bidder can answer, so it is not
+    /// asked at all (as Prebid Server's `bidder_response_duration_min_ms` does), and the bid
+    /// is a timeout.
+    static let minimumTmaxMilliseconds = 10
+
     /// One auction within the line item's `timeout_ms` (and the load's deadline): the signals
     /// take at most half, the bidder gets what is left, and is told that less the network
     /// buffer an ad unit's auction keeps, as `tmax`.
@@ -202,7 +207,14 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         var bidRequest = try await bidRequest(
             id: requestID, for: request, item: item, format: format, signalsBudget: budget / 2)
         let remaining = max(.milliseconds(1), budget - (ContinuousClock.now - start))
-        bidRequest.tmax = max(1, Int(milliseconds(remaining - request.networkBuffer)))
+        let tmax = Int(milliseconds(remaining - request.networkBuffer))
+        guard tmax >= Self.minimumTmaxMilliseconds else {
+            throw AdLoadError(
+                .timeout,
+                "bidder not asked: it would have a tmax of \(max(0, tmax)) ms, under the \(Self.minimumTmaxMilliseconds) ms a bidder is given at least"
+            )
+        }
+        bidRequest.tmax = tmax
         let body: [UInt8]
         do {
             body = Array(try JSONEncoder().encode(bidRequest))
