@@ -44,8 +44,10 @@ struct AdSourceRouteTests: MediationScenario {
                         [
                             "id": "b1", "impid": "1", "price": price, "mtype": 4,
                             "adm": String(decoding: try JSONSerialization.data(withJSONObject: adm), as: UTF8.self),
-                            "nurl": server.url("/t/win?price=${AUCTION_PRICE}&cur=${AUCTION_CURRENCY}"),
-                            "burl": server.url("/t/bill?price=${AUCTION_PRICE}"),
+                            // A won bid's loss reason is 0, "Bid Won" (OpenRTB 2.5 §5.25).
+                            "nurl": server.url(
+                                "/t/win?price=${AUCTION_PRICE}&cur=${AUCTION_CURRENCY}&loss=${AUCTION_LOSS}"),
+                            "burl": server.url("/t/bill?price=${AUCTION_PRICE}&loss=${AUCTION_LOSS}"),
                         ]
                     ],
                 ]
@@ -127,7 +129,7 @@ struct AdSourceRouteTests: MediationScenario {
 
             // The win notice at load with the price; the billing notice and the pixels at the impression.
             #expect(try await Self.settledCount(server, "/t/win") == 1)
-            #expect(server.requests("/t/win").first?.query == "price=2.5&cur=EUR")
+            #expect(server.requests("/t/win").first?.query == "price=2.5&cur=EUR&loss=0")
             #expect(server.requests("/t/bill").isEmpty && server.requests("/t/imp").isEmpty)
             for _ in 0..<2 {
                 #expect(try await Self.post(client, "/v1/ads/\(id)/impression").status == 200)
@@ -136,6 +138,7 @@ struct AdSourceRouteTests: MediationScenario {
             for path in ["/t/imp", "/t/event", "/t/bill", "/t/click"] {
                 #expect(try await Self.settledCount(server, path) == 1, "\(path)")
             }
+            #expect(server.requests("/t/bill").first?.query == "price=2.5&loss=0")
             let metrics = try await metricsText(client)
             #expect(metrics.contains(#"secure_signals_trackers_total{kind="impression",outcome="fired"} 3"#))
             #expect(metrics.contains(#"secure_signals_trackers_total{kind="click",outcome="fired"} 1"#))

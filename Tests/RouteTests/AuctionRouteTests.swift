@@ -31,6 +31,13 @@ struct AuctionRouteTests: MediationScenario {
         return Array(try JSONSerialization.data(withJSONObject: response))
     }
 
+    /// A native load of the auction unit, which must serve: its answer and its `response_info`.
+    static func loadNative(_ client: DaemonClient) async throws -> (json: [String: Any], info: [String: Any]) {
+        let load = try await post(client, "/v1/ads", ["ad_unit": unit, "format": "native"])
+        #expect(load.status == 200, "\(load.json)")
+        return (load.json, try #require(load.json["response_info"] as? [String: Any]))
+    }
+
     /// An `openrtb` bidder with no `currency` option: it asks in its unit's.
     static func bidder(_ server: FakeAdServer, _ name: String, timeoutMilliseconds: Int? = nil) -> [String: Any] {
         var options: [String: Any] = ["endpoint": server.url("/bid/\(name)")]
@@ -64,13 +71,11 @@ struct AuctionRouteTests: MediationScenario {
         ]
         let daemon = try await InProcessDaemon(config: demoConfig(adapters: [], extra: ["ad_units": units]))
         try await daemon.run { client in
-            let load = try await Self.post(client, "/v1/ads", ["ad_unit": Self.unit, "format": "native"])
-            #expect(load.status == 200, "\(load.json)")
-            let info = try #require(load.json["response_info"] as? [String: Any])
+            let (load, info) = try await Self.loadNative(client)
             #expect(info["network"] as? String == "openrtb")
             // The bid's exp (30 s) bounds the unit's hour.
             let expires = try #require(
-                (load.json["expires_at"] as? String).flatMap { try? Date($0, strategy: .iso8601) })
+                (load["expires_at"] as? String).flatMap { try? Date($0, strategy: .iso8601) })
             #expect(expires.timeIntervalSinceNow > 20 && expires.timeIntervalSinceNow <= 31, "\(expires)")
             // The bid of 5 is worth more than the line item of 3: it goes first, and serves.
             let attempts = try #require(info["attempts"] as? [[String: Any]])
@@ -108,7 +113,7 @@ struct AuctionRouteTests: MediationScenario {
             #expect(server.requests("/t/best/loss").isEmpty && server.requests("/t/low/win").isEmpty)
             #expect(server.requests("/t/best/bill").isEmpty, "billing waits for the impression")
 
-            let id = try #require(load.json["ad_id"] as? String)
+            let id = try #require(load["ad_id"] as? String)
             #expect(try await Self.post(client, "/v1/ads/\(id)/impression").status == 200)
             #expect(try await AdSourceRouteTests.settledCount(server, "/t/best/bill") == 1)
         }
@@ -127,9 +132,7 @@ struct AuctionRouteTests: MediationScenario {
         ]
         let daemon = try await InProcessDaemon(config: demoConfig(adapters: [], extra: ["ad_units": units]))
         try await daemon.run { client in
-            let load = try await Self.post(client, "/v1/ads", ["ad_unit": Self.unit, "format": "native"])
-            #expect(load.status == 200, "\(load.json)")
-            let info = try #require(load.json["response_info"] as? [String: Any])
+            let (_, info) = try await Self.loadNative(client)
             #expect(info["network"] as? String == "test")
             #expect(try await AdSourceRouteTests.settledCount(server, "/t/broken/loss") == 1)
             #expect(server.requests("/t/broken/loss").first?.query == "reason=1&min=")
@@ -204,9 +207,7 @@ struct AuctionRouteTests: MediationScenario {
         ]
         let daemon = try await InProcessDaemon(config: demoConfig(adapters: [], extra: ["ad_units": units]))
         try await daemon.run { client in
-            let load = try await Self.post(client, "/v1/ads", ["ad_unit": Self.unit, "format": "native"])
-            #expect(load.status == 200, "\(load.json)")
-            let info = try #require(load.json["response_info"] as? [String: Any])
+            let (_, info) = try await Self.loadNative(client)
             #expect(info["network"] as? String == "test")
             let bids = try #require(info["bids"] as? [[String: Any]])
             #expect(bids.map { $0["outcome"] as? String } == ["timeout"], "\(bids)")
@@ -367,9 +368,7 @@ struct AdQualityRouteTests: MediationScenario {
         ]
         let daemon = try await InProcessDaemon(config: demoConfig(adapters: [], extra: ["ad_units": units]))
         try await daemon.run { client in
-            let load = try await Self.post(client, "/v1/ads", ["ad_unit": AuctionRouteTests.unit, "format": "native"])
-            #expect(load.status == 200, "\(load.json)")
-            let info = try #require(load.json["response_info"] as? [String: Any])
+            let (_, info) = try await AuctionRouteTests.loadNative(client)
             let answers = try #require(info["bids"] as? [[String: Any]])
             #expect(
                 answers.map { $0["outcome"] as? String } == ["no_bid", "no_bid", "no_bid", "no_bid", "no_bid", "won"])

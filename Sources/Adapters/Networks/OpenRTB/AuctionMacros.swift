@@ -7,6 +7,10 @@ import SignalCrypto
 struct AuctionMacros: Sendable {
     var values: [String: String]
 
+    /// `${AUCTION_LOSS}` in a winning bid's `nurl`, `burl` and markup: OpenRTB 2.5 §5.25's
+    /// loss reason 0, "Bid Won".
+    static let bidWon = 0
+
     init(
         requestID: String, bid: BidResponse.Bid, bidResponseID: String?, seat: String?, currency: String, loss: Int?,
         minimumToWin: Double? = nil

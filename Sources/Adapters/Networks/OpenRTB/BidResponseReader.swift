@@ -136,7 +136,7 @@ struct BidResponseReader {
         }
         let macros = AuctionMacros(
             requestID: requestID, bid: winner.bid, bidResponseID: decoded.bidid, seat: winner.seat, currency: currency,
-            loss: nil)
+            loss: AuctionMacros.bidWon)
         var markup = winner.bid.adm
         if case .string(let text)? = markup, nonEmpty(text) == nil { markup = nil }
         if case .null? = markup { markup = nil }
