@@ -351,7 +351,7 @@ struct OpenRTBSampleTests {
         let bidder = try await Bidder()
         let error = try Self.failure(
             try await bidder.load(sample: "openrtb/pbs-rtbhouse-app-native-response.json", format: .rewarded))
-        #expect(error.message == "the winning bid's mtype 4 (native) does not fit a rewarded unit")
+        #expect(error.message == "no bid fits a rewarded unit: mtype 4 (native)")
     }
 
     // MARK: - Broken bidders
@@ -371,10 +371,15 @@ struct OpenRTBSampleTests {
         let missing = try Self.failure(await bidder.load(.init(body: noPrice)))
         #expect(missing == AdLoadError(.networkError, "unreadable bid response: seatbid[0].bid[0].price is missing"))
 
-        let huge = Array(#"{"seatbid":[{"bid":[{"id":"1","impid":"1","price":1e300}]}]}"#.utf8)
+        let huge = Array(
+            #"{"seatbid":[{"bid":[{"id":"1","impid":"1","price":1e300,"lurl":"\#(bidder.server.url("/loss/huge"))?code=${AUCTION_LOSS}"}]}]}"#
+                .utf8)
         #expect(
             try Self.failure(await bidder.load(.init(body: huge)))
                 == AdLoadError(.networkError, "a bid has an invalid price 1e+300"))
+        // An invalid bid response (3): the bidder hears it.
+        let loss = try await eventually { bidder.server.allRequests.first { $0.path == "/loss/huge" }?.query }
+        #expect(loss == "code=3")
 
         let slow = try Self.failure(
             await bidder.load(.init(body: whole, delay: .seconds(2)), options: ["timeout_ms": .number(200)]))
@@ -416,11 +421,42 @@ struct OpenRTBSampleTests {
         }
         #expect(underFloor == ["code=100&price=0.4", "code=100&price=0.9", "code=100&price=1.2"])
 
+        // Bids in another currency are an invalid response: each bid hears it, loss 3.
         var euros = response
         euros["cur"] = "EUR"
         let currency = try Self.failure(
             await bidder.load(.init(body: Array(try JSONSerialization.data(withJSONObject: euros)))))
         #expect(currency == AdLoadError(.networkError, "the bids are in EUR; the request asked for USD"))
+        let invalid = try await eventually { () -> [String]? in
+            let seen = bidder.server.allRequests.filter { $0.path.hasPrefix("/loss/") }.dropFirst(5)
+            return seen.count == 3 ? seen.map(\.query).sorted() : nil
+        }
+        #expect(invalid == ["code=3&price=0.4", "code=3&price=0.9", "code=3&price=1.2"])
+    }
+
+    @Test func aBidOfAnotherFormatIsPassedOverAndHearsWhy() async throws {
+        let bidder = try await Bidder()
+        let adm = String(
+            decoding: try FakeAdServer.sample("native/native12-response-openx-eventtrackers-only-img.json"),
+            as: UTF8.self)
+        func bid(_ id: String, _ price: Double, mtype: Int) -> [String: Any] {
+            [
+                "id": id, "impid": "1", "price": price, "adm": adm, "mtype": mtype,
+                "lurl": bidder.server.url("/loss/\(id)?code=${AUCTION_LOSS}"),
+            ]
+        }
+        // The banner bid is higher, but a native unit cannot show it: the native bid wins.
+        let response: [String: Any] = [
+            "seatbid": [["seat": "a", "bid": [bid("banner", 2, mtype: 1), bid("native", 1, mtype: 4)]]]
+        ]
+        let ad = try await bidder.load(.init(body: Array(try JSONSerialization.data(withJSONObject: response)))).get()
+        #expect(ad.value?.valueMicros == 1000)
+        let losses = try await eventually { () -> [String]? in
+            let seen = bidder.server.allRequests.filter { $0.path.hasPrefix("/loss/") }
+            return seen.isEmpty ? nil : seen.map { "\($0.path)?\($0.query)" }
+        }
+        // 204: "Creative Filtered – Incorrect Creative Format".
+        #expect(losses == ["/loss/banner?code=204"])
     }
 
     // MARK: - The request

@@ -77,16 +77,40 @@ struct BidResponseReader {
             }
             throw AdLoadError(.noFill, decoded.seatbid == nil ? "no bid: no seatbid" : "no bid: empty seatbid")
         }
+        let currency = decoded.cur?.uppercased() ?? item.currency
+        /// Bid `index`'s `lurl`, told it lost for `reason`; nil when it has none.
+        func lossNotice(_ index: Int, _ reason: AuctionLossReason, minimumToWin: Double? = nil) -> String? {
+            guard let lurl = bids[index].bid.lurl.flatMap(nonEmpty) else { return nil }
+            return AuctionMacros(
+                requestID: requestID, bid: bids[index].bid, bidResponseID: decoded.bidid, seat: bids[index].seat,
+                currency: currency, loss: reason.rawValue, minimumToWin: minimumToWin
+            ).expand(lurl)
+        }
+        /// A response that cannot be used at all: each bid hears so (3).
+        func invalid(_ message: String) -> Failure {
+            Failure(
+                AdLoadError(.networkError, message),
+                lossNotices: bids.indices.compactMap { lossNotice($0, .invalidResponse) })
+        }
         // A CPM over a million is no real bid, and would not fit the paid event's micros.
         if let bad = bids.first(where: { !AdValue.isPlausible(cpm: $0.bid.price) }) {
-            throw AdLoadError(.networkError, "a bid has an invalid price \(bad.bid.price)")
+            throw invalid("a bid has an invalid price \(bad.bid.price)")
         }
-        let currency = decoded.cur?.uppercased() ?? item.currency
         guard currency == item.currency else {
-            throw AdLoadError(
-                .networkError, "the bids are in \(currency); the request asked for \(item.currency)")
+            throw invalid("the bids are in \(currency); the request asked for \(item.currency)")
         }
         let floor = item.bidfloor ?? 0
+        // A bid for another format (its mtype) cannot serve here, whatever its price.
+        let expected = format == .native ? 4 : 2
+        let misfits = bids.map { bid in bid.bid.mtype.map { $0 != expected } ?? false }
+        guard misfits.contains(false) else {
+            let names = [1: "banner", 2: "video", 3: "audio", 4: "native"]
+            let types = Set(bids.compactMap(\.bid.mtype)).sorted().map { "mtype \($0) (\(names[$0] ?? "unknown"))" }
+            throw Failure(
+                AdLoadError(
+                    .networkError, "no bid fits a \(format.rawValue) unit: \(types.joined(separator: ", "))"),
+                lossNotices: bids.indices.compactMap { lossNotice($0, .incorrectFormat) })
+        }
         // What the ad unit blocks is dropped first, whatever its price.
         let exclusions = bids.map {
             quality.exclusion(
@@ -95,31 +119,31 @@ struct BidResponseReader {
         for case let reason? in exclusions { blocked(reason) }
         func lossNotices(winner: Int?) -> [String] {
             bids.indices.compactMap { index in
-                guard index != winner, let lurl = bids[index].bid.lurl.flatMap(nonEmpty) else { return nil }
+                guard index != winner else { return nil }
                 let reason: AuctionLossReason =
-                    exclusions[index] ?? (bids[index].bid.price < floor ? .belowFloor : .outbid)
+                    exclusions[index]
+                    ?? (misfits[index] ? .incorrectFormat : bids[index].bid.price < floor ? .belowFloor : .outbid)
                 let minimum: Double? =
                     switch reason {
                     case .belowFloor: floor
                     case .outbid: winner.map { bids[$0].bid.price }
                     default: nil
                     }
-                return AuctionMacros(
-                    requestID: requestID, bid: bids[index].bid, bidResponseID: decoded.bidid, seat: bids[index].seat,
-                    currency: currency, loss: reason.rawValue, minimumToWin: minimum
-                ).expand(lurl)
+                return lossNotice(index, reason, minimumToWin: minimum)
             }
         }
         // The highest price at or above the floor; the first of equals.
         var winnerIndex: Int?
-        for index in bids.indices where exclusions[index] == nil && bids[index].bid.price >= floor {
+        for index in bids.indices
+        where exclusions[index] == nil && !misfits[index] && bids[index].bid.price >= floor {
             if winnerIndex.map({ bids[index].bid.price > bids[$0].bid.price }) ?? true { winnerIndex = index }
         }
         guard let winnerIndex else {
-            if exclusions.allSatisfy({ $0 != nil }) {
-                let reasons = Set(exclusions.compactMap { $0.map(Self.describe) }).sorted().joined(separator: ", ")
+            let fitting = bids.indices.filter { !misfits[$0] }
+            if fitting.allSatisfy({ exclusions[$0] != nil }) {
+                let reasons = Set(fitting.compactMap { exclusions[$0].map(Self.describe) }).sorted()
                 throw Failure(
-                    AdLoadError(.noFill, "every bid was blocked by the ad unit (\(reasons))"),
+                    AdLoadError(.noFill, "every bid was blocked by the ad unit (\(reasons.joined(separator: ", ")))"),
                     lossNotices: lossNotices(winner: nil))
             }
             throw Failure(
@@ -127,13 +151,6 @@ struct BidResponseReader {
                 lossNotices: lossNotices(winner: nil))
         }
         let winner = bids[winnerIndex]
-        let expected = format == .native ? 4 : 2
-        if let type = winner.bid.mtype, type != expected {
-            let names = [1: "banner", 2: "video", 3: "audio", 4: "native"]
-            throw AdLoadError(
-                .networkError,
-                "the winning bid's mtype \(type) (\(names[type] ?? "unknown")) does not fit a \(format.rawValue) unit")
-        }
         let macros = AuctionMacros(
             requestID: requestID, bid: winner.bid, bidResponseID: decoded.bidid, seat: winner.seat, currency: currency,
             loss: AuctionMacros.bidWon)
