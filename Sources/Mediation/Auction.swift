@@ -96,7 +96,9 @@ struct Auction {
             currency: unit.currency,
             quality: unit.quality)
         let format = unit.format
-        let outcome = await withTimeout(wait) { () async throws -> (NetworkBid, Bool) in
+        // A bid that comes after the bidders' time is not in the auction: it hears so (2, expired).
+        let tooLate: @Sendable ((NetworkBid, Bool)) -> Void = { $0.0.lose(.expired, nil) }
+        let outcome = await withTimeout(wait, late: tooLate) { () async throws -> (NetworkBid, Bool) in
             guard let adapter = await host.ready() else { throw NotReady(reason: await host.notReadyReason) }
             guard let bidder = adapter as? any BiddingAdNetwork else {
                 throw AdLoadError(.invalidRequest, "\(item.network) does not bid")

@@ -77,7 +77,9 @@ struct Waterfall {
                     preferences: request.preferences, privacy: decisions.privacy, servingMode: servingMode,
                     deadline: .now + item.timeout, currency: unit.currency, quality: unit.quality)
                 let format = unit.format
-                outcome = await withTimeout(item.timeout) { () async throws -> NetworkAd in
+                // An ad that comes after the timeout is dropped, and told so (a bid's loss notice).
+                let tooLate: @Sendable (NetworkAd) -> Void = { $0.whenDropped?() }
+                outcome = await withTimeout(item.timeout, late: tooLate) { () async throws -> NetworkAd in
                     switch format {
                     case .native: return try await adapter.loadNativeAd(networkRequest)
                     case .rewarded: return try await adapter.loadRewardedAd(networkRequest)

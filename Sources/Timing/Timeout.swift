@@ -11,12 +11,16 @@ package enum TimedOutcome<Value: Sendable>: Sendable {
 /// ignores cancellation or never returns costs this caller only the timeout, and is cancelled
 /// then. The answer is given exactly once, by whichever finishes first: the operation, the
 /// timer, or the cancellation of the caller (answered as `.timedOut`).
+///
+/// `late` gets a value the operation returns after the answer was given, so that what the value
+/// owes (a bidder's notice, an ad's loss) is settled rather than dropped with it.
 package func withTimeout<Value: Sendable, C: Clock>(
-    _ timeout: Duration, clock: C, operation: @escaping @Sendable () async throws -> Value
+    _ timeout: Duration, clock: C, late: (@Sendable (Value) -> Void)? = nil,
+    operation: @escaping @Sendable () async throws -> Value
 ) async -> TimedOutcome<Value> where C.Duration == Duration {
     let race = Race<Value>()
     return await withTaskCancellationHandler {
-        await race.run(timeout: timeout, clock: clock, operation: operation)
+        await race.run(timeout: timeout, clock: clock, late: late, operation: operation)
     } onCancel: {
         race.finish(.timedOut)
     }
@@ -24,21 +28,24 @@ package func withTimeout<Value: Sendable, C: Clock>(
 
 /// `withTimeout` on the monotonic clock.
 package func withTimeout<Value: Sendable>(
-    _ timeout: Duration, operation: @escaping @Sendable () async throws -> Value
+    _ timeout: Duration, late: (@Sendable (Value) -> Void)? = nil,
+    operation: @escaping @Sendable () async throws -> Value
 ) async -> TimedOutcome<Value> {
-    await withTimeout(timeout, clock: ContinuousClock(), operation: operation)
+    await withTimeout(timeout, clock: ContinuousClock(), late: late, operation: operation)
 }
 
 extension Race {
     fileprivate func run<C: Clock>(
-        timeout: Duration, clock: C, operation: @escaping @Sendable () async throws -> Value
+        timeout: Duration, clock: C, late: (@Sendable (Value) -> Void)?,
+        operation: @escaping @Sendable () async throws -> Value
     ) async -> TimedOutcome<Value> where C.Duration == Duration {
         let race = self
         return await withCheckedContinuation { continuation in
             race.begin(continuation)
             let work = Task {
                 do {
-                    race.finish(.value(try await operation()))
+                    let value = try await operation()
+                    if !race.finish(.value(value)) { late?(value) }
                 } catch {
                     race.finish(.failure(error))
                 }

@@ -2,6 +2,7 @@ import Adapters
 import Foundation
 import Logging
 import SharedTypes
+import Synchronization
 import TestAdapters
 import TestSupport
 import Testing
@@ -73,6 +74,39 @@ struct RegressionTests {
             return
         }
         #expect(clock.sleeping == 0, "the timer is gone with the answer")
+    }
+
+    @Test func aValueThatComesAfterTheTimeoutIsHandedToLateOnce() async throws {
+        let clock = ManualClock()
+        let handedLate = Mutex<[Int]>([])
+        let late: @Sendable (Int) -> Void = { value in handedLate.withLock { $0.append(value) } }
+        let (released, release) = AsyncStream.makeStream(of: Void.self)
+        let racing = Task {
+            await withTimeout(.seconds(1), clock: clock, late: late) {
+                // Ignores its cancellation: answers once released, whatever happened meanwhile.
+                await Task {
+                    for await _ in released { break }
+                }.value
+                return 7
+            }
+        }
+        try await waitUntil { clock.sleeping == 1 }
+        clock.advance(by: .seconds(1))
+        guard case .timedOut = await racing.value else {
+            Issue.record("expected .timedOut")
+            return
+        }
+        #expect(handedLate.withLock { $0 }.isEmpty, "nothing has come yet")
+        release.yield()
+        try await waitUntil { handedLate.withLock { $0 } == [7] }
+
+        // In time, the value is the answer and nothing is late.
+        let onTime = await withTimeout(.seconds(1), clock: clock, late: late) { 8 }
+        guard case .value(8) = onTime else {
+            Issue.record("expected .value(8)")
+            return
+        }
+        #expect(handedLate.withLock { $0 } == [7])
     }
 
     /// A host of `name` on `clock` whose breaker opens at the first failure, initialized.
