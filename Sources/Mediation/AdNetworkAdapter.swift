@@ -94,7 +94,7 @@ public struct NetworkAdRequest: Sendable {
         adUnit: String, parameter: String, options: AdapterOptions = AdapterOptions(), formatIDs: [String] = [],
         preferences: NativeAdPreferences = NativeAdPreferences(), privacy: PrivacyState? = nil,
         servingMode: ServingMode = .personalized, deadline: ContinuousClock.Instant? = nil,
-        networkBuffer: Duration = .zero, floorCPM: Double? = nil, currency: String = "USD",
+        networkBuffer: Duration = .zero, floorCPM: Double? = nil, currency: String,
         quality: AdQuality = AdQuality()
     ) {
         self.networkBuffer = networkBuffer

@@ -72,4 +72,8 @@ public struct AuctionTiming: Sendable, Equatable {
 
     /// How long the daemon waits for bids, at most.
     public var bidWait: Duration { max(.milliseconds(1), timeout - processing) }
+
+    /// The least `tmax` a bidder is asked with: under it no bidder can answer, so it is not
+    /// asked at all (Prebid Server's `bidder_response_duration_min_ms`).
+    public static let minimumTmax = Duration.milliseconds(10)
 }

@@ -48,7 +48,7 @@ struct OpenRTBSampleTests {
             let request = NetworkAdRequest(
                 adUnit: "unit", parameter: "tag-7",
                 options: AdapterOptions(["endpoint": .string(server.url("/bid"))].merging(options) { $1 }),
-                privacy: privacy)
+                privacy: privacy, currency: "USD")
             do {
                 let ad =
                     switch format {
@@ -451,12 +451,24 @@ struct OpenRTBSampleTests {
         ]
         let ad = try await bidder.load(.init(body: Array(try JSONSerialization.data(withJSONObject: response)))).get()
         #expect(ad.value?.valueMicros == 1000)
-        let losses = try await eventually { () -> [String]? in
-            let seen = bidder.server.allRequests.filter { $0.path.hasPrefix("/loss/") }
-            return seen.isEmpty ? nil : seen.map { "\($0.path)?\($0.query)" }
+        func losses(_ count: Int) async throws -> [String] {
+            try await eventually { () -> [String]? in
+                let seen = bidder.server.allRequests.filter { $0.path.hasPrefix("/loss/") }
+                return seen.count >= count ? seen.map { "\($0.path)?\($0.query)" } : nil
+            }
         }
         // 204: "Creative Filtered – Incorrect Creative Format".
-        #expect(losses == ["/loss/banner?code=204"])
+        #expect(try await losses(1) == ["/loss/banner?code=204"])
+
+        // When no bid fits, the answer is an error, and every bid hears why.
+        let banners: [String: Any] = [
+            "seatbid": [["seat": "a", "bid": [bid("banner", 2, mtype: 1), bid("audio", 1, mtype: 3)]]]
+        ]
+        let error = try Self.failure(
+            await bidder.load(.init(body: Array(try JSONSerialization.data(withJSONObject: banners)))))
+        #expect(error == AdLoadError(.networkError, "no bid fits a native unit: mtype 1 (banner), mtype 3 (audio)"))
+        #expect(
+            try await losses(3).sorted() == ["/loss/audio?code=204", "/loss/banner?code=204", "/loss/banner?code=204"])
     }
 
     // MARK: - The request

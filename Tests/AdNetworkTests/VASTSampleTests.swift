@@ -74,7 +74,7 @@ struct VASTSampleTests {
             let outcome: String
             do {
                 let ad = try await network.loadRewardedAd(
-                    NetworkAdRequest(adUnit: "u", parameter: server.url("/vast/\(file)")))
+                    NetworkAdRequest(adUnit: "u", parameter: server.url("/vast/\(file)"), currency: "USD"))
                 #expect(ad.video?.mediaURL.isEmpty == false && (ad.video?.durationMilliseconds ?? 0) > 0, "\(file)")
                 outcome = "load"
             } catch {

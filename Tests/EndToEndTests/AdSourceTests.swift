@@ -55,6 +55,13 @@ struct AdSourceTests {
                 ),
                 (unit("rewarded", #"{"network": "vast", "parameter": "tag"}"#), "ad tag's http(s) URL"),
                 (
+                    unit(
+                        "native",
+                        #"{"network": "openrtb", "parameter": "t", "options": {"endpoint": "http://b", "timeout_ms": 9}}"#
+                    ),
+                    "option 'timeout_ms' must be at least 10: a bidder is never asked with less"
+                ),
+                (
                     // The unit's prices are in USD (its default): a bidder asked for EUR would
                     // be sent the unit's floor as euros and have every bid refused.
                     unit(

@@ -27,26 +27,40 @@ struct FootprintBenchTests {
     }
 
     @Test func processCPUTimeCountsWhatAnotherProcessBurns() async throws {
-        // A child that spins for 0.6 s of CPU, then sleeps: /proc shows at least that much,
-        // and never more than the wall time it has been alive on one thread.
+        // A child that spends 0.6 s of CPU in user and system time (stat(2) in a loop), says
+        // what its own times(2) counts, then sleeps: /proc says the same, user and system both.
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         child.arguments = [
             "python3", "-c",
-            "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.6: pass\ntime.sleep(30)",
+            """
+            import os, time
+            t = time.process_time()
+            while time.process_time() - t < 0.6: os.stat("/")
+            c = os.times()
+            print(c.user, c.system, flush=True)
+            time.sleep(30)
+            """,
         ]
-        let started = ContinuousClock.now
+        let output = Pipe()
+        child.standardOutput = output
         try child.run()
         defer { child.terminate() }
-        var seen: Double?
-        for _ in 0..<400 {
-            seen = ProcessCPUTime.of(child.processIdentifier)
-            if let seen, seen >= 0.6 { break }
-            try await Task.sleep(for: .milliseconds(50))
+        // Until the child has printed its whole line (it then sleeps, its pipe still open).
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let more = output.fileHandleForReading.availableData
+            if more.isEmpty { break }
+            line += more
         }
-        let cpu = try #require(seen)
-        let alive = ContinuousClock.now - started
-        #expect(cpu >= 0.6 && cpu <= Double(alive.components.seconds) + 1, "\(cpu) s of CPU in \(alive)")
+        let times = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap {
+            Double($0)
+        }
+        try #require(times.count == 2, "the child said \"\(String(decoding: line, as: UTF8.self))\"")
+        #expect(times[1] >= 0.05, "the child spent system time too: \(times)")
+        let cpu = try #require(ProcessCPUTime.of(child.processIdentifier))
+        // Both count clock ticks; the child may run a tick more between its print and its sleep.
+        #expect(abs(cpu - (times[0] + times[1])) <= 0.03, "\(cpu) s against the child's own \(times)")
         #expect(ProcessCPUTime.of(-1) == nil)
         #expect(ProcessCPUTime.current > 0)
     }

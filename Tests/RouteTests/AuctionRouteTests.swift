@@ -195,13 +195,12 @@ struct AuctionRouteTests: MediationScenario {
     @Test func aBidderLeftLessThanTheMinimumTmaxIsNotAsked() async throws {
         let server = try await FakeAdServer()
         server.answer("/bid/rushed", .init(body: try Self.bid(server, "rushed", price: 5)))
-        // 100 ms for the auction, 10 kept back, 85 for the network: the bidder would be told
-        // a tmax of 5 ms at most, which no bidder can answer in.
+        // Its own 30 ms, less the unit's 25 for the network: the bidder would be told a tmax of
+        // 5 ms at most, which no bidder can answer in.
         let units: [String: Any] = [
             Self.unit: [
-                "format": "native",
-                "auction": ["timeout_ms": 100, "processing_ms": 10, "network_buffer_ms": 85],
-                "bidders": [Self.bidder(server, "rushed")],
+                "format": "native", "auction": ["network_buffer_ms": 25],
+                "bidders": [Self.bidder(server, "rushed", timeoutMilliseconds: 30)],
                 "waterfall": [["network": "test", "parameter": "/21775744923/example/native"]],
             ]
         ]
@@ -212,7 +211,8 @@ struct AuctionRouteTests: MediationScenario {
             let bids = try #require(info["bids"] as? [[String: Any]])
             #expect(bids.map { $0["outcome"] as? String } == ["timeout"], "\(bids)")
             let message = try #require(bids.first?["message"] as? String)
-            #expect(message.contains("tmax") && message.contains("10 ms"), "\(message)")
+            #expect(
+                message == "bidder not asked: it would have a tmax of 5 ms, under the 10 ms a bidder is given at least")
             #expect(server.requests("/bid/rushed").isEmpty, "a bidder without the time to answer is not asked")
         }
     }
@@ -319,11 +319,16 @@ struct AuctionRouteTests: MediationScenario {
         priced["cpm"] = "high"
         #expect(problems(["format": "native", "waterfall": [priced]]).contains("must be a number (a CPM)"))
         #expect(problems(["format": "native", "waterfall": []]).contains("needs a line item (or the unit a bidder)"))
-        #expect(
+        // The bidders are left 10 ms at least: no bidder is asked with a smaller tmax.
+        func auction(_ processing: Int, _ buffer: Int) -> String {
             problems([
                 "format": "native", "waterfall": [testBidder],
-                "auction": ["timeout_ms": 100, "processing_ms": 60, "network_buffer_ms": 40],
-            ]).contains("must leave the bidders time"))
+                "auction": ["timeout_ms": 100, "processing_ms": processing, "network_buffer_ms": buffer],
+            ])
+        }
+        #expect(auction(60, 40).contains("must leave the bidders 10 ms at least within timeout_ms"))
+        #expect(auction(50, 41).contains("must leave the bidders 10 ms at least within timeout_ms"))
+        #expect(auction(50, 40) == "")
         #expect(problems(["format": "native", "waterfall": [testBidder], "floor_cpm": 0.5]) == "")
     }
 }

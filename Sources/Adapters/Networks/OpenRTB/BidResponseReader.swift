@@ -111,10 +111,13 @@ struct BidResponseReader {
                     .networkError, "no bid fits a \(format.rawValue) unit: \(types.joined(separator: ", "))"),
                 lossNotices: bids.indices.compactMap { lossNotice($0, .incorrectFormat) })
         }
-        // What the ad unit blocks is dropped first, whatever its price.
-        let exclusions = bids.map {
-            quality.exclusion(
-                advertiserDomains: $0.bid.adomain, categories: $0.bid.cat, attributes: $0.bid.attr, app: $0.bid.bundle)
+        // Of the bids that fit, what the ad unit blocks is dropped first, whatever its price.
+        let exclusions = bids.indices.map { index -> AuctionLossReason? in
+            let bid = bids[index].bid
+            return misfits[index]
+                ? nil
+                : quality.exclusion(
+                    advertiserDomains: bid.adomain, categories: bid.cat, attributes: bid.attr, app: bid.bundle)
         }
         for case let reason? in exclusions { blocked(reason) }
         func lossNotices(winner: Int?) -> [String] {
@@ -142,8 +145,11 @@ struct BidResponseReader {
             let fitting = bids.indices.filter { !misfits[$0] }
             if fitting.allSatisfy({ exclusions[$0] != nil }) {
                 let reasons = Set(fitting.compactMap { exclusions[$0].map(Self.describe) }).sorted()
+                let passedOver = bids.count - fitting.count
+                let others = passedOver == 0 ? "" : "; \(passedOver) passed over for their format"
                 throw Failure(
-                    AdLoadError(.noFill, "every bid was blocked by the ad unit (\(reasons.joined(separator: ", ")))"),
+                    AdLoadError(
+                        .noFill, "every bid was blocked by the ad unit (\(reasons.joined(separator: ", "))\(others))"),
                     lossNotices: lossNotices(winner: nil))
             }
             throw Failure(

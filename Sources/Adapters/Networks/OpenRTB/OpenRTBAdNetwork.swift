@@ -189,32 +189,26 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         }
     }
 
-    /// The least `tmax` a bidder is asked with: under it no bidder can answer, so it is not
-    /// asked at all (as Prebid Server's `bidder_response_duration_min_ms` does), and the bid
-    /// is a timeout.
-    static let minimumTmaxMilliseconds = 10
-
     /// One auction within the line item's `timeout_ms` (and the load's deadline): the signals
     /// take at most half, the bidder gets what is left, and is told that less the network
-    /// buffer an ad unit's auction keeps, as `tmax`.
+    /// buffer an ad unit's auction keeps, as `tmax`. A bidder that would be left less than
+    /// `AuctionTiming.minimumTmax` is not asked (a timeout), and no signals are collected for it.
     private func auction(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> WonAuction {
         var item = try OpenRTBLineItem(
             request.options, defaultEndpoint: defaultEndpoint, unitCurrency: request.currency)
         if let unitFloor = request.floorCPM { item.bidfloor = max(item.bidfloor ?? 0, unitFloor) }
         let start = ContinuousClock.now
         let budget = request.budget(.milliseconds(item.timeoutMilliseconds))
+        // The bidder's least tmax is kept first; the signals may take half of the rest at most.
+        let spare = budget - request.networkBuffer - AuctionTiming.minimumTmax
+        guard spare >= .zero else { throw Self.notAsked(tmax: budget - request.networkBuffer) }
         let requestID = UUID().uuidString.lowercased()
         var bidRequest = try await bidRequest(
-            id: requestID, for: request, item: item, format: format, signalsBudget: budget / 2)
+            id: requestID, for: request, item: item, format: format, signalsBudget: min(budget / 2, spare))
         let remaining = max(.milliseconds(1), budget - (ContinuousClock.now - start))
-        let tmax = Int(milliseconds(remaining - request.networkBuffer))
-        guard tmax >= Self.minimumTmaxMilliseconds else {
-            throw AdLoadError(
-                .timeout,
-                "bidder not asked: it would have a tmax of \(max(0, tmax)) ms, under the \(Self.minimumTmaxMilliseconds) ms a bidder is given at least"
-            )
-        }
-        bidRequest.tmax = tmax
+        let tmax = remaining - request.networkBuffer
+        guard tmax >= AuctionTiming.minimumTmax else { throw Self.notAsked(tmax: tmax) }
+        bidRequest.tmax = Int(milliseconds(tmax))
         let body: [UInt8]
         do {
             body = Array(try JSONEncoder().encode(bidRequest))
@@ -242,6 +236,14 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
             services.trackers.enqueue(error.lossNotices, kind: .loss)
             throw error.error
         }
+    }
+
+    /// Why a bidder that would have had `tmax` was not asked.
+    private static func notAsked(tmax: Duration) -> AdLoadError {
+        AdLoadError(
+            .timeout,
+            "bidder not asked: it would have a tmax of \(max(0, Int(milliseconds(tmax)))) ms, under the "
+                + "\(Int(milliseconds(AuctionTiming.minimumTmax))) ms a bidder is given at least")
     }
 
     /// The winning bid's ad: its markup (fetched through the win notice when the bid has none,

@@ -1,6 +1,7 @@
 import Mediation
 import SecureSignals
 import SharedTypes
+import Timing
 
 /// One `openrtb` line item's options: where its bidder is and what to ask it for.
 struct OpenRTBLineItem: Sendable {
@@ -31,6 +32,11 @@ struct OpenRTBLineItem: Sendable {
         }
         self.endpoint = endpoint
         timeoutMilliseconds = try options.timeoutMilliseconds("timeout_ms", default: Self.defaultTimeoutMilliseconds)
+        let least = Int(milliseconds(AuctionTiming.minimumTmax))
+        guard timeoutMilliseconds >= least else {
+            throw AdLoadError(
+                .invalidRequest, "option 'timeout_ms' must be at least \(least): a bidder is never asked with less")
+        }
         bidfloor = try options.read { try options.number("bidfloor") }
         if let bidfloor, bidfloor < 0 { throw AdLoadError(.invalidRequest, "option 'bidfloor' must not be negative") }
         currency = try options.read { try options.string("currency") } ?? unitCurrency
