@@ -111,8 +111,11 @@ public struct NetworkAdRequest: Sendable {
         self.deadline = deadline
     }
 
+    /// What `budget` keeps before the deadline by default: time to read the answer.
+    public static let budgetMargin = Duration.milliseconds(20)
+
     /// `wanted`, cut to what is left before the deadline less `margin` (never under 1 ms).
-    public func budget(_ wanted: Duration, margin: Duration = .milliseconds(20)) -> Duration {
+    public func budget(_ wanted: Duration, margin: Duration = budgetMargin) -> Duration {
         guard let deadline else { return wanted }
         return max(.milliseconds(1), min(wanted, ContinuousClock.now.duration(to: deadline) - margin))
     }

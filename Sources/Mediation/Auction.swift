@@ -108,11 +108,11 @@ struct Auction {
         switch outcome {
         case .value(let (bid, tracksItself)):
             guard AdValue.isPlausible(cpm: bid.price) else {
-                bid.lose(.internalError, nil)
+                bid.lose(.invalidResponse, nil)
                 return answer(.failed(.error, "an invalid price \(bid.price)"))
             }
             guard bid.currency == unit.currency else {
-                bid.lose(.internalError, nil)
+                bid.lose(.invalidResponse, nil)
                 return answer(.failed(.error, "a bid in \(bid.currency); the unit's prices are in \(unit.currency)"))
             }
             return answer(.bid(bid, tracksItself: tracksItself, servingMode: decision.servingMode))

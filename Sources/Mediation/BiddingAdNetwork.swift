@@ -76,4 +76,8 @@ public struct AuctionTiming: Sendable, Equatable {
     /// The least `tmax` a bidder is asked with: under it no bidder can answer, so it is not
     /// asked at all (Prebid Server's `bidder_response_duration_min_ms`).
     public static let minimumTmax = Duration.milliseconds(10)
+
+    /// The least time an auction must leave its bidders (`timeout` less `processing` and
+    /// `networkBuffer`): the least `tmax`, and the margin a network keeps to read the answer.
+    public static let minimumBidderTime = minimumTmax + NetworkAdRequest.budgetMargin
 }

@@ -42,13 +42,13 @@ struct OpenRTBSampleTests {
         /// store keeps it (its network's win notice then goes).
         func load(
             _ answer: FakeAdServer.Answer, format: AdFormat = .native, options: [String: JSONValue] = [:],
-            privacy: PrivacyState? = nil
+            privacy: PrivacyState? = nil, quality: AdQuality = AdQuality()
         ) async -> Result<NetworkAd, AdLoadError> {
             server.answer("/bid", answer)
             let request = NetworkAdRequest(
                 adUnit: "unit", parameter: "tag-7",
                 options: AdapterOptions(["endpoint": .string(server.url("/bid"))].merging(options) { $1 }),
-                privacy: privacy, currency: "USD")
+                privacy: privacy, currency: "USD", quality: quality)
             do {
                 let ad =
                     switch format {
@@ -469,6 +469,28 @@ struct OpenRTBSampleTests {
         #expect(error == AdLoadError(.networkError, "no bid fits a native unit: mtype 1 (banner), mtype 3 (audio)"))
         #expect(
             try await losses(3).sorted() == ["/loss/audio?code=204", "/loss/banner?code=204", "/loss/banner?code=204"])
+
+        // A misfit is never checked against the unit's blocks: it hears 204 whatever its
+        // advertiser, while the fitting bid the unit blocks hears 205.
+        var blockedNative = bid("native", 1, mtype: 4)
+        blockedNative["adomain"] = ["blocked.example"]
+        var blockedBanner = bid("banner", 2, mtype: 1)
+        blockedBanner["adomain"] = ["blocked.example"]
+        let blocked = try Self.failure(
+            await bidder.load(
+                .init(
+                    body: Array(
+                        try JSONSerialization.data(withJSONObject: [
+                            "seatbid": [["bid": [blockedBanner, blockedNative]]]
+                        ]))
+                ),
+                quality: AdQuality(blockedAdvertisers: ["blocked.example"])))
+        #expect(
+            blocked
+                == AdLoadError(
+                    .noFill, "every bid was blocked by the ad unit (advertiser; 1 passed over for their format)"))
+        #expect(
+            try await losses(5).suffix(2).sorted() == ["/loss/banner?code=204", "/loss/native?code=205"])
     }
 
     // MARK: - The request

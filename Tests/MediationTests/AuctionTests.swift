@@ -251,6 +251,6 @@ struct AuctionTests {
         }
         #expect(failed.info?.bids?.first?.outcome == .error)
         #expect(failed.info?.bids?.first?.message == "a bid in USD; the unit's prices are in EUR")
-        #expect(notices() == ["loss dollars 1 -"])
+        #expect(notices() == ["loss dollars 3 -"], "an invalid bid response")
     }
 }

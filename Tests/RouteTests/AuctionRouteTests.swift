@@ -319,16 +319,16 @@ struct AuctionRouteTests: MediationScenario {
         priced["cpm"] = "high"
         #expect(problems(["format": "native", "waterfall": [priced]]).contains("must be a number (a CPM)"))
         #expect(problems(["format": "native", "waterfall": []]).contains("needs a line item (or the unit a bidder)"))
-        // The bidders are left 10 ms at least: no bidder is asked with a smaller tmax.
+        // The bidders are left 30 ms at least: a tmax of 10 and 20 to read the answer.
         func auction(_ processing: Int, _ buffer: Int) -> String {
             problems([
                 "format": "native", "waterfall": [testBidder],
                 "auction": ["timeout_ms": 100, "processing_ms": processing, "network_buffer_ms": buffer],
             ])
         }
-        #expect(auction(60, 40).contains("must leave the bidders 10 ms at least within timeout_ms"))
-        #expect(auction(50, 41).contains("must leave the bidders 10 ms at least within timeout_ms"))
-        #expect(auction(50, 40) == "")
+        #expect(auction(60, 40).contains("must leave the bidders 30 ms at least within timeout_ms"))
+        #expect(auction(50, 21).contains("must leave the bidders 30 ms at least within timeout_ms"))
+        #expect(auction(50, 20) == "")
         #expect(problems(["format": "native", "waterfall": [testBidder], "floor_cpm": 0.5]) == "")
     }
 }

@@ -165,14 +165,14 @@ struct AuctionSettings: Codable, Sendable {
         timeoutMilliseconds = try container.positive(.timeoutMilliseconds, default: 1000, max: 60_000)
         processingMilliseconds = try container.wholeNumber(.processingMilliseconds) ?? 50
         networkBufferMilliseconds = try container.wholeNumber(.networkBufferMilliseconds) ?? 40
-        let least = Int(milliseconds(AuctionTiming.minimumTmax))
+        let least = Int(milliseconds(AuctionTiming.minimumBidderTime))
         guard processingMilliseconds >= 0, networkBufferMilliseconds >= 0,
             processingMilliseconds + networkBufferMilliseconds + least <= timeoutMilliseconds
         else {
             throw StrictJSON.Failure(
                 path: StrictJSON.keyPath(decoder.codingPath),
                 reason: "processing_ms and network_buffer_ms must not be negative, and must leave the bidders "
-                    + "\(least) ms at least within timeout_ms (a bidder is never asked with less)")
+                    + "\(least) ms at least within timeout_ms (a tmax of 10 ms, and 20 to read the answer)")
         }
     }
 

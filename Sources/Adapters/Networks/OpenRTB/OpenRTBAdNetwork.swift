@@ -199,16 +199,21 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         if let unitFloor = request.floorCPM { item.bidfloor = max(item.bidfloor ?? 0, unitFloor) }
         let start = ContinuousClock.now
         let budget = request.budget(.milliseconds(item.timeoutMilliseconds))
-        // The bidder's least tmax is kept first; the signals may take half of the rest at most.
+        // The bidder's least tmax is kept first; the signals may take half of the rest at most,
+        // less a slack for the work around them, so that they never push tmax under it.
         let spare = budget - request.networkBuffer - AuctionTiming.minimumTmax
         guard spare >= .zero else { throw Self.notAsked(tmax: budget - request.networkBuffer) }
         let requestID = UUID().uuidString.lowercased()
         var bidRequest = try await bidRequest(
-            id: requestID, for: request, item: item, format: format, signalsBudget: min(budget / 2, spare))
+            id: requestID, for: request, item: item, format: format,
+            signalsBudget: min(budget / 2, max(.zero, spare - .milliseconds(2))))
         let remaining = max(.milliseconds(1), budget - (ContinuousClock.now - start))
-        let tmax = remaining - request.networkBuffer
-        guard tmax >= AuctionTiming.minimumTmax else { throw Self.notAsked(tmax: tmax) }
-        bidRequest.tmax = Int(milliseconds(tmax))
+        // tmax is sent in whole milliseconds, rounded: the minimum is judged on what is sent.
+        let tmax = Int(milliseconds(remaining - request.networkBuffer).rounded())
+        guard tmax >= Int(milliseconds(AuctionTiming.minimumTmax)) else {
+            throw Self.notAsked(tmax: .milliseconds(tmax))
+        }
+        bidRequest.tmax = tmax
         let body: [UInt8]
         do {
             body = Array(try JSONEncoder().encode(bidRequest))
