@@ -57,6 +57,16 @@ final class ScriptedBidder: BiddingAdNetwork {
             })
     }
 
+    /// As a waterfall line item: its bid's ad, which owes the bid's win when kept and its loss
+    /// (1) when dropped, as an `openrtb` line item's does.
+    func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
+        let bid = try await bid(request, format: .native)
+        var ad = try await bid.load(.now + .seconds(10))
+        ad.whenKept = bid.win
+        ad.whenDropped = { bid.lose(.internalError, nil) }
+        return ad
+    }
+
     /// The notices of the bidders whose ids start with `prefix` (a test's own).
     static func notices(_ prefix: String) -> [String] {
         notices.withLock { $0 }.filter { $0.split(separator: " ").dropFirst().first?.hasPrefix(prefix) == true }
@@ -181,6 +191,18 @@ struct AuctionTests {
         // bid is not in the auction, and hears so once (2, expired), as the winner hears it won.
         let heard = try await eventually { notices().count == 2 ? Set(notices()) : nil }
         #expect(heard == ["win fast", "loss slow 2 -"])
+    }
+
+    @Test func aWaterfallAdThatComesAfterItsTimeoutIsDroppedWithItsNotice() async throws {
+        // The scripted network ignores its cancellation: its ad comes after the line item's
+        // 300 ms, when the waterfall has moved on. It owes a notice, and sends it.
+        var slow = bidder("slow", price: 9, ["delay_ms": .int(3_600_000)])
+        slow.timeout = .milliseconds(300)
+        let unit = AdUnit(id: "u", format: .native, waterfall: [slow, lineItem("next", cpm: nil, fills: true)])
+        let ad = try await load(try store(unit)).get()
+        #expect(ad.responseInfo.attempts.map(\.outcome) == [.timeout, .filled])
+        let heard = try await eventually { notices().isEmpty ? nil : notices() }
+        #expect(heard == ["loss slow 1 -"], "dropped, it is told so once; it never won")
     }
 
     @Test func noBidsErrorsAndWrongFormatsAreEachTheirBiddersOwn() async throws {
