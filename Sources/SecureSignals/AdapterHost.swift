@@ -218,6 +218,8 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
             }
             return .signal(.plaintext(cache.plaintext), cached: true, versions: versions)
         }
+        // A caller with no time left: the adapter is not asked, and it is not its fault.
+        guard timeout > .zero else { return .failure(SignalError(.timeout, "no time left to ask it")) }
         let decision = breaker.decide(at: now)
         if case .skip(let remaining) = decision {
             let retry =

@@ -149,6 +149,27 @@ struct RegressionTests {
         #expect(next?.code == .timeout, "the next request asks the adapter, not \(String(describing: next))")
     }
 
+    /// A caller with no time left (an OpenRTB line item whose signals' budget is spent) gets a
+    /// timeout without the adapter being asked: not the adapter's fault, so its breaker stays
+    /// closed even at one failure.
+    @Test func noTimeLeftIsATimeoutThatDoesNotAskTheAdapterNorCountAgainstIt() async throws {
+        let clock = ManualClock()
+        let host = try await breakingHost("test-echo", clock: clock, coolDown: .seconds(60))
+        let request = SignalRequest(requestID: "r", privacy: nil)
+        for _ in 0..<2 {
+            guard case .failure(let failure) = await host.collect(request, timeout: .zero) else {
+                Issue.record("expected a timeout, the adapter not asked")
+                return
+            }
+            #expect(failure.code == .timeout && failure.message == "no time left to ask it")
+        }
+        #expect(await host.status.circuit.state == .closed)
+        guard case .signal = await host.collect(request, timeout: .milliseconds(50)) else {
+            Issue.record("expected the adapter to be asked and answer")
+            return
+        }
+    }
+
     @Test func aResetClosesTheBreaker() async throws {
         let clock = ManualClock()
         let host = try await breakingHost("test-fails-until-reset", clock: clock, coolDown: .seconds(60))
