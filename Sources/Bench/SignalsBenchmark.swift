@@ -105,7 +105,7 @@ public struct SignalsBenchmark {
     private func measure(connections: Int, pause: Duration, health: Bool) async throws -> Row {
         let load = Load(socketPath: socketPath, connections: connections)
         let cpuBefore = ProcessCPUTime.current
-        let daemonBefore = daemonPID.flatMap(ProcessCPUTime.of)
+        let daemonBefore = daemonPID.flatMap { ProcessFootprint.of($0)?.cpuSeconds }
         let run: (latencies: [Duration], elapsed: Duration)
         do {
             run = try await load.drive(
@@ -119,7 +119,9 @@ public struct SignalsBenchmark {
         let cpu = ProcessCPUTime.current - cpuBefore
         var daemonPerRequest: Duration?
         // Half a second of CPU at least (50 ticks of 10 ms): a shorter measure says too little.
-        if let daemonPID, let before = daemonBefore, let after = ProcessCPUTime.of(daemonPID), after - before >= 0.5 {
+        if let daemonPID, let before = daemonBefore, let after = ProcessFootprint.of(daemonPID)?.cpuSeconds,
+            after - before >= 0.5
+        {
             daemonPerRequest = .nanoseconds(Int64((after - before) / Double(run.latencies.count) * 1e9))
         }
         return Row(
