@@ -111,21 +111,21 @@ struct BidResponseReader {
                     .networkError, "no bid fits a \(format.rawValue) unit: \(types.joined(separator: ", "))"),
                 lossNotices: bids.indices.compactMap { lossNotice($0, .incorrectFormat) })
         }
-        // Of the bids that fit, what the ad unit blocks is dropped first, whatever its price.
+        // Why a bid cannot win, whatever its price: its format, or (for a bid that fits) what the
+        // ad unit blocks.
         let exclusions = bids.indices.map { index -> AuctionLossReason? in
             let bid = bids[index].bid
             return misfits[index]
-                ? nil
+                ? .incorrectFormat
                 : quality.exclusion(
                     advertiserDomains: bid.adomain, categories: bid.cat, attributes: bid.attr, app: bid.bundle)
         }
-        for case let reason? in exclusions { blocked(reason) }
+        for case let reason? in exclusions where reason != .incorrectFormat { blocked(reason) }
         func lossNotices(winner: Int?) -> [String] {
             bids.indices.compactMap { index in
                 guard index != winner else { return nil }
                 let reason: AuctionLossReason =
-                    exclusions[index]
-                    ?? (misfits[index] ? .incorrectFormat : bids[index].bid.price < floor ? .belowFloor : .outbid)
+                    exclusions[index] ?? (bids[index].bid.price < floor ? .belowFloor : .outbid)
                 let minimum: Double? =
                     switch reason {
                     case .belowFloor: floor
@@ -137,8 +137,7 @@ struct BidResponseReader {
         }
         // The highest price at or above the floor; the first of equals.
         var winnerIndex: Int?
-        for index in bids.indices
-        where exclusions[index] == nil && !misfits[index] && bids[index].bid.price >= floor {
+        for index in bids.indices where exclusions[index] == nil && bids[index].bid.price >= floor {
             if winnerIndex.map({ bids[index].bid.price > bids[$0].bid.price }) ?? true { winnerIndex = index }
         }
         guard let winnerIndex else {
