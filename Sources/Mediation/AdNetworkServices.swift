@@ -9,11 +9,14 @@ public struct AdNetworkServices: Sendable {
     public var signals: (any SignalProvider)?
     /// Where a network counts what it does (the daemon's metrics).
     public var metrics: any MetricsFactory
+    /// What a network takes from its servers, at most.
+    public var limits: AdContentLimits
 
     public init(
         fetcher: any AdFetcher, trackers: TrackerQueue, signals: (any SignalProvider)? = nil,
-        metrics: any MetricsFactory = NOOPMetricsHandler.instance
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance, limits: AdContentLimits = AdContentLimits()
     ) {
+        self.limits = limits
         self.fetcher = fetcher
         self.trackers = trackers
         self.signals = signals

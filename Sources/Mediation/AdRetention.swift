@@ -5,7 +5,8 @@ import HeapModule
 /// answers `ad_expired`), a minute after its dismiss, at once when it falls unused out of its
 /// unit's latest `unusedKeptPerUnit` loads (forced loads that supersede one another do not pile
 /// up ads nobody will show), and whenever the store holds more than `capacity`: used and
-/// expired ads first, oldest first, then the oldest unused one. A plain value on the store's
+/// expired ads first, oldest first, then the oldest unused one; and likewise whenever their bytes
+/// add up to more than `byteCapacity`. A plain value on the store's
 /// clock, so its rules are tested without it.
 struct AdRetention {
     /// How many of a unit's latest loads keep their ads while unused.
@@ -17,6 +18,10 @@ struct AdRetention {
 
     /// The most ads held at once (`limits.max_stored_ads`).
     let capacity: Int
+    /// The most bytes the ads held may add up to (`limits.max_stored_ad_bytes`).
+    let byteCapacity: Int
+    /// What the ads held add up to, by `LoadedAd.bytes`.
+    private(set) var bytes = 0
     private var ads: [String: LoadedAd] = [:]
     /// Every ad in load order, oldest first (entries of ads already gone are skipped).
     private var order = Deque<String>()
@@ -37,8 +42,15 @@ struct AdRetention {
         static func < (lhs: Drop, rhs: Drop) -> Bool { lhs.at < rhs.at }
     }
 
-    init(capacity: Int = 2000) {
+    init(capacity: Int = 2000, byteCapacity: Int = AdContentLimits().maximumStoredAdBytes) {
         self.capacity = capacity
+        self.byteCapacity = byteCapacity
+    }
+
+    /// Drops the ad `id`, if held, and its bytes.
+    private mutating func remove(_ id: String) {
+        guard let ad = ads.removeValue(forKey: id) else { return }
+        bytes -= ad.bytes
     }
 
     subscript(id: String) -> LoadedAd? { ads[id] }
@@ -51,14 +63,16 @@ struct AdRetention {
     /// unit) the capacity took.
     @discardableResult
     mutating func keep(_ ad: LoadedAd, now: Duration) -> Int {
+        remove(ad.id)
         ads[ad.id] = ad
+        bytes += ad.bytes
         order.append(ad.id)
         if ad.isUsed { used.append(ad.id) }
         drops.insert(Drop(at: ad.expiresAt + Self.keptAfterExpiry, id: ad.id))
         var queue = latest[ad.unit.id, default: []]
         queue.append(ad.id)
         while queue.count > Self.unusedKeptPerUnit, let oldest = queue.popFirst() {
-            if let old = ads[oldest], !old.isUsed { ads[oldest] = nil }
+            if let old = ads[oldest], !old.isUsed { remove(oldest) }
         }
         latest[ad.unit.id] = queue
         // Dropped ads leave their entries behind; rebuild before those outnumber the live ones.
@@ -78,24 +92,25 @@ struct AdRetention {
         min(ad.expiresAt + Self.keptAfterExpiry, dismissedLeave[ad.id] ?? .seconds(Int64.max))
     }
 
-    /// Drops ads until no more than `capacity` are held: of the oldest used ad and the ad that
+    /// Drops ads until no more than `capacity` are held, adding up to no more than
+    /// `byteCapacity` (the newest always stays: the store checked it alone): of the oldest used ad and the ad that
     /// expired first (the soonest to leave, if it expired or was used), the older first; when
     /// neither is there, the oldest (unused) ad. Returns how many unused ones went.
     private mutating func makeRoom(now: Duration) -> Int {
         var unusedDropped = 0
-        while ads.count > capacity {
+        while ads.count > capacity || (bytes > byteCapacity && ads.count > 1) {
             while let id = order.first, ads[id] == nil { order.removeFirst() }
             while let id = used.first, ads[id] == nil { used.removeFirst() }
             while let first = drops.min, ads[first.id] == nil { drops.removeMin() }
             let oldestUsed = used.first.flatMap { ads[$0] }
             let oldestExpired = drops.min.flatMap { ads[$0.id] }.flatMap { $0.expiresAt <= now || $0.isUsed ? $0 : nil }
             switch (oldestUsed, oldestExpired) {
-            case (let used?, let expired?): ads[used.loadedAt <= expired.loadedAt ? used.id : expired.id] = nil
-            case (let used?, nil): ads[used.id] = nil
-            case (nil, let expired?): ads[expired.id] = nil
+            case (let used?, let expired?): remove(used.loadedAt <= expired.loadedAt ? used.id : expired.id)
+            case (let used?, nil): remove(used.id)
+            case (nil, let expired?): remove(expired.id)
             case (nil, nil):
                 guard let oldest = order.popFirst() else { return unusedDropped }
-                ads[oldest] = nil
+                remove(oldest)
                 unusedDropped += 1
             }
         }
@@ -114,13 +129,14 @@ struct AdRetention {
         guard let held = ads[ad.id] else { return }
         if ad.isUsed, !held.isUsed { used.append(ad.id) }
         ads[ad.id] = ad
+        bytes += ad.bytes - held.bytes
     }
 
     /// Drops the ads whose time to leave is before `now`, in time proportional to what it drops.
     mutating func sweep(now: Duration) {
         while let first = drops.min, first.at < now {
             drops.removeMin()
-            ads[first.id] = nil
+            remove(first.id)
             dismissedLeave[first.id] = nil
         }
     }
@@ -128,7 +144,7 @@ struct AdRetention {
     /// Drops every unused ad `isStale` says no longer fits; returns how many went.
     mutating func dropUnused(where isStale: (LoadedAd) -> Bool) -> Int {
         let stale = ads.values.filter { !$0.isUsed && isStale($0) }.map(\.id)
-        for id in stale { ads[id] = nil }
+        for id in stale { remove(id) }
         return stale.count
     }
 

@@ -75,12 +75,21 @@ extension AdStore {
                 // The privacy state may have changed while the images came.
                 if privacyChanges != privacy, !fits(fill) { return droppedForPrivacy(unit, request, fill) }
             }
+            let bytes = fill.ad.byteCount
+            let maximum = services.limits.maximumAdBytes
+            if bytes > maximum {
+                let error = AdLoadError(
+                    .networkError,
+                    "the \(fill.network) ad holds \(bytes) bytes, over limits.max_ad_bytes (\(maximum)): not kept")
+                return refused(unit, request, fill, error)
+            }
             // The ad is kept: what its network owes its bidders (a win notice) goes now.
             fill.ad.whenKept?()
             if let mode = fill.info.servingMode { metrics.served(mode) }
-            let ad = LoadedAd(
+            var ad = LoadedAd(
                 id: UUID().uuidString.lowercased(), unit: unit, fill: fill, ssv: request.ssv,
                 preferences: request.preferences, loadedAt: now)
+            ad.bytes = bytes
             ads.sweep(now: now)
             let displaced = ads.keep(ad, now: now)
             if displaced > 0 {
@@ -107,9 +116,18 @@ extension AdStore {
     /// load fails as `no_fill` (published and counted), and is tried again under the new state
     /// as a failed load is.
     private func droppedForPrivacy(_ unit: AdUnit, _ request: AdLoadRequest, _ fill: Waterfall.Fill) -> LoadResult {
-        fill.ad.whenDropped?()
-        let error = AdLoadError(.noFill, "the privacy state changed during the load, and what it loaded no longer fits")
         metrics.droppedForPrivacy(1)
+        return refused(
+            unit, request, fill,
+            AdLoadError(.noFill, "the privacy state changed during the load, and what it loaded no longer fits"))
+    }
+
+    /// A fill that is not kept after all: its network hears it lost, the load fails with
+    /// `error` (published and counted), and is tried again as a failed load is.
+    private func refused(_ unit: AdUnit, _ request: AdLoadRequest, _ fill: Waterfall.Fill, _ error: AdLoadError)
+        -> LoadResult
+    {
+        fill.ad.whenDropped?()
         metrics.count(.failedToLoad, unit: unit.id)
         events.publish(
             AdEvent(

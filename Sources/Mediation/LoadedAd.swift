@@ -9,6 +9,8 @@ struct LoadedAd: Sendable {
     let preferences: NativeAdPreferences
     /// On the store's clock.
     let loadedAt: Duration
+    /// What it holds (`NetworkAd.byteCount`), counted once when the store keeps it.
+    var bytes = 0
     var impressionRecorded = false
     var clickRecorded = false
     var presentation = RewardedPresentation()

@@ -3,11 +3,25 @@ import Foundation
 /// Turns the bytes of one VAST document into a `VASTDocument`, without fetching anything.
 /// Lenient about what a player can do without (unknown elements, bad numbers); strict about the root and version.
 public enum VASTReader {
-    /// The document in `bytes`, or a `VASTError`: 100 when not well-formed XML, 101 when the root `VAST` has no
-    /// version, 102 when the root is not `VAST` (e.g. VAST 1.0) or the major version is not 2, 3 or 4.
-    public static func read(_ bytes: [UInt8]) throws(VASTError) -> VASTDocument {
-        guard let root = VASTXMLTreeBuilder.parse(bytes) else {
+    /// Elements nested deeper than this are refused unless a caller says otherwise: far above
+    /// any real document (the deepest VAST 4.2 path is about a dozen levels).
+    public static let defaultMaximumDepth = 256
+
+    /// The document in `bytes`, or a `VASTError`: 100 when not well-formed XML or nested deeper
+    /// than `maximumDepth`, 101 when the root `VAST` has no version, 102 when the root is not
+    /// `VAST` (e.g. VAST 1.0) or the major version is not 2, 3 or 4.
+    public static func read(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(VASTError)
+        -> VASTDocument
+    {
+        let root: VASTXMLElement
+        switch VASTXMLTreeBuilder.parse(bytes, maximumDepth: maximumDepth) {
+        case .success(let element): root = element
+        case .failure(.notWellFormed):
             throw VASTError(code: .xmlParse, message: "the document is not well-formed XML")
+        case .failure(.tooDeep(let bound)):
+            throw VASTError(
+                code: .xmlParse,
+                message: "the document nests elements deeper than \(bound) levels (limits.max_document_depth)")
         }
         guard root.name == "VAST" else {
             throw VASTError(

@@ -5,15 +5,19 @@ public struct VASTResolver: Sendable {
     public var preferences: VASTMediaPreferences
     /// The most wrappers on one chain; one more is error 302.
     public var maximumWrapperDepth: Int
+    /// The deepest nesting of elements a document may have (`VASTReader.defaultMaximumDepth`).
+    public var maximumDocumentDepth: Int
     private let fetch: @Sendable (String) async throws -> [UInt8]
 
     /// fetch: the body at a URL (the adapter passes its HTTP client; throws on transport error, timeout, non-2xx).
     public init(
         preferences: VASTMediaPreferences = .init(), maximumWrapperDepth: Int = 5,
+        maximumDocumentDepth: Int = VASTReader.defaultMaximumDepth,
         fetch: @escaping @Sendable (String) async throws -> [UInt8]
     ) {
         self.preferences = preferences
         self.maximumWrapperDepth = maximumWrapperDepth
+        self.maximumDocumentDepth = maximumDocumentDepth
         self.fetch = fetch
     }
 
@@ -36,7 +40,7 @@ public struct VASTResolver: Sendable {
     public func resolve(document: [UInt8], url: String?) async -> VASTResolution {
         let parsed: VASTDocument
         do {
-            parsed = try VASTReader.read(document)
+            parsed = try VASTReader.read(document, maximumDepth: maximumDocumentDepth)
         } catch {
             return .failure(error)
         }
@@ -155,7 +159,7 @@ public struct VASTResolver: Sendable {
         }
         let document: VASTDocument
         do {
-            document = try VASTReader.read(body)
+            document = try VASTReader.read(body, maximumDepth: maximumDocumentDepth)
         } catch {
             return failure(error.code, "the wrapper target \(target): \(error.message)")
         }

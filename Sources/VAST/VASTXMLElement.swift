@@ -39,18 +39,28 @@ enum VASTXMLTreeBuilder {
     /// libxml2's global state is not documented as safe for parsers on several threads at once; parses are short.
     private static let lock = NSLock()
 
-    /// The root element, or nil when the bytes are not well-formed XML.
-    static func parse(_ bytes: [UInt8]) -> VASTXMLElement? {
-        guard !bytes.isEmpty else { return nil }
-        let delegate = TreeDelegate()
+    /// Why bytes gave no tree.
+    enum Failure: Error {
+        case notWellFormed
+        /// Elements nest deeper than the bound: refused before the tree grows past it.
+        case tooDeep(bound: Int)
+    }
+
+    /// The root element. The parser reports elements one at a time and the tree is never
+    /// deeper than `maximumDepth`, so no recursion that the document controls (building,
+    /// comparing or releasing the tree) can exhaust a thread's stack.
+    static func parse(_ bytes: [UInt8], maximumDepth: Int) -> Result<VASTXMLElement, Failure> {
+        guard !bytes.isEmpty else { return .failure(.notWellFormed) }
+        let delegate = TreeDelegate(maximumDepth: maximumDepth)
         let parser = XMLParser(data: Data(bytes))
         parser.shouldProcessNamespaces = false
         parser.shouldReportNamespacePrefixes = false
         parser.shouldResolveExternalEntities = false
         parser.delegate = delegate
         let parsed = lock.withLock { parser.parse() }
-        guard parsed, !delegate.failed else { return nil }
-        return delegate.root
+        if delegate.tooDeep { return .failure(.tooDeep(bound: maximumDepth)) }
+        guard parsed, !delegate.failed, let root = delegate.root else { return .failure(.notWellFormed) }
+        return .success(root)
     }
 
     /// Removes a namespace prefix: `vast:Ad` → `Ad`.
@@ -62,14 +72,27 @@ enum VASTXMLTreeBuilder {
 
 /// Collects elements while `XMLParser` reports them; used on one thread for one parse only.
 private final class TreeDelegate: NSObject, XMLParserDelegate {
+    let maximumDepth: Int
     var stack: [VASTXMLElement] = []
     var root: VASTXMLElement?
     var failed = false
+    var tooDeep = false
+
+    init(maximumDepth: Int) {
+        self.maximumDepth = maximumDepth
+    }
 
     func parser(
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
         qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
     ) {
+        guard !failed else { return }
+        guard stack.count < maximumDepth else {
+            tooDeep = true
+            failed = true
+            parser.abortParsing()
+            return
+        }
         var attributes: [String: String] = [:]
         for (key, value) in attributeDict where !key.hasPrefix("xmlns") {
             let local = VASTXMLTreeBuilder.localName(key)
@@ -86,6 +109,7 @@ private final class TreeDelegate: NSObject, XMLParserDelegate {
     func parser(
         _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
     ) {
+        guard !failed else { return }
         guard let element = stack.popLast() else {
             failed = true
             return

@@ -144,4 +144,22 @@ struct AdRetentionCapTests {
         #expect(retention.pendingDrops <= 2 * 50 + 1024 + 1, "the schedule does not grow without bound")
         #expect(dropped > 0)
     }
+
+    /// `limits.max_stored_ad_bytes`: ads are dropped, oldest unused first, while what they hold
+    /// adds up to more; the bytes of ads that left are no longer counted.
+    @Test func theStoreKeepsWhatItsAdsHoldUnderItsByteBound() {
+        var retention = AdRetention(capacity: 100, byteCapacity: 1000)
+        for index in 0..<4 {
+            var held = ad("ad-\(index)", unit: index)
+            held.bytes = 300
+            #expect(retention.keep(held, now: .zero) == (index == 3 ? 1 : 0))
+        }
+        #expect(retention["ad-0"] == nil && retention.count == 3 && retention.bytes == 900)
+        var big = ad("big", unit: 7)
+        big.bytes = 1500
+        retention.keep(big, now: .zero)
+        #expect(retention.count == 1 && retention["big"] != nil, "the newest stays: the store checked it alone")
+        retention.sweep(now: .seconds(100_000))
+        #expect(retention.count == 0 && retention.bytes == 0)
+    }
 }

@@ -1,3 +1,5 @@
+import Mediation
+
 extension ConfigurationResolver {
     /// `limits`: each cap as written (the file model checked its range).
     func limits() -> Limits {
@@ -8,6 +10,10 @@ extension ConfigurationResolver {
             readTimeout: .milliseconds(limits.readTimeoutMilliseconds), maxEventStreams: limits.maxEventStreams,
             maxEventStreamsPerPeer: limits.maxEventStreamsPerPeer,
             eventStreamBuffer: limits.eventStreamBuffer, maxRequestsInFlightPerPeer: limits.maxRequestsInFlightPerPeer,
-            maxStoredAds: limits.maxStoredAds)
+            maxStoredAds: limits.maxStoredAds,
+            content: AdContentLimits(
+                maximumDocumentDepth: limits.maxDocumentDepth, maximumTextBytes: limits.maxTextBytes,
+                maximumURLBytes: limits.maxURLBytes, maximumAdBytes: limits.maxAdBytes,
+                maximumStoredAdBytes: limits.maxStoredAdBytes))
     }
 }

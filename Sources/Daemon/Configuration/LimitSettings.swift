@@ -14,6 +14,11 @@ extension DaemonConfiguration {
         var eventStreamBuffer = Limits.standard.eventStreamBuffer
         var maxRequestsInFlightPerPeer = Limits.standard.maxRequestsInFlightPerPeer
         var maxStoredAds = Limits.standard.maxStoredAds
+        var maxDocumentDepth = Limits.standard.content.maximumDocumentDepth
+        var maxTextBytes = Limits.standard.content.maximumTextBytes
+        var maxURLBytes = Limits.standard.content.maximumURLBytes
+        var maxAdBytes = Limits.standard.content.maximumAdBytes
+        var maxStoredAdBytes = Limits.standard.content.maximumStoredAdBytes
 
         init() {}
 
@@ -34,6 +39,14 @@ extension DaemonConfiguration {
             maxRequestsInFlightPerPeer = try container.positive(
                 .maxRequestsInFlightPerPeer, default: standard.maxRequestsInFlightPerPeer, max: 65_536)
             maxStoredAds = try container.positive(.maxStoredAds, default: standard.maxStoredAds, max: 1_000_000)
+            let content = standard.content
+            maxDocumentDepth = try container.positive(
+                .maxDocumentDepth, default: content.maximumDocumentDepth, max: 10_000)
+            maxTextBytes = try container.positive(.maxTextBytes, default: content.maximumTextBytes, max: 1 << 20)
+            maxURLBytes = try container.positive(.maxURLBytes, default: content.maximumURLBytes, max: 1 << 20)
+            maxAdBytes = try container.positive(.maxAdBytes, default: content.maximumAdBytes, max: 64 << 20)
+            maxStoredAdBytes = try container.positive(
+                .maxStoredAdBytes, default: content.maximumStoredAdBytes, max: 4 << 30)
         }
     }
 }

@@ -1,3 +1,5 @@
+import Mediation
+
 /// What the daemon grants its clients, resolved from `limits`: over a cap a client gets a JSON
 /// 503 or 429 and the refusal is counted, never an unbounded queue.
 public struct Limits: Sendable, Equatable {
@@ -19,9 +21,11 @@ public struct Limits: Sendable, Equatable {
     public var maxRequestsInFlightPerPeer: Int
     /// Ads the store keeps, ready, shown or expired.
     public var maxStoredAds: Int
+    /// What the daemon takes from ad servers: document depth, text, URL and ad bytes.
+    public var content: AdContentLimits
 
     public static let standard = Limits(
         maxConnections: 256, maxConnectionsPerPeer: 64, idleTimeout: .seconds(30), readTimeout: .seconds(5),
         maxEventStreams: 32, maxEventStreamsPerPeer: 8, eventStreamBuffer: 256, maxRequestsInFlightPerPeer: 32,
-        maxStoredAds: 2000)
+        maxStoredAds: 2000, content: AdContentLimits())
 }

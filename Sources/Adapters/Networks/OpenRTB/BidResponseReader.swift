@@ -11,6 +11,8 @@ struct BidResponseReader {
     let format: AdFormat
     /// The ad unit's blocks: a bid that hits one is dropped before the winner is chosen.
     var quality = AdQuality()
+    /// What a bid's markup may hold: a bid over a bound loses with 3 (invalid response).
+    var limits = AdContentLimits()
     /// Told of each bid dropped, with why.
     var blocked: @Sendable (AuctionLossReason) -> Void = { _ in }
 
@@ -64,6 +66,10 @@ struct BidResponseReader {
         if response.body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             throw AdLoadError(.noFill, "the bidder answered an empty body: no bid")
         }
+        guard JSONNesting.isWithin(limits.maximumDocumentDepth, response.body) else {
+            throw AdLoadError(
+                .networkError, JSONNesting.refusal("the bid response", maximumDepth: limits.maximumDocumentDepth))
+        }
         let decoded: BidResponse
         do {
             decoded = try JSONDecoder().decode(BidResponse.self, from: Data(response.body))
@@ -111,16 +117,28 @@ struct BidResponseReader {
                     .networkError, "no bid fits a \(format.rawValue) unit: \(types.joined(separator: ", "))"),
                 lossNotices: bids.indices.compactMap { lossNotice($0, .incorrectFormat) })
         }
-        // Why a bid cannot win, whatever its price: its format, or (for a bid that fits) what the
-        // ad unit blocks.
+        // A fitting bid whose markup is over the limits: refused (3), whatever its price.
+        let oversized = bids.indices.map { index -> String? in
+            misfits[index]
+                ? nil
+                : markupProblem(
+                    bids[index].bid.adm,
+                    macros: AuctionMacros(
+                        requestID: requestID, bid: bids[index].bid, bidResponseID: decoded.bidid,
+                        seat: bids[index].seat, currency: currency, loss: AuctionMacros.bidWon))
+        }
+        // Why a bid cannot win, whatever its price: its format, its markup over the limits, or
+        // (for a bid that fits) what the ad unit blocks.
         let exclusions = bids.indices.map { index -> AuctionLossReason? in
             let bid = bids[index].bid
-            return misfits[index]
-                ? .incorrectFormat
-                : quality.exclusion(
-                    advertiserDomains: bid.adomain, categories: bid.cat, attributes: bid.attr, app: bid.bundle)
+            if misfits[index] { return .incorrectFormat }
+            if oversized[index] != nil { return .invalidResponse }
+            return quality.exclusion(
+                advertiserDomains: bid.adomain, categories: bid.cat, attributes: bid.attr, app: bid.bundle)
         }
-        for case let reason? in exclusions where reason != .incorrectFormat { blocked(reason) }
+        for case let reason? in exclusions where ![.incorrectFormat, .invalidResponse].contains(reason) {
+            blocked(reason)
+        }
         func lossNotices(winner: Int?) -> [String] {
             bids.indices.compactMap { index in
                 guard index != winner else { return nil }
@@ -142,6 +160,11 @@ struct BidResponseReader {
         }
         guard let winnerIndex else {
             let fitting = bids.indices.filter { !misfits[$0] }
+            if let problem = oversized.compactMap({ $0 }).first, fitting.allSatisfy({ oversized[$0] != nil }) {
+                throw Failure(
+                    AdLoadError(.networkError, "every bid was refused: \(problem)"),
+                    lossNotices: lossNotices(winner: nil))
+            }
             if fitting.allSatisfy({ exclusions[$0] != nil }) {
                 let reasons = Set(fitting.compactMap { exclusions[$0].map(Self.describe) }).sorted()
                 let passedOver = bids.count - fitting.count
@@ -170,6 +193,23 @@ struct BidResponseReader {
             billingNotice: winner.bid.burl.flatMap(nonEmpty).map(macros.expand),
             lossNotices: lossNotices(winner: winnerIndex), winnerLossNotice: winner.bid.lurl.flatMap(nonEmpty),
             price: winner.bid.price, expiry: winner.bid.exp.flatMap { $0 > 0 ? .seconds($0) : nil }, value: value)
+    }
+
+    /// Why a bid's markup is refused: more bytes than an ad may hold, or (native) nested too
+    /// deep or holding a text or URL over the limits; nil when it fits or is not there yet (a
+    /// markup its win notice serves is judged when it comes).
+    private func markupProblem(_ markup: JSONValue?, macros: AuctionMacros) -> String? {
+        let bytes: Int
+        switch markup {
+        case .string(let text)?: bytes = text.utf8.count
+        case .object?: bytes = 0
+        default: return nil
+        }
+        if bytes > limits.maximumAdBytes {
+            return "its adm is \(bytes) bytes, over limits.max_ad_bytes (\(limits.maximumAdBytes))"
+        }
+        guard format == .native, let markup else { return nil }
+        return OpenRTBAdNetwork.limitProblem(markup, macros: macros, limits: limits)
     }
 
     private static func describe(_ reason: AuctionLossReason) -> String {

@@ -32,19 +32,31 @@ enum NativeRequest {
         case main = 3
     }
 
+    /// The most characters a text asset may have (its `len`); nil where the request sets none.
+    static func length(of asset: Asset) -> Int? {
+        switch asset {
+        case .title: 90
+        case .body: 200
+        case .sponsoredBy: 25
+        case .callToAction: 15
+        default: nil
+        }
+    }
+
     /// The request object, before it is encoded into `imp.native.request`.
     static func object(mainImageMinimum: (width: Int, height: Int)) -> JSONValue {
         func number(_ value: Int) -> JSONValue { .number(Double(value)) }
         func asset(_ id: Asset, required: Bool, _ body: (String, JSONValue)) -> JSONValue {
             .object(["id": number(id.rawValue), "required": number(required ? 1 : 0), body.0: body.1])
         }
-        func data(_ type: DataType, length: Int? = nil) -> (String, JSONValue) {
+        func data(_ type: DataType, for id: Asset) -> (String, JSONValue) {
             var object: [String: JSONValue] = ["type": number(type.rawValue)]
-            if let length { object["len"] = number(length) }
+            if let length = length(of: id) { object["len"] = number(length) }
             return ("data", .object(object))
         }
+        let title: [String: JSONValue] = length(of: .title).map { ["len": number($0)] } ?? [:]
         let assets: [JSONValue] = [
-            asset(.title, required: true, ("title", .object(["len": number(90)]))),
+            asset(.title, required: true, ("title", .object(title))),
             asset(
                 .mainImage, required: true,
                 (
@@ -57,11 +69,11 @@ enum NativeRequest {
             asset(
                 .icon, required: false,
                 ("img", .object(["type": number(ImageType.icon.rawValue), "wmin": number(50), "hmin": number(50)]))),
-            asset(.body, required: false, data(.desc, length: 200)),
-            asset(.sponsoredBy, required: false, data(.sponsored, length: 25)),
-            asset(.callToAction, required: false, data(.callToAction, length: 15)),
-            asset(.rating, required: false, data(.rating)),
-            asset(.price, required: false, data(.price)),
+            asset(.body, required: false, data(.desc, for: .body)),
+            asset(.sponsoredBy, required: false, data(.sponsored, for: .sponsoredBy)),
+            asset(.callToAction, required: false, data(.callToAction, for: .callToAction)),
+            asset(.rating, required: false, data(.rating, for: .rating)),
+            asset(.price, required: false, data(.price, for: .price)),
         ]
         return .object([
             "ver": .string("1.2"),

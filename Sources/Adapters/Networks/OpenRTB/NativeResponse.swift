@@ -113,6 +113,33 @@ struct NativeResponse: Decodable, Sendable {
         }
     }
 
+    /// Why the response is refused under `limits`: a text over its asset's `len` (or
+    /// `max_text_bytes`), a URL over `max_url_bytes`; nil when everything fits.
+    func problem(_ limits: AdContentLimits) -> String? {
+        var texts: [(text: String, what: String, length: Int?)] = []
+        var urls: [(url: String, what: String)] = []
+        for (index, asset) in (assets ?? []).enumerated() {
+            let name = "asset \(asset.id.map(String.init) ?? "#\(index)")"
+            let length = Self.role(of: asset).flatMap(NativeRequest.length)
+            if let title = asset.title?.text { texts.append((title, "\(name) title", length)) }
+            if let value = asset.data?.value { texts.append((value, "\(name) data", length)) }
+            if let image = asset.img?.url { urls.append((image, "\(name) image URL")) }
+        }
+        urls += [(link.url, "link URL")] + (link.fallback.map { [($0, "link fallback")] } ?? [])
+        urls +=
+            (link.clicktrackers ?? []).map { ($0, "click tracker") }
+            + (imptrackers ?? []).map { ($0, "impression tracker") }
+        urls += (eventtrackers ?? []).compactMap { tracker in tracker.url.map { ($0, "event tracker") } }
+        urls += [assetsurl, privacy].compactMap { $0 }.map { ($0, "assetsurl or privacy URL") }
+        for text in texts {
+            if let problem = limits.problem(text: text.text, text.what, length: text.length) { return problem }
+        }
+        for url in urls {
+            if let problem = limits.problem(url: url.url, url.what) { return problem }
+        }
+        return nil
+    }
+
     /// The response in the daemon's native schema with its trackers; throws a message naming
     /// what is missing.
     func networkAd() throws(AdLoadError) -> NetworkAd {

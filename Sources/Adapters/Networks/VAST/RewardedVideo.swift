@@ -21,7 +21,9 @@ struct RewardedVideo {
         let fetcher = services.fetcher
         let timeout = fetchTimeout
         let request = self.request
-        return VASTResolver(preferences: preferences) { url in
+        return VASTResolver(
+            preferences: preferences, maximumDocumentDepth: services.limits.maximumDocumentDepth
+        ) { url in
             try await fetcher.fetch(VASTMacros.expand(url), timeout: request.budget(timeout))
         }
     }
