@@ -30,17 +30,32 @@ public struct OutboxCommit: Sendable {
     public var addedAt: Int64 = 0
     public var settled: [Int64] = []
     public var rescheduled: [(id: Int64, attempts: Int, dueAt: Int64)] = []
+    /// The most pings the outbox may owe after this commit (`trackers.max_owed`): the oldest
+    /// beyond it are given up in the same transaction.
+    public var maximumOwed = Int.max
 
     public init() {}
 
     public var isEmpty: Bool { adding.isEmpty && settled.isEmpty && rescheduled.isEmpty }
 }
 
+/// What a commit did: the pings it added, with their ids in order, and how many of the oldest
+/// owed pings it gave up to stay within `OutboxCommit.maximumOwed`.
+public struct OutboxCommitted: Sendable {
+    public var added: [OwedPing]
+    public var givenUp: Int
+
+    public init(added: [OwedPing], givenUp: Int = 0) {
+        self.added = added
+        self.givenUp = givenUp
+    }
+}
+
 /// Where the tracker queue keeps what it owes, durably: a commit is on disk when `commit`
 /// returns, so an answer given after it survives a crash or a power cut.
 public protocol TrackerOutbox: Sendable {
-    /// Applies `commit` in one transaction; answers the added pings with their ids, in order.
-    func commit(_ commit: OutboxCommit) async throws -> [OwedPing]
+    /// Applies `commit` in one transaction.
+    func commit(_ commit: OutboxCommit) async throws -> OutboxCommitted
     /// Up to `limit` pings never tried whose id is over `id`, oldest first: the queue takes
     /// them a window at a time.
     func untried(after id: Int64, limit: Int) throws -> [OwedPing]

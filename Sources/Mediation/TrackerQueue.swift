@@ -42,13 +42,17 @@ public final class TrackerQueue: Sendable {
         /// outbox and are taken as those settle: first the untried, oldest first, then those
         /// whose next try is due, earliest first.
         public var window: Int
+        /// The most pings owed at once (`trackers.max_owed`): past it the oldest are given up,
+        /// counted, so that a dead tracker cannot fill the disk.
+        public var maxOwed: Int
 
         public init(
             concurrency: Int = 8, timeout: Duration = .seconds(5), retryDelay: Duration = .seconds(1),
             maxDelay: Duration = .seconds(600), maxAge: Duration = .seconds(86_400),
-            ssvMaxAge: Duration = .seconds(7 * 86_400), window: Int = 10_000
+            ssvMaxAge: Duration = .seconds(7 * 86_400), window: Int = 10_000, maxOwed: Int = 100_000
         ) {
             self.window = max(1, window)
+            self.maxOwed = max(1, maxOwed)
             self.concurrency = concurrency
             self.timeout = timeout
             self.retryDelay = retryDelay
@@ -209,6 +213,10 @@ extension TrackerQueue {
             var timer: (at: Int64, task: Task<Void, Never>)?
             /// Drained: nothing more is taken.
             var stopped = false
+            /// When a failed commit was last logged (wall-clock ms): once a minute while it lasts.
+            var failureLoggedAt: Int64?
+            /// When a full outbox was last logged (wall-clock ms).
+            var fullLoggedAt: Int64?
         }
 
         let state = Mutex(State())
@@ -218,6 +226,8 @@ extension TrackerQueue {
         let settings: Settings
         let logger: Logger
         let outcomes: [String: Counter]
+        /// `secure_signals_tracker_given_up_total{reason}`: pings no longer owed though unsent.
+        let givenUp: [String: Counter]
         let wakes: AsyncStream<Void>.Continuation
         private let wakeups: AsyncStream<Void>
         /// Stored pings, for the sender to deliver.
@@ -242,6 +252,15 @@ extension TrackerQueue {
                 }
             }
             outcomes = counters
+            givenUp = Dictionary(
+                uniqueKeysWithValues: ["max_age", "outbox_full"].map { reason in
+                    (
+                        reason,
+                        Counter(
+                            label: "secure_signals_tracker_given_up_total", dimensions: [("reason", reason)],
+                            factory: metrics)
+                    )
+                })
             (wakeups, wakes) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
             (pings, send) = AsyncStream<OwedPing>.makeStream()
         }
@@ -416,6 +435,7 @@ extension TrackerQueue {
                     commit.addedAt = state.unsavedSince ?? now
                     commit.settled = state.settled
                     commit.rescheduled = state.rescheduled
+                    commit.maximumOwed = settings.maxOwed
                     state.unsaved = []
                     state.unsavedSince = nil
                     state.settled = []
@@ -428,7 +448,9 @@ extension TrackerQueue {
                     return
                 }
                 do {
-                    let added = try await outbox.commit(commit)
+                    let committed = try await outbox.commit(commit)
+                    let added = committed.added
+                    if committed.givenUp > 0 { gaveUp(committed.givenUp) }
                     state.withLock { state in
                         state.saved = upTo
                         for id in commit.settled + commit.rescheduled.map(\.id) {
@@ -443,7 +465,17 @@ extension TrackerQueue {
                     hand(added)
                     refill()
                 } catch {
-                    logger.error("the tracker outbox could not be written", metadata: ["error": "\(error)"])
+                    let now = clock.nowMilliseconds
+                    let log = state.withLock { state in
+                        if let last = state.failureLoggedAt, now >= last, now - last < 60_000 { return false }
+                        state.failureLoggedAt = now
+                        return true
+                    }
+                    if log {
+                        logger.error(
+                            "the tracker outbox could not be written (logged once a minute while it lasts)",
+                            metadata: ["error": "\(error)"])
+                    }
                     state.withLock { state in
                         state.unsaved = commit.adding + state.unsaved
                         state.unsavedSince = commit.adding.isEmpty ? state.unsavedSince : commit.addedAt
@@ -563,8 +595,24 @@ extension TrackerQueue {
             return Int64.random(in: (ceiling + 1) / 2...ceiling)
         }
 
+        /// Counts and logs (once a minute at most) the oldest pings the outbox gave up for room.
+        private func gaveUp(_ count: Int) {
+            givenUp["outbox_full"]?.increment(by: count)
+            let now = clock.nowMilliseconds
+            let log = state.withLock { state in
+                if let last = state.fullLoggedAt, now >= last, now - last < 60_000 { return false }
+                state.fullLoggedAt = now
+                return true
+            }
+            guard log else { return }
+            logger.warning(
+                "the tracker outbox is full (trackers.max_owed): the oldest owed pings were given up (logged once a minute)",
+                metadata: ["given_up": "\(count)", "max_owed": "\(settings.maxOwed)"])
+        }
+
         /// Gives `ping` up, past its max age: counted, logged, no longer owed.
         private func drop(_ ping: OwedPing, reason: String) {
+            givenUp["max_age"]?.increment()
             count(ping.kind, "dropped")
             logger.warning(
                 "a tracker ping was given up after its max age (trackers.max_age_ms, ssv.max_age_ms)",

@@ -10,8 +10,8 @@ public struct SQLiteTrackerOutbox: TrackerOutbox {
         self.database = database
     }
 
-    public func commit(_ commit: OutboxCommit) async throws -> [OwedPing] {
-        try await database.writer.write { db in
+    public func commit(_ commit: OutboxCommit) async throws -> OutboxCommitted {
+        try await database.write { db in
             var added: [OwedPing] = []
             for ping in commit.adding {
                 var row = OutboxRow(
@@ -26,8 +26,23 @@ public struct SQLiteTrackerOutbox: TrackerOutbox {
                     sql: "UPDATE tracker_outbox SET attempts = ?, due_at_ms = ? WHERE id = ?",
                     arguments: [change.attempts, change.dueAt, change.id])
             }
-            return added
+            return OutboxCommitted(added: added, givenUp: try Self.giveUpOldest(db, keeping: commit.maximumOwed))
         }
+    }
+
+    /// Deletes the oldest rows beyond `maximum`; returns how many. The ids' span bounds the count
+    /// from above without a scan, so the table is counted only when it may be over.
+    private static func giveUpOldest(_ db: Database, keeping maximum: Int) throws -> Int {
+        guard maximum < Int.max,
+            let row = try Row.fetchOne(db, sql: "SELECT min(id), max(id) FROM tracker_outbox"),
+            let low: Int64 = row[0], let high: Int64 = row[1], high - low + 1 > maximum
+        else { return 0 }
+        let over = try OutboxRow.fetchCount(db) - maximum
+        guard over > 0 else { return 0 }
+        try db.execute(
+            sql: "DELETE FROM tracker_outbox WHERE id IN (SELECT id FROM tracker_outbox ORDER BY id LIMIT ?)",
+            arguments: [over])
+        return over
     }
 
     public func untried(after id: Int64, limit: Int) throws -> [OwedPing] {

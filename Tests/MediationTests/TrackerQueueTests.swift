@@ -173,7 +173,7 @@ struct TrackerQueueTests {
 
         struct DiskFull: Error {}
 
-        func commit(_ commit: OutboxCommit) async throws -> [OwedPing] {
+        func commit(_ commit: OutboxCommit) async throws -> OutboxCommitted {
             if failing.withLock({ $0 }) { throw DiskFull() }
             return try await real.commit(commit)
         }
