@@ -16,6 +16,8 @@ struct DaemonApplication: Sendable {
     /// only the testbed's moves.
     let clock: AdjustableClock
     let trackers: TrackerQueue
+    /// `state.sqlite`: the outbox, the ledger, the journal and the capped impressions.
+    let database: StateDatabase
     /// Keeps the URL recipients' key sets current.
     let recipientKeys: RecipientKeyRefresher
     let metrics: DaemonMetrics
@@ -47,7 +49,8 @@ struct DaemonApplication: Sendable {
             units: configuration.mediation.units, networks: configuration.mediation.networks,
             registry: BuiltinAdNetworks.registry,
             services: AdNetworkServices(
-                fetcher: fetcher, trackers: trackers, signals: collector, metrics: metrics.factory),
+                fetcher: fetcher, trackers: trackers, signals: collector, metrics: metrics.factory,
+                limits: configuration.limits.content),
             rewards: rewards, impressions: SQLiteImpressionLog(database),
             callbackSigner: configuration.ssvKey.map { SSVCallbackSigner(key: $0.key, keyID: $0.id, logger: logger) },
             clock: clock, logger: logger,
@@ -57,7 +60,9 @@ struct DaemonApplication: Sendable {
             metrics: metrics.factory, maxStoredAds: configuration.limits.maxStoredAds)
         self.state = DaemonState(
             collector: collector, ads: ads, access: configuration.access, warnings: configuration.warnings,
-            minimumTCFPolicyVersion: configuration.minimumTCFPolicyVersion, logger: logger)
+            minimumTCFPolicyVersion: configuration.minimumTCFPolicyVersion, stateHealth: database.health,
+            logger: logger)
+        self.database = database
         for warning in configuration.warnings { logger.warning("\(warning)") }
         self.clock = clock
         self.trackers = trackers
@@ -82,10 +87,10 @@ struct DaemonApplication: Sendable {
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: AccessMiddleware(state: state))
         router.add(middleware: FairShareMiddleware(limits: limits))
-        router.add(middleware: OwedMiddleware(trackers: trackers))
+        let owed = OwedMiddleware(trackers: trackers, health: state.stateHealth)
         SignalRoutes(state: state).addRoutes(to: router)
-        AdRoutes(ads: state.ads, limits: limits).addRoutes(to: router)
-        RewardRoutes(rewards: rewards, clock: WallClock(clock: clock)).addRoutes(to: router)
+        AdRoutes(ads: state.ads, limits: limits, owed: owed).addRoutes(to: router)
+        RewardRoutes(rewards: rewards, clock: WallClock(clock: clock), owed: owed).addRoutes(to: router)
         MetricsRoutes(metrics: metrics, state: state, trackers: trackers).addRoutes(to: router)
         if let testbedClock { TestbedRoutes(clock: testbedClock, logger: state.logger).addRoutes(to: router) }
         let routes = RouteIndex(router)

@@ -4,6 +4,7 @@ import Logging
 import Mediation
 import SecureSignals
 import SharedTypes
+import StateStore
 import Synchronization
 import Timing
 
@@ -18,12 +19,15 @@ final class DaemonState: Sendable {
     private let currentWarnings: Mutex<[String]>
     /// The privacy state in force, changed one change at a time.
     let privacy: PrivacyKeeper
+    /// Whether the state database takes commits: what needs one is refused while it does not.
+    let stateHealth: StateHealth
 
     init(
         collector: SignalCollector<AdjustableClock>, ads: AdStore<AdjustableClock>, access: AccessPolicy,
         warnings: [String] = [], minimumTCFPolicyVersion: Int = ConsentPolicy.defaultMinimumTCFPolicyVersion,
-        logger: Logger
+        stateHealth: StateHealth = StateHealth(), logger: Logger
     ) {
+        self.stateHealth = stateHealth
         self.collector = collector
         self.ads = ads
         self.currentAccess = Mutex(access)

@@ -54,7 +54,7 @@ public struct SQLiteEventJournal: EventJournal {
     }
 
     public func reserve(through number: UInt64) throws {
-        try database.writer.write { db in
+        try database.write { db in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('events_reserved', ?)",
                 arguments: [Int64(clamping: number)])

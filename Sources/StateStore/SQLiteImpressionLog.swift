@@ -12,7 +12,7 @@ public struct SQLiteImpressionLog: ImpressionLog {
 
     public func record(_ impression: CappedImpression, forgettingBefore horizon: Int64) async throws {
         let row = ImpressionRow(impression)
-        try await database.writer.write { db in
+        try await database.write { db in
             try row.insert(db)
             try ImpressionRow
                 .filter(Column("ad_unit") == row.adUnit && Column("uid") == row.uid && Column("at_ms") < horizon)
@@ -21,7 +21,7 @@ public struct SQLiteImpressionLog: ImpressionLog {
     }
 
     public func impressions(since: Int64) throws -> [CappedImpression] {
-        try database.writer.write { db in
+        try database.write { db in
             try ImpressionRow.filter(Column("at_ms") < since).deleteAll(db)
             return try ImpressionRow.order(Column("at_ms")).fetchAll(db).map(\.impression)
         }

@@ -19,7 +19,7 @@ public struct SQLiteRewardLedger: RewardLedger {
 
     public func record(_ reward: EarnedReward, callback: String?) throws -> OwedPing? {
         let horizon = horizon(reward.earnedAt)
-        return try database.writer.write { db in
+        return try database.write { db in
             try RewardRow(reward).insert(db)
             var ping: OwedPing?
             if let callback {
@@ -51,7 +51,7 @@ public struct SQLiteRewardLedger: RewardLedger {
 
     public func claim(_ transactionID: String, uid: UInt32?, now: Int64) async throws -> RewardClaim {
         let horizon = horizon(now)
-        return try await database.writer.write { db in
+        return try await database.write { db in
             guard var row = try RewardRow.fetchOne(db, key: transactionID), row.earnedAt >= horizon,
                 uid == nil || row.uid == uid.map(Int64.init)
             else { return .notFound }

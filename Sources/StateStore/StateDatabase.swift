@@ -13,6 +13,8 @@ public final class StateDatabase: Sendable {
 
     public let path: String
     let writer: any DatabaseWriter
+    /// Whether writes work now: each write below reports to it.
+    public let health = StateHealth()
 
     /// Opens (or makes) `state.sqlite` in `directory` and brings its schema up to date.
     public convenience init(directory: URL) throws(StateDatabaseError) {
@@ -51,10 +53,49 @@ public final class StateDatabase: Sendable {
         }
     }
 
+    /// One transaction, synced before it returns; its outcome is told to `health`.
+    func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        do {
+            let value = try writer.write(updates)
+            health.succeeded()
+            return value
+        } catch {
+            health.failed(error)
+            throw error
+        }
+    }
+
+    /// One transaction off the caller's thread, synced before it returns; told to `health`.
+    func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            let value = try await writer.write(updates)
+            health.succeeded()
+            return value
+        } catch {
+            health.failed(error)
+            throw error
+        }
+    }
+
+    /// Tries one small synced write, so that `health` learns whether commits work again when
+    /// nothing else writes (everything that would is refused during an outage).
+    public func probe() async {
+        _ = try? await write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('write_probe', ?)",
+                arguments: [Int64(Date().timeIntervalSince1970 * 1000)])
+        }
+    }
+
     /// What `--check-config` asks: whether the file at `path`, when there is one, is a state
     /// database this daemon can open. It is opened read-only, so nothing is made or changed.
     public static func check(path: String) throws(StateDatabaseError) {
         guard FileManager.default.fileExists(atPath: path) else { return }
+        // SQLite takes an empty file as a new database: this one was meant to hold the state.
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        if size == 0 {
+            throw StateDatabaseError(path: path, reason: "is empty (0 bytes), not a state database this daemon wrote")
+        }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration(readonly: true))
             try queue.read { db in try check(db, path: path) }
@@ -65,11 +106,32 @@ public final class StateDatabase: Sendable {
         }
     }
 
-    /// Refuses a damaged file and one a newer daemon upgraded.
+    /// What `--check-config` asks as well: whether this process may write the file (when there
+    /// is one) and make its journal files beside it, as the daemon must.
+    public static func checkWritable(path: String) throws(StateDatabaseError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        for (target, what) in [(path, "the file"), (directory.isEmpty ? "." : directory, "its directory")] {
+            guard FileManager.default.fileExists(atPath: target) else { continue }
+            if access(target, W_OK) != 0 {
+                let reason = String(cString: strerror(errno))
+                throw StateDatabaseError(
+                    path: path,
+                    reason: "cannot be opened for writing: \(what) is not writable by this user (\(reason)); "
+                        + "check its owner, mode, attributes (chattr) and mount")
+            }
+        }
+    }
+
+    /// Refuses a damaged file, a database another program made, and one a newer daemon upgraded.
     private static func check(_ db: Database, path: String) throws {
         let verdict = try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no answer"
         guard verdict == "ok" else {
             throw StateDatabaseError(path: path, reason: "is damaged (SQLite's quick_check: \(verdict))")
+        }
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        if !tables.isEmpty, !tables.contains("grdb_migrations") {
+            throw StateDatabaseError(
+                path: path, reason: "is an SQLite database another program made (no secure-signals schema)")
         }
         if try migrator.hasBeenSuperseded(db) {
             throw StateDatabaseError(

@@ -24,9 +24,11 @@ struct HealthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "health", abstract: "Ask the daemon whether it is up, and how its adapters and networks are.",
         discussion: """
-            A readiness probe: exits 0 when every signal adapter and ad network is ready; 1 when \
-            any is not (failed, timed out or still initializing), and says which; 2 when no \
-            daemon answers on the socket.
+            A readiness probe: exits 0 when the daemon is ok and every signal adapter and ad \
+            network is ready; 1 when it is degraded (its state database takes no commits) or \
+            any adapter is not ready (failed, timed out or still initializing), and says which; \
+            2 when no daemon answers on the socket. The first word agrees with the exit status: \
+            ok, degraded or not-ready.
             """)
 
     @OptionGroup var connection: ConnectionOptions
@@ -40,22 +42,23 @@ struct HealthCommand: AsyncParsableCommand {
             printError(error)
             throw ExitCode(2)
         }
+        let unready = health.adapters.filter { $0.key != AdapterState.ready.rawValue && $0.value > 0 }
+        let verdict = health.status != "ok" ? health.status : unready.isEmpty ? "ok" : "not-ready"
         if connection.json {
             try await printRaw(connection, "/v1/health")
         } else {
             let counts = health.adapters.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
             print(
-                "\(health.status): adapters and networks \(counts.isEmpty ? "none" : counts.joined(separator: ", ")); "
+                "\(verdict): adapters and networks \(counts.isEmpty ? "none" : counts.joined(separator: ", ")); "
                     + "up \(Int(health.uptimeSeconds)) s; version \(health.version)")
-        }
-        let unready = health.adapters.filter { $0.key != AdapterState.ready.rawValue && $0.value > 0 }
-        guard !unready.isEmpty else { return }
-        if !connection.json {
-            for status in try await client.adapters() where status.state != .ready {
+            if health.status != "ok" {
+                for warning in health.warnings { print("warning: \(warning)") }
+            }
+            for status in unready.isEmpty ? [] : try await client.adapters() where status.state != .ready {
                 print("not ready: \(status.name) (\(status.kind)): \(status.state.rawValue): \(status.description)")
             }
         }
-        throw ExitCode(1)
+        if verdict != "ok" { throw ExitCode(1) }
     }
 }
 

@@ -18,11 +18,13 @@ struct ClientCommandTests {
             ]))
         let socket = ["--socket", daemon.socketPath]
 
-        // A failed adapter makes health a failing readiness probe, and says which.
+        // A failed adapter makes health a failing readiness probe, says which, and its first
+        // word agrees with its exit status.
         let health = try await Binary.run("secure-signals", ["health"] + socket)
         #expect(health.status == 1)
         #expect(
-            health.stdoutText.hasPrefix("ok: adapters and networks 1 failed, 1 ready;"), "\(health.stdoutText)")
+            health.stdoutText.hasPrefix("not-ready: adapters and networks 1 failed, 1 ready;"),
+            "\(health.stdoutText)")
         let unready = "not ready: test-fail-init (builtin): failed: sdk_unavailable: no vendor SDK"
         #expect(health.stdoutText.contains(unready), "\(health.stdoutText)")
         let healthJSON = try await Binary.run("secure-signals", ["health", "--json"] + socket)

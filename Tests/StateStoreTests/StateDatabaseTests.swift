@@ -81,7 +81,7 @@ struct StateDatabaseTests {
         var commit = OutboxCommit()
         commit.adding = [("http://t/a", .impression), ("http://t/b", .click), ("http://t/c", .win)]
         commit.addedAt = 5_000
-        let added = try await outbox.commit(commit)
+        let added = try await outbox.commit(commit).added
         #expect(added.map(\.url) == ["http://t/a", "http://t/b", "http://t/c"])
         #expect(added.allSatisfy { $0.createdAt == 5_000 && $0.dueAt == 5_000 && $0.attempts == 0 })
         var next = OutboxCommit()
@@ -105,7 +105,7 @@ struct StateDatabaseTests {
         var commit = OutboxCommit()
         commit.adding = (1...4).map { ("http://t/\($0)", .impression) }
         commit.addedAt = 1_000
-        let added = try await outbox.commit(commit)
+        let added = try await outbox.commit(commit).added
         var next = OutboxCommit()
         next.rescheduled = [(added[0].id, 1, 7_000), (added[1].id, 1, 3_000), (added[2].id, 3, 5_000)]
         _ = try await outbox.commit(next)
@@ -113,5 +113,46 @@ struct StateDatabaseTests {
         #expect(try outbox.nextDue(after: 3_000) == 5_000)
         #expect(try outbox.untried(after: 0, limit: 10).map(\.url) == ["http://t/4"])
         #expect(try outbox.backlog().count == 4)
+    }
+
+    /// `trackers.max_owed`: past it the oldest owed pings are given up in the same commit, and
+    /// counted; the newest stay.
+    @Test func theOutboxGivesUpItsOldestPingsPastItsBound() async throws {
+        let outbox = SQLiteTrackerOutbox(StateDatabase())
+        var commit = OutboxCommit()
+        commit.adding = (1...5).map { ("http://t/\($0)", .impression) }
+        commit.maximumOwed = 3
+        let first = try await outbox.commit(commit)
+        #expect(first.added.count == 5 && first.givenUp == 2)
+        #expect(try outbox.untried(after: 0, limit: 10).map(\.url) == ["http://t/3", "http://t/4", "http://t/5"])
+        var next = OutboxCommit()
+        next.adding = [("http://t/6", .click)]
+        next.maximumOwed = 3
+        #expect(try await outbox.commit(next).givenUp == 1)
+        #expect(try outbox.untried(after: 0, limit: 10).map(\.url) == ["http://t/4", "http://t/5", "http://t/6"])
+        // Within the bound nothing goes.
+        var within = OutboxCommit()
+        within.settled = [first.added[3].id]
+        within.maximumOwed = 3
+        #expect(try await outbox.commit(within).givenUp == 0)
+        #expect(try outbox.backlog().count == 2)
+    }
+
+    /// A 0-byte file is not taken as a new database, nor is another program's database.
+    @Test func anEmptyOrForeignFileIsRefusedNeverTakenAsNew() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.appendingPathComponent(StateDatabase.fileName).path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        let empty = #expect(throws: StateDatabaseError.self) { try StateDatabase(path: path) }
+        #expect(empty?.reason.contains("is empty (0 bytes)") == true)
+        #expect(throws: StateDatabaseError.self) { try StateDatabase.check(path: path) }
+        #expect((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0, "left as it was")
+
+        let foreign = directory.url.appendingPathComponent("foreign.sqlite").path
+        let other = try DatabaseQueue(path: foreign)
+        try other.write { db in try db.execute(sql: "CREATE TABLE songs (title TEXT)") }
+        try other.close()
+        let refusal = #expect(throws: StateDatabaseError.self) { try StateDatabase(path: foreign) }
+        #expect(refusal?.reason.contains("another program made") == true)
     }
 }

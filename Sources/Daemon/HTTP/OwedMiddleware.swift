@@ -1,35 +1,43 @@
 import Hummingbird
 import Mediation
+import StateStore
 
-/// Holds the answer to a call that may have owed something (every method but GET and HEAD)
-/// until what it owes is on disk: the tracker pings it enqueued, with those of every call
-/// before it, share one commit. An answer is an acknowledgement, so it never leaves first.
+/// For the routes whose answer acknowledges something owed (a load's win notice, an
+/// impression's and a click's trackers, a show, a dismiss, a reward): while the state database
+/// takes no commits, refuses them up front (503 `state_unavailable`), so that nothing is applied
+/// or sent for an answer that was refused; otherwise holds the answer until what the call owes
+/// is on disk: the tracker pings it enqueued, with those of every call before it, share one
+/// commit. Signals and privacy never pass through it.
 struct OwedMiddleware: RouterMiddleware {
     let trackers: TrackerQueue
+    let health: StateHealth
 
     func handle(
         _ request: Request, context: DaemonRequestContext,
         next: (Request, DaemonRequestContext) async throws -> Response
     ) async throws -> Response {
         guard request.method != .get, request.method != .head else { return try await next(request, context) }
+        guard health.isAvailable else { throw Self.unavailable }
         let response: Response
         do {
             response = try await next(request, context)
         } catch {
-            try await commit(context)
+            try await commit()
             throw error
         }
-        try await commit(context)
+        try await commit()
         return response
     }
 
-    private func commit(_ context: DaemonRequestContext) async throws {
+    private func commit() async throws {
         do {
             try await trackers.committed()
         } catch {
-            throw APIError(
-                .serviceUnavailable, "state_unavailable",
-                "the daemon could not record what this call owes in its state database; see its log")
+            throw Self.unavailable
         }
     }
+
+    static let unavailable = APIError(
+        .serviceUnavailable, "state_unavailable",
+        "the daemon cannot record what this call owes in its state database (see GET /v1/health); nothing was done")
 }

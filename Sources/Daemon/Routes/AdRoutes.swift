@@ -8,18 +8,21 @@ import Timing
 struct AdRoutes {
     let ads: AdStore<AdjustableClock>
     let limits: ClientLimits
+    /// Around every call that owes trackers or a reward: each is acknowledged only once durable.
+    let owed: OwedMiddleware
 
     func addRoutes(to router: Router<DaemonRequestContext>) {
         router.get("/v1/ad_units", use: units)
-        router.post("/v1/ads", use: load)
         router.get("/v1/ads/:id", use: ad)
-        router.post("/v1/ads/:id/impression", use: impression)
-        router.post("/v1/ads/:id/click", use: click)
-        router.post("/v1/ads/:id/show", use: show)
-        router.post("/v1/ads/:id/progress", use: progress)
-        router.post("/v1/ads/:id/dismiss", use: dismiss)
-        router.post("/v1/ads/:id/error", use: playbackError)
         router.get("/v1/events", use: events)
+        let owing = router.group().add(middleware: owed)
+        owing.post("/v1/ads", use: load)
+        owing.post("/v1/ads/:id/impression", use: impression)
+        owing.post("/v1/ads/:id/click", use: click)
+        owing.post("/v1/ads/:id/show", use: show)
+        owing.post("/v1/ads/:id/progress", use: progress)
+        owing.post("/v1/ads/:id/dismiss", use: dismiss)
+        owing.post("/v1/ads/:id/error", use: playbackError)
     }
 
     @Sendable func load(_ request: Request, context: DaemonRequestContext) async throws -> Response {

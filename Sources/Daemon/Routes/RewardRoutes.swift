@@ -8,10 +8,12 @@ import Timing
 struct RewardRoutes {
     let rewards: any RewardLedger
     let clock: WallClock<AdjustableClock>
+    /// A claim is a commit of its own: refused up front while the state database takes none.
+    let owed: OwedMiddleware
 
     func addRoutes(to router: Router<DaemonRequestContext>) {
         router.get("/v1/rewards", use: list)
-        router.post("/v1/rewards/:transaction_id/claim", use: claim)
+        router.group().add(middleware: owed).post("/v1/rewards/:transaction_id/claim", use: claim)
     }
 
     @Sendable func list(_ request: Request, context: DaemonRequestContext) async throws -> Response {

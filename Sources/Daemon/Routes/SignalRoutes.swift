@@ -26,10 +26,14 @@ struct SignalRoutes {
         var counts: [String: Int] = [:]
         for status in statuses { counts[status.state.rawValue, default: 0] += 1 }
         let uptime = ContinuousClock.now - state.startedAt
+        var warnings = state.warnings
+        if let outage = state.stateHealth.outage {
+            warnings.append(StateWatchService.describe(outage))
+        }
         return try JSONResponse.make(
             HealthReport(
-                status: "ok", adapters: counts, uptimeSeconds: Double(uptime.components.seconds),
-                version: DaemonVersion.current, warnings: state.warnings))
+                status: state.stateHealth.isAvailable ? "ok" : "degraded", adapters: counts,
+                uptimeSeconds: Double(uptime.components.seconds), version: DaemonVersion.current, warnings: warnings))
     }
 
     @Sendable func adapters(_ request: Request, context: DaemonRequestContext) async throws -> Response {

@@ -31,6 +31,7 @@ public enum DaemonRunner {
                 file: options.config, socket: options.socket, registry: registry)
             if options.checkConfig {
                 try StateDatabase.check(path: configuration.stateDatabasePath)
+                try StateDatabase.checkWritable(path: configuration.stateDatabasePath)
                 print(configuration.summary)
                 return 0
             }
@@ -106,6 +107,11 @@ public enum DaemonRunner {
                     service: PeriodicService(interval: trim, clock: ContinuousClock(), work: MemoryTrim.release),
                     successTerminationBehavior: .ignore, serviceName: "memory trim"))
         }
+        services.append(
+            .init(
+                service: StateWatchService(
+                    database: application.database, trackers: application.trackers, logger: logger),
+                successTerminationBehavior: .ignore, serviceName: "state database watch"))
         services.append(
             .init(
                 service: PeriodicService(interval: reapInterval, clock: ContinuousClock()) {
