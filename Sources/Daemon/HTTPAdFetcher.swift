@@ -8,8 +8,8 @@ import SharedTypes
 import Timing
 
 /// Reaches ad servers over HTTP(S) with one pooled client for the daemon's life: at most 3
-/// redirects, each exchange under its request's timeout, bodies up to 4 MiB. It runs on NIO's
-/// event loops; callers only await.
+/// redirects (within the request's origin unless it allows any), the whole exchange under its
+/// request's timeout, bodies up to 4 MiB. It runs on NIO's event loops; callers only await.
 struct HTTPAdFetcher: AdFetcher {
     static let maximumBytes = 4 << 20
     static let maximumRedirects = 3
@@ -18,12 +18,60 @@ struct HTTPAdFetcher: AdFetcher {
     private static let client = HTTPClient(
         eventLoopGroup: HTTPClient.defaultEventLoopGroup,
         configuration: HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: maximumRedirects, allowCycles: false),
+            redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(2)),
             connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16),
             decompression: .enabled(limit: .ratio(20))))
 
     func send(_ request: AdServerRequest) async throws(AdServerError) -> AdServerResponse {
+        let deadline = NIODeadline.now() + .nanoseconds(request.timeout.nanoseconds)
+        var current = request
+        var visited: Set<String> = []
+        for _ in 0...Self.maximumRedirects {
+            let response = try await exchange(current, deadline: deadline)
+            guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["location"]
+            else { return response }
+            visited.insert(current.url)
+            current = try Self.redirect(current, to: location, status: response.status, from: request)
+            if visited.contains(current.url) {
+                throw AdServerError(.tooManyRedirects, "\(redactedURL(request.url)) redirects in a loop")
+            }
+        }
+        throw AdServerError(
+            .tooManyRedirects, "\(redactedURL(request.url)) redirected more than \(Self.maximumRedirects) times")
+    }
+
+    /// The request a redirect asks for: 307 and 308 keep the method and body, the others
+    /// become a GET without a body (RFC 9110 §15.4). Another origin is refused unless the
+    /// request allows any.
+    private static func redirect(
+        _ current: AdServerRequest, to location: String, status: Int, from original: AdServerRequest
+    ) throws(AdServerError) -> AdServerRequest {
+        guard let next = SameOrigin.resolve(location, against: current.url),
+            ["http", "https"].contains(next.scheme?.lowercased() ?? "")
+        else {
+            throw AdServerError(
+                .invalidURL, "\(redactedURL(original.url)) redirected to \(SameOrigin.redacted(location))")
+        }
+        if current.redirects == .sameOrigin, !SameOrigin.holds(next, from: current.url) {
+            throw AdServerError(
+                .redirectRefused,
+                "\(redactedURL(original.url)) redirected to another server (\(SameOrigin.redacted(location))), "
+                    + "which is not followed")
+        }
+        var redirected = current
+        redirected.url = next.absoluteString
+        if ![307, 308].contains(status) {
+            redirected.method = .get
+            redirected.body = nil
+        }
+        return redirected
+    }
+
+    /// One exchange, no redirect followed, before `deadline`.
+    private func exchange(_ request: AdServerRequest, deadline: NIODeadline) async throws(AdServerError)
+        -> AdServerResponse
+    {
         guard let parsed = URL(string: request.url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
             parsed.host?.isEmpty == false
         else {
@@ -34,7 +82,6 @@ struct HTTPAdFetcher: AdFetcher {
         outgoing.headers.add(name: "User-Agent", value: "secure-signals")
         for header in request.headers { outgoing.headers.replaceOrAdd(name: header.name, value: header.value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        let deadline = NIODeadline.now() + .nanoseconds(request.timeout.nanoseconds)
         do {
             let response = try await Self.client.execute(outgoing, deadline: deadline)
             let body = try await response.body.collect(upTo: Self.maximumBytes)

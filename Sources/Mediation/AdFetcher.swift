@@ -9,9 +9,12 @@ public protocol AdFetcher: Sendable {
 }
 
 extension AdFetcher {
-    /// The body at `url`; throws on a transport error or a status other than 2xx.
-    public func fetch(_ url: String, timeout: Duration = .seconds(5)) async throws(AdServerError) -> [UInt8] {
-        let response = try await send(AdServerRequest(url: url, timeout: timeout))
+    /// The body at `url`; throws on a transport error or a status other than 2xx. Redirects
+    /// are followed within `url`'s origin unless `redirects` says otherwise.
+    public func fetch(
+        _ url: String, timeout: Duration = .seconds(5), redirects: AdServerRequest.Redirects = .sameOrigin
+    ) async throws(AdServerError) -> [UInt8] {
+        let response = try await send(AdServerRequest(url: url, timeout: timeout, redirects: redirects))
         guard (200..<300).contains(response.status) else {
             throw AdServerError(
                 .status, "\(redactedURL(url)) answered HTTP \(response.status)", status: response.status)
@@ -27,8 +30,19 @@ public struct AdServerRequest: Sendable {
         case post = "POST"
     }
 
+    /// Which redirects are followed (at most 3).
+    public enum Redirects: Sendable {
+        /// Only to the request's scheme, host and port: a bid request, an ad tag, anything that
+        /// must reach only the server the configuration names. Another origin ends the
+        /// exchange with `redirectRefused`.
+        case sameOrigin
+        /// To any http(s) URL: tracker pings and images, which are redirected across hosts.
+        case anyOrigin
+    }
+
     public var method: Method
     public var url: String
+    public var redirects: Redirects
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]?
     /// The whole exchange, connection to last byte.
@@ -36,8 +50,9 @@ public struct AdServerRequest: Sendable {
 
     public init(
         method: Method = .get, url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
-        timeout: Duration = .seconds(5)
+        timeout: Duration = .seconds(5), redirects: Redirects = .sameOrigin
     ) {
+        self.redirects = redirects
         self.method = method
         self.url = url
         self.headers = headers
@@ -68,6 +83,8 @@ public struct AdServerError: Error, Sendable, Equatable, CustomStringConvertible
         case transport
         case tooLarge = "too_large"
         case tooManyRedirects = "too_many_redirects"
+        /// A redirect to another origin where only the request's own is followed.
+        case redirectRefused = "redirect_refused"
         /// A status other than 2xx where only 2xx will do.
         case status
     }

@@ -34,7 +34,7 @@ struct AdImageLoader: Sendable {
         guard image.data == nil else { return image }
         do {
             var loaded = image
-            loaded.data = Data(try await fetcher.fetch(image.url)).base64EncodedString()
+            loaded.data = Data(try await fetcher.fetch(image.url, redirects: .anyOrigin)).base64EncodedString()
             return loaded
         } catch {
             logger.warning(

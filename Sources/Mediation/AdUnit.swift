@@ -75,4 +75,10 @@ public struct LineItem: Sendable, Equatable {
         self.timeout = timeout
         self.options = options
     }
+
+    /// The parameter as answers and logs show it: a URL (a VAST ad tag) without its query,
+    /// fragment and user info, which may carry keys and ids; anything else as it is.
+    public var shownParameter: String {
+        parameter.contains("://") ? redactedURL(parameter) : parameter
+    }
 }

@@ -40,7 +40,7 @@ struct Auction {
         for (index, item) in unit.bidders.enumerated() {
             let answer = answers[index] ?? Answer(outcome: .failed(.error, "no answer"), latency: .zero)
             var record = ResponseInfo.Bid(
-                network: item.network, parameter: item.parameter, price: nil, outcome: .noBid,
+                network: item.network, parameter: item.shownParameter, price: nil, outcome: .noBid,
                 latencyMilliseconds: milliseconds(answer.latency), message: nil)
             switch answer.outcome {
             case .bid(let bid, let tracksItself, let servingMode):

@@ -570,7 +570,8 @@ extension TrackerQueue {
         /// good; the rest may work later.
         private func attempt(_ ping: OwedPing) async -> Outcome {
             do {
-                let response = try await fetcher.send(AdServerRequest(url: ping.url, timeout: settings.timeout))
+                let response = try await fetcher.send(
+                    AdServerRequest(url: ping.url, timeout: settings.timeout, redirects: .anyOrigin))
                 switch response.status {
                 case 200..<400: return .sent
                 case 400..<500: return .refused("HTTP \(response.status)")
@@ -578,7 +579,7 @@ extension TrackerQueue {
                 }
             } catch {
                 switch error.kind {
-                case .invalidURL, .tooManyRedirects: return .refused(error.kind.rawValue)
+                case .invalidURL, .tooManyRedirects, .redirectRefused: return .refused(error.kind.rawValue)
                 case .tooLarge: return .sent  // it answered; only its body was over the cap
                 case .timeout, .transport, .status: return .retry(error.kind.rawValue)
                 }

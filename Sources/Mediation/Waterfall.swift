@@ -165,7 +165,7 @@ extension ResponseInfo.Attempt {
     /// `item`'s attempt, begun at `start`.
     init(_ item: LineItem, _ outcome: Outcome, since start: ContinuousClock.Instant, _ message: String?) {
         self.init(
-            network: item.network, parameter: item.parameter, outcome: outcome,
+            network: item.network, parameter: item.shownParameter, outcome: outcome,
             latencyMilliseconds: milliseconds(ContinuousClock.now - start), message: message)
     }
 }

@@ -42,4 +42,44 @@ struct HTTPAdFetcherTests {
         let refused = await Self.failure { _ = try await fetcher.fetch("ftp://example.com/x?secret=1") }
         #expect(refused == AdServerError(.invalidURL, "not an http(s) URL: ftp://example.com/x"))
     }
+
+    /// A bid request, an ad tag: redirected within their server they follow (307 keeps the
+    /// POST and its body); redirected to another they stop, and the other server never sees
+    /// the request. Tracker pings and images follow any redirect.
+    @Test func aRedirectToAnotherServerIsFollowedOnlyWhereTheRequestAllowsIt() async throws {
+        let bidder = try await FakeAdServer()
+        let stranger = try await FakeAdServer()
+        stranger.answer("*", .init(body: Array("stranger".utf8), contentType: "text/plain"))
+        bidder.answer("/moved", .init(status: 307, headers: ["Location": "/bid"]))
+        bidder.answer("/bid", .init(body: Array("bid".utf8), contentType: "text/plain"))
+        bidder.answer("/away", .init(status: 307, headers: ["Location": stranger.url("/collect?who=x")]))
+        let fetcher = HTTPAdFetcher()
+        let body = Array(#"{"id":"1"}"#.utf8)
+        let moved = try await fetcher.send(
+            AdServerRequest(method: .post, url: bidder.url("/moved"), body: body, timeout: .seconds(5)))
+        #expect(moved.status == 200 && String(decoding: moved.body, as: UTF8.self) == "bid")
+        #expect(bidder.requests("/bid").first?.method == "POST" && bidder.requests("/bid").first?.body == body)
+
+        let away = await Self.failure {
+            _ = try await fetcher.send(
+                AdServerRequest(method: .post, url: bidder.url("/away?token=secret"), body: body, timeout: .seconds(5)))
+        }
+        #expect(away?.kind == .redirectRefused, "\(String(describing: away))")
+        #expect(away?.message.contains("secret") == false && away?.message.contains("who=x") == false)
+        #expect(stranger.allRequests.isEmpty, "nothing reaches a server nobody configured")
+        let tag = await Self.failure { _ = try await fetcher.fetch(bidder.url("/away")) }
+        #expect(tag?.kind == .redirectRefused)
+
+        let ping = try await fetcher.send(AdServerRequest(url: bidder.url("/away"), redirects: .anyOrigin))
+        #expect(ping.status == 200 && stranger.requests("/collect").count == 1)
+    }
+
+    @Test func aRedirectLoopEndsAtOnce() async throws {
+        let server = try await FakeAdServer()
+        server.answer("/a", .init(status: 302, headers: ["Location": "/b"]))
+        server.answer("/b", .init(status: 302, headers: ["Location": "/a"]))
+        let loop = await Self.failure { _ = try await HTTPAdFetcher().fetch(server.url("/a")) }
+        #expect(loop?.kind == .tooManyRedirects && loop?.message.contains("in a loop") == true)
+        #expect(server.requests("/a").count == 1 && server.requests("/b").count == 1)
+    }
 }

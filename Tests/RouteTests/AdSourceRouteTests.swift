@@ -184,6 +184,8 @@ struct AdSourceRouteTests: MediationScenario {
             #expect((load.json["reward"] as? [String: Any])?["amount"] as? Double == 5)
             let attempts = try #require((load.json["response_info"] as? [String: Any])?["attempts"] as? [[String: Any]])
             #expect((attempts.first?["message"] as? String)?.hasPrefix("VAST error 302") == true)
+            // The tag's query (keys, ids) is never shown to apps: the parameter without it.
+            #expect(attempts.first?["parameter"] as? String == server.url("/vast/a.xml"))
             #expect(server.requests("/vast/a.xml").first?.query.hasPrefix("cb=") == true)
             #expect(server.requests("/vast/a.xml").first?.query.contains("[CACHEBUSTING]") == false)
             // The loop's error URLs, each once, with the wrapper-limit code.

@@ -95,19 +95,11 @@ struct HTTPKeySetFetcher: KeySetFetching {
 
     /// `location` resolved against `current`, if it keeps the scheme, host and port.
     private static func sameOrigin(_ location: String, from current: String) throws(KeySetResponse.Refusal) -> String {
-        guard let base = URL(string: current), let next = URL(string: location, relativeTo: base)?.absoluteURL,
-            next.scheme?.lowercased() == base.scheme?.lowercased(),
-            next.host?.lowercased() == base.host?.lowercased(), next.port == base.port
-        else {
-            throw KeySetResponse.Refusal(.redirect, "redirected to another server (\(redactedLocation(location)))")
+        guard let next = SameOrigin.resolve(location, against: current), SameOrigin.holds(next, from: current) else {
+            throw KeySetResponse.Refusal(
+                .redirect, "redirected to another server (\(SameOrigin.redacted(location)))")
         }
         return next.absoluteString
-    }
-
-    /// Only the scheme and host of where a redirect pointed: its path and query may carry tokens.
-    private static func redactedLocation(_ location: String) -> String {
-        guard let url = URL(string: location), let host = url.host else { return "a relative or unreadable URL" }
-        return "\(url.scheme ?? "?")://\(host)"
     }
 
     /// The system's trust roots, or only those of `caFile`.
