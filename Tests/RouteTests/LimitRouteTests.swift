@@ -101,4 +101,35 @@ struct LimitRouteTests: MediationScenario {
             #expect(gone.status == 404 && gone.apiError?.code == "unknown_ad")
         }
     }
+
+    /// The last unit of a total is kept for root and the daemon's own uid: apps that hold all
+    /// they may never lock the operator out.
+    @Test func theLastUnitOfATotalIsKeptForRootAndTheDaemonsUid() {
+        let quota = PeerQuota(total: 4, perPeer: 2, privileged: [0, 999])
+        #expect(quota.acquire(peer: 1000) == nil && quota.acquire(peer: 1000) == nil)
+        #expect(quota.acquire(peer: 1000) == .perPeer(2))
+        #expect(quota.acquire(peer: 1001) == nil)
+        #expect(quota.acquire(peer: 1001) == .total(4), "three held: the fourth is kept")
+        #expect(quota.acquire(peer: nil) == .total(4), "a peer of unknown uid is not privileged")
+        #expect(quota.acquire(peer: 999) == nil, "the daemon's uid takes it")
+        #expect(quota.acquire(peer: 0) == .total(4))
+        quota.release(peer: 999)
+        #expect(quota.acquire(peer: 0) == nil, "root takes it")
+    }
+
+    /// Per-peer caps that let a few apps hold a whole total are warned about, and the
+    /// defaults keep room for eight.
+    @Test func perPeerCapsThatLetFewAppsHoldTheTotalAreWarned() {
+        #expect(Limits.standard.warnings.isEmpty)
+        var limits = Limits.standard
+        limits.maxConnectionsPerPeer = 64
+        limits.maxEventStreamsPerPeer = 8
+        #expect(
+            limits.warnings == [
+                "limits.max_connections_per_peer (64) lets 4 apps hold all of limits.max_connections (256) and lock "
+                    + "the others out; at most 32 keeps room for the rest",
+                "limits.max_event_streams_per_peer (8) lets 4 apps hold all of limits.max_event_streams (32) and lock "
+                    + "the others out; at most 4 keeps room for the rest",
+            ])
+    }
 }

@@ -31,8 +31,9 @@ struct ConfigurationResolver {
         let logLevel = try problems.collecting { try self.logLevel() }
         let metricsListener = try problems.collecting { try self.metricsListener() }
         let ssvKey = try problems.collecting { try self.ssvKey() }
+        let limits = try problems.collecting { try self.limits() }
         try problems.throwIfAny()
-        guard let socket, let stateDirectory else { throw fail("", "a section failed without saying why") }
+        guard let socket, let stateDirectory, let limits else { throw fail("", "a section failed without saying why") }
         return ResolvedConfiguration(
             source: file, socketPath: socket.path, socketOverridden: socketFlag != nil, socketMode: socket.mode,
             socketGroup: socket.group,
@@ -44,7 +45,7 @@ struct ConfigurationResolver {
                 requestTimeout: .milliseconds(settings.deadlines.requestTimeoutMilliseconds),
                 maxSignalBytes: settings.deadlines.maxSignalBytes, stateDirectory: stateDirectory,
                 ephemeralKeyPool: settings.performance.ephemeralKeyPool),
-            mediation: mediation, limits: limits(), trackers: trackers(),
+            mediation: mediation, limits: limits, trackers: trackers(),
             rewardRetention: .milliseconds(settings.rewards.retentionMilliseconds), ssvKey: ssvKey ?? nil,
             eventRetention: eventRetention(),
             minimumTCFPolicyVersion: settings.privacy.minimumTCFPolicyVersion,

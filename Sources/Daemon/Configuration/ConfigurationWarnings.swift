@@ -10,6 +10,6 @@ extension ResolvedConfiguration {
             .map(\.name).sorted()
             .map {
                 "recipient \($0) seals for the public demo key (keys/demo): anyone can open its signals; not for production"
-            }
+            } + limits.warnings
     }
 }

@@ -24,8 +24,30 @@ public struct Limits: Sendable, Equatable {
     /// What the daemon takes from ad servers: document depth, text, URL and ad bytes.
     public var content: AdContentLimits
 
+    /// How many peers at their per-peer cap the total must hold, at least, before a
+    /// configuration is warned that a few apps could take it all.
+    public static let peersTheTotalHolds = 8
+
+    /// The file descriptors kept beside the connections: the state database, adapters'
+    /// programs and the HTTP client's connections.
+    public static let descriptorsKept = 64
+
     public static let standard = Limits(
-        maxConnections: 256, maxConnectionsPerPeer: 64, idleTimeout: .seconds(30), readTimeout: .seconds(5),
-        maxEventStreams: 32, maxEventStreamsPerPeer: 8, eventStreamBuffer: 256, maxRequestsInFlightPerPeer: 32,
+        maxConnections: 256, maxConnectionsPerPeer: 32, idleTimeout: .seconds(30), readTimeout: .seconds(5),
+        maxEventStreams: 32, maxEventStreamsPerPeer: 4, eventStreamBuffer: 256, maxRequestsInFlightPerPeer: 32,
         maxStoredAds: 2000, content: AdContentLimits())
+
+    /// A warning for each per-peer cap that lets fewer than `peersTheTotalHolds` apps hold the
+    /// whole of its total (the last unit is kept for root and the daemon's uid all the same).
+    public var warnings: [String] {
+        [
+            (maxConnectionsPerPeer, maxConnections, "max_connections_per_peer", "max_connections"),
+            (maxEventStreamsPerPeer, maxEventStreams, "max_event_streams_per_peer", "max_event_streams"),
+        ].compactMap { perPeer, total, perPeerKey, totalKey in
+            guard perPeer * Self.peersTheTotalHolds > total else { return nil }
+            let peers = (max(1, total - 1) + perPeer - 1) / perPeer
+            return "limits.\(perPeerKey) (\(perPeer)) lets \(peers) apps hold all of limits.\(totalKey) (\(total)) "
+                + "and lock the others out; at most \(max(1, total / Self.peersTheTotalHolds)) keeps room for the rest"
+        }
+    }
 }

@@ -1,7 +1,13 @@
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Counts what peers hold at once (connections, requests, event streams) against a cap in all
-/// and a cap per peer uid. Shared by every connection of one daemon.
+/// and a cap per peer uid. The last unit of the total is kept for the privileged uids (root and
+/// the daemon's own: the operator's CLI), so that apps holding all they may cannot lock them
+/// out. Shared by every connection of one daemon.
 final class PeerQuota: Sendable {
     /// Why `acquire` refused: the cap that was reached.
     enum Refusal: Equatable, Sendable {
@@ -17,17 +23,23 @@ final class PeerQuota: Sendable {
 
     let total: Int?
     let perPeer: Int?
+    /// Uids that may take the unit of the total kept in reserve.
+    let privileged: Set<UInt32>
     private let counts = Mutex(Counts())
 
-    init(total: Int?, perPeer: Int?) {
+    init(total: Int?, perPeer: Int?, privileged: Set<UInt32> = [0, getuid()]) {
         self.total = total
         self.perPeer = perPeer
+        self.privileged = privileged
     }
 
     /// Takes one unit for `peer`, or says which cap refuses it; every unit taken is released once.
     func acquire(peer: UInt32?) -> Refusal? {
         counts.withLock { counts in
-            if let total, counts.total >= total { return .total(total) }
+            if let total {
+                let open = peer.map(privileged.contains) == true ? total : max(1, total - 1)
+                if counts.total >= open { return .total(total) }
+            }
             let held = counts.byPeer[peer, default: 0]
             if let perPeer, held >= perPeer { return .perPeer(perPeer) }
             counts.total += 1

@@ -37,6 +37,9 @@ struct DaemonServer<Responder: HTTPResponder>: Service where Responder.Context =
     /// default (net.core.somaxconn, 4096 since Linux 5.4).
     static var backlog: Int32 { 4096 }
 
+    /// How long accepting pauses after it failed (out of file descriptors, say).
+    static var acceptPause: TimeAmount { .milliseconds(250) }
+
     func run() async throws {
         let logger = self.logger
         let dates = ResponseDate()
@@ -44,11 +47,14 @@ struct DaemonServer<Responder: HTTPResponder>: Service where Responder.Context =
             responder: Self.respond(with: responder, dates: dates, logger: logger), limits: limits)
         let admitted = AsyncStream.makeStream(of: DaemonChannel.Value.self)
         let quiescing = ServerQuiescingHelper(group: MultiThreadedEventLoopGroup.singleton)
+        let acceptFailures = RateLimitedLog(clock: ContinuousClock())
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.backlog, value: Self.backlog)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
+                    try channel.pipeline.syncOperations.addHandler(
+                        AcceptPause(pause: Self.acceptPause, logger: logger, log: acceptFailures))
                 }
             }
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)

@@ -1,0 +1,145 @@
+import Bench
+import Foundation
+import SharedTypes
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The connection caps cannot be used against other apps: apps under other uids (started with
+/// `setpriv`, as CI runs as root) each holding all the connections they may leave room for
+/// another app and for root.
+@Suite(.serialized)
+struct FairCapTests {
+    /// Opens `count` connections to `socket`, asks health on each, prints `200`s and `503`s
+    /// seen, then holds them until its standard input closes.
+    static let holder = """
+        import socket, sys
+        path, count = sys.argv[1], int(sys.argv[2])
+        held, codes = [], []
+        for _ in range(count):
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(path)
+            s.sendall(b"GET /v1/health HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+            codes.append(s.recv(65536).split(b" ")[1].decode())
+            held.append(s)
+        print(" ".join(codes), flush=True)
+        sys.stdin.read()
+        """
+
+    /// A holder under `uid`, its answers read once it holds them.
+    final class Holder: @unchecked Sendable {
+        let process = Process()
+        let input = Pipe()
+        let output = Pipe()
+
+        init(uid: Int, socket: String, count: Int) throws {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = [
+                "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/usr/bin/python3", "-c", FairCapTests.holder,
+                socket, "\(count)",
+            ]
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+        }
+
+        /// The statuses it got, once it has them all.
+        func codes() async throws -> [String] {
+            let handle = output.fileHandleForReading
+            let line = try await Task.detached { handle.availableData }.value
+            return String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+        }
+
+        func release() {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+    }
+
+    @Test(
+        .enabled(
+            if: getuid() == 0 && Binary.onPath("setpriv") != nil && Binary.onPath("curl") != nil
+                && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),
+            "needs root, setpriv, curl and python3 to connect as other users"))
+    func fourAppsAtTheirCapsLeaveRoomForAFifthAndForRoot() async throws {
+        let uids = [65_530, 65_531, 65_532, 65_533]
+        let config = demoConfig(
+            adapters: [["name": "device-context", "recipients": ["demo"]]],
+            extra: [
+                "socket": ["mode": "0666"],
+                "access": ["allowed_uids": uids + [65_534]],
+            ])
+        let daemon = try await RunningDaemon.start(config: config)
+        chmod(daemon.directory.url.path, 0o755)
+        var holders: [Holder] = []
+        defer { for holder in holders { holder.release() } }
+        for uid in uids {
+            // The default caps: 256 in all, 32 per app. Each app gets its 32, and its 33rd is
+            // refused: its cap, not the total.
+            let holder = try Holder(uid: uid, socket: daemon.socketPath, count: 33)
+            holders.append(holder)
+            #expect(try await holder.codes() == Array(repeating: "200", count: 32) + ["503"], "uid \(uid)")
+        }
+        let fifth = try await Binary.runProgram(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", try #require(Binary.onPath("curl")), "-s", "-o",
+                "/dev/null", "-w", "%{http_code}", "--unix-socket", daemon.socketPath, "http://localhost/v1/health",
+            ])
+        #expect(fifth.stdoutText == "200", "\(fifth.stdoutText) \(fifth.stderr)")
+        #expect(try await daemon.client.health().status == "ok", "root is served")
+        #expect(daemon.log.contains("max_connections_per_peer"), "the refusals are logged with their cap")
+    }
+
+    /// `max_connections` above what the open-file limit allows is a configuration error naming
+    /// the limit, found by `--check-config`: at that limit the daemon could accept no more.
+    @Test(.enabled(if: Binary.onPath("prlimit") != nil, "needs prlimit"))
+    func maxConnectionsAboveTheOpenFileLimitIsRefused() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.path("daemon.json")
+        for (connections, status) in [(256, Int32(78)), (192, 0)] {
+            let config = demoConfig(
+                adapters: [["name": "device-context", "recipients": ["demo"]]],
+                extra: ["limits": ["max_connections": connections, "max_connections_per_peer": 8]])
+            try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: file))
+            let result = try await Binary.runProgram(
+                try #require(Binary.onPath("prlimit")),
+                ["--nofile=256:256", Binary.path("secure-signalsd"), "--config", file, "--check-config"])
+            #expect(result.status == status, "\(connections): \(result.stderr)")
+            if status == 78 {
+                #expect(
+                    result.stderr.contains(
+                        "limits.max_connections: 256 is more than this process's open-file limit allows: it is 256 "
+                            + "(RLIMIT_NOFILE; LimitNOFILE= in a systemd unit), of which 64 are kept"),
+                    "\(result.stderr)")
+            }
+        }
+    }
+
+    /// Out of file descriptors (its limit lowered under it), the daemon pauses accepting and
+    /// says so, instead of spinning a core on accept's failures; it serves again once
+    /// connections close.
+    @Test(.enabled(if: Binary.onPath("prlimit") != nil, "needs prlimit"))
+    func outOfDescriptorsTheAcceptLoopPausesAndSaysSo() async throws {
+        // One peer (the test) may hold every connection: its 80 reach the descriptor limit.
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(
+                adapters: [["name": "device-context", "recipients": ["demo"]]],
+                extra: ["limits": ["max_connections_per_peer": 256]]))
+        let lowered = try await Binary.runProgram(
+            try #require(Binary.onPath("prlimit")), ["--pid", "\(daemon.pid)", "--nofile=64:64"])
+        #expect(lowered.status == 0, "\(lowered.stderr)")
+        var connections: [RawConnection] = []
+        for _ in 0..<80 { connections.append(try await RawConnection.open(daemon.socketPath)) }
+        _ = try await eventually { daemon.log.contains("cannot accept connections; pausing accepts") ? true : nil }
+        let before = try #require(ProcessFootprint.of(daemon.pid)).cpuSeconds
+        try await Task.sleep(for: .seconds(1))
+        let spent = try #require(ProcessFootprint.of(daemon.pid)).cpuSeconds - before
+        #expect(spent < 0.3, "\(spent) s of CPU in a second at the limit: the accept loop spins")
+        for connection in connections { await connection.close() }
+        _ = try await eventually { try? await daemon.client.health().status == "ok" ? true : nil }
+    }
+}
