@@ -134,7 +134,8 @@ struct DaemonApplication: Sendable {
     func reload(_ configuration: ResolvedConfiguration) async throws {
         var collector = configuration.collector
         let running = await state.collector.stateDirectory
-        if collector.stateDirectory != running {
+        // As paths: a URL made from "/var/lib/x" and one from "/var/lib/x/" differ.
+        if collector.stateDirectory.standardizedFileURL.path != running.standardizedFileURL.path {
             // Made at start with its mode: adapters keep the one they were given.
             state.logger.notice("the new state_directory applies at the next start; a reload keeps the running one")
             collector.stateDirectory = running

@@ -3,6 +3,7 @@ import Foundation
 import Mediation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import SecureSignals
 import SharedTypes
 import Timing
@@ -21,7 +22,10 @@ struct HTTPAdFetcher: AdFetcher {
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(2)),
             connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16),
-            decompression: .enabled(limit: .ratio(20))))
+            decompression: .enabled(limit: .ratio(decompressionRatio))))
+
+    /// How many times its compressed size a body may inflate to.
+    static let decompressionRatio = 20
 
     func send(_ request: AdServerRequest) async throws(AdServerError) -> AdServerResponse {
         let deadline = NIODeadline.now() + .nanoseconds(request.timeout.nanoseconds)
@@ -92,8 +96,25 @@ struct HTTPAdFetcher: AdFetcher {
             throw Self.failure(error, url: request.url, timeout: request.timeout)
         } catch is NIOTooManyBytesError {
             throw AdServerError(.tooLarge, "\(redactedURL(request.url)) answered more than \(Self.maximumBytes) bytes")
+        } catch let error as NIOHTTPDecompression.DecompressionError {
+            throw Self.failure(error, url: request.url)
         } catch {
             throw AdServerError(.transport, "\(redactedURL(request.url)): \(error)")
+        }
+    }
+
+    /// A compressed body that could not be read, said as such (NIO says only `limit`).
+    private static func failure(_ error: NIOHTTPDecompression.DecompressionError, url: String) -> AdServerError {
+        switch error {
+        case .limit:
+            return AdServerError(
+                .tooLarge,
+                "\(redactedURL(url)) answered a compressed body that inflates to more than \(decompressionRatio) times "
+                    + "its size (a decompression bomb): refused")
+        case .inflationError(let code), .initializationError(let code):
+            return AdServerError(
+                .transport,
+                "\(redactedURL(url)) answered a compressed body that cannot be inflated (zlib error \(code))")
         }
     }
 

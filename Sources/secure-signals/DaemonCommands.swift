@@ -25,10 +25,11 @@ struct HealthCommand: AsyncParsableCommand {
         commandName: "health", abstract: "Ask the daemon whether it is up, and how its adapters and networks are.",
         discussion: """
             A readiness probe: exits 0 when the daemon is ok and every signal adapter and ad \
-            network is ready; 1 when it is degraded (its state database takes no commits) or \
-            any adapter is not ready (failed, timed out or still initializing), and says which; \
-            2 when no daemon answers on the socket. The first word agrees with the exit status: \
-            ok, degraded or not-ready.
+            network is ready, every adapter program is running and every recipient has a key to \
+            seal with; 1 when it is degraded (its state database takes no commits) or any of \
+            those is not so (an adapter failed, timed out or is initializing, a program is \
+            restarting, a recipient has no key), and says which; 2 when no daemon answers on \
+            the socket. The first word agrees with the exit status: ok, degraded or not-ready.
             """)
 
     @OptionGroup var connection: ConnectionOptions
@@ -36,14 +37,18 @@ struct HealthCommand: AsyncParsableCommand {
     func run() async throws {
         let client = connection.client
         let health: HealthReport
+        let adapters: [AdapterStatus]
+        let recipients: [RecipientStatus]
         do {
             health = try await client.health()
+            adapters = try await client.adapters()
+            recipients = try await client.recipients()
         } catch {
             printError(error)
             throw ExitCode(2)
         }
-        let unready = health.adapters.filter { $0.key != AdapterState.ready.rawValue && $0.value > 0 }
-        let verdict = health.status != "ok" ? health.status : unready.isEmpty ? "ok" : "not-ready"
+        let problems = Self.problems(adapters: adapters, recipients: recipients)
+        let verdict = health.status != "ok" ? health.status : problems.isEmpty ? "ok" : "not-ready"
         if connection.json {
             try await printRaw(connection, "/v1/health")
         } else {
@@ -54,11 +59,26 @@ struct HealthCommand: AsyncParsableCommand {
             if health.status != "ok" {
                 for warning in health.warnings { print("warning: \(warning)") }
             }
-            for status in unready.isEmpty ? [] : try await client.adapters() where status.state != .ready {
-                print("not ready: \(status.name) (\(status.kind)): \(status.state.rawValue): \(status.description)")
-            }
+            for problem in problems { print(problem) }
         }
         if verdict != "ok" { throw ExitCode(1) }
+    }
+
+    /// What keeps the daemon from serving every signal: adapters not ready, programs not
+    /// running, recipients without a key (their signals all fail `no_recipient_key`).
+    static func problems(adapters: [AdapterStatus], recipients: [RecipientStatus]) -> [String] {
+        adapters.compactMap { status in
+            if status.state != .ready {
+                return "not ready: \(status.name) (\(status.kind)): \(status.state.rawValue): \(status.description)"
+            }
+            guard let program = status.program, program.state != .running else { return nil }
+            return "not ready: \(status.name) (\(status.kind)): its program is \(program.state.rawValue)"
+                + (program.lastExit.map { " (it \($0))" } ?? "")
+        }
+            + recipients.filter(\.keyIDs.isEmpty).map { recipient in
+                "no key: recipient \(recipient.name) (\(recipient.state.rawValue)): its signals fail no_recipient_key"
+                    + (recipient.lastError.map { " (\($0))" } ?? "")
+            }
     }
 }
 

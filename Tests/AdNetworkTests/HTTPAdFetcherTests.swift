@@ -82,4 +82,22 @@ struct HTTPAdFetcherTests {
         #expect(loop?.kind == .tooManyRedirects && loop?.message.contains("in a loop") == true)
         #expect(server.requests("/a").count == 1 && server.requests("/b").count == 1)
     }
+
+    /// 200 KB of zeroes in 230 bytes of gzip: refused, saying why.
+    @Test func aDecompressionBombIsRefusedSayingSo() async throws {
+        let bomb = try #require(
+            Data(
+                base64Encoded:
+                    "H4sIAAAAAAACA+3BMQEAAADCoErrn84M/kABAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAK8BlH0jNkANAwA="
+            ))
+        let server = try await FakeAdServer()
+        server.answer("/bomb", .init(body: Array(bomb), headers: ["Content-Encoding": "gzip"]))
+        let refused = await Self.failure { _ = try await HTTPAdFetcher().fetch(server.url("/bomb?key=secret")) }
+        #expect(
+            refused
+                == AdServerError(
+                    .tooLarge,
+                    "\(server.url("/bomb")) answered a compressed body that inflates to more than 20 times its size "
+                        + "(a decompression bomb): refused"))
+    }
 }

@@ -198,6 +198,12 @@ struct ClientCommandTests {
             (answer["signals"] as? [[String: Any]])?.compactMap { $0["recipient"] as? String } == ["demo", "bidder"])
         let error = try #require((answer["errors"] as? [[String: Any]])?.first)
         #expect(error["recipient"] as? String == "gone" && error["code"] as? String == "no_recipient_key")
+        // health is no readiness probe that passes while a recipient's signals all fail.
+        let health = try await Binary.run("secure-signals", ["health"] + socket)
+        #expect(health.status == 1 && health.stdoutText.hasPrefix("not-ready: "), "\(health.stdoutText)")
+        #expect(
+            health.stdoutText.contains("no key: recipient gone (unavailable): its signals fail no_recipient_key"),
+            "\(health.stdoutText)")
     }
 
     @Test func privacyIsSetShownAndCleared() async throws {

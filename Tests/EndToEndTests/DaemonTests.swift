@@ -218,6 +218,19 @@ struct DaemonTests {
         #expect(daemon.log.contains("the new state_directory applies at the next start"))
     }
 
+    /// The same directory, made at start (so read at a reload as an existing directory, which
+    /// Foundation's URL writes with a trailing slash): a reload says nothing of it.
+    @Test func aReloadOfTheSameStateDirectoryIsNotTakenForAMove() async throws {
+        let daemon = try await RunningDaemon.start(config: demoConfig(adapters: [Self.echo]))
+        for reload in 1...2 {
+            daemon.send(SIGHUP)
+            _ = try await eventually {
+                daemon.log.components(separatedBy: "reloaded configuration and keys").count > reload ? true : nil
+            }
+        }
+        #expect(!daemon.log.contains("state_directory applies at the next start"), "\(daemon.log)")
+    }
+
     @Test func journaldLinesCarryTheirPriorityAndTheDemoKeyIsWarnedOf() async throws {
         let daemon = try await RunningDaemon.start(
             config: demoConfig(adapters: [Self.echo]), arguments: ["--log-format", "journald"])

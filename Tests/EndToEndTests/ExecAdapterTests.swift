@@ -313,6 +313,46 @@ struct ExecAdapterTests {
         try await expectCleanStop(daemon, pidFile: directory.path("pids"))
     }
 
+    /// A daemon killed outside systemd (no cgroup to stop its programs) leaves a program that
+    /// ignores the end of its input running; the next start stops it before it starts the
+    /// adapter again, so that one copy runs, not two.
+    @Test func aProgramAKilledDaemonLeftRunningIsStoppedAtTheNextStart() async throws {
+        let directory = try TemporaryDirectory()
+        let pids = directory.path("pids")
+        let stubborn = Self.faulty("stubborn", mode: "ignore-sigterm", pidFile: pids)
+        var config = demoConfig(adapters: [stubborn])
+        config["state_directory"] = directory.path("state")
+        let first = try await RunningDaemon.start(config: config)
+        try await first.waitUntilAdaptersSettle()
+        let left = try #require(try readPIDs(pids).first)
+        first.send(SIGKILL)
+        _ = await first.waitForExit()
+        #expect(kill(left, 0) == 0, "the killed daemon's program runs on")
+
+        let second = try await RunningDaemon.start(config: config)
+        try await second.waitUntilAdaptersSettle()
+        _ = try await eventually { kill(left, 0) == -1 || Self.isZombie(left) ? true : nil }
+        #expect(second.log.contains("stopping the adapter program a previous daemon left running"))
+        #expect(try readPIDs(pids).count == 2, "the second daemon runs its own copy")
+        #expect(try await second.client.adapters().first?.state == .ready)
+        // A program that is down makes health fail, and says which.
+        kill(try #require(try readPIDs(pids).last), SIGKILL)
+        let health = try await eventually {
+            let run = try await Binary.run("secure-signals", ["health", "--socket", second.socketPath])
+            return run.status == 1 ? run : nil
+        }
+        #expect(
+            health.stdoutText.contains("not ready: stubborn (exec): its program is restarting"), "\(health.stdoutText)")
+        second.send(SIGTERM)
+        #expect(await second.waitForExit() == 0)
+    }
+
+    /// Whether `pid` is a zombie: killed, and not yet reaped by whoever adopted it.
+    static func isZombie(_ pid: Int32) -> Bool {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        return stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("Z") == true
+    }
+
     @Test func noProgramOutlivesTheDaemonOrItsRemovalByReload() async throws {
         let directory = try TemporaryDirectory()
         let pids = directory.path("pids")

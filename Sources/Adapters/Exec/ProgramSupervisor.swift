@@ -30,6 +30,8 @@ actor ProgramSupervisor {
     nonisolated let counters: ProgramCounters
     private let run: ProgramRun
     private let logger: Logger
+    /// Where the running program is written down, for a start after a killed daemon.
+    private let record: ProgramRecord
 
     private var state = ProgramStatus.State.starting
     private var pid: Int32?
@@ -43,6 +45,7 @@ actor ProgramSupervisor {
 
     init(spec: ProgramSpec, context: AdapterContext) {
         self.logger = context.logger
+        self.record = ProgramRecord(stateDirectory: context.stateDirectory, adapter: context.name)
         self.counters = ProgramCounters(adapter: context.name, logger: context.logger, metrics: context.metrics)
         self.run = ProgramRun(
             spec: spec, name: context.name, options: context.options, initTimeout: context.initTimeout,
@@ -83,6 +86,7 @@ actor ProgramSupervisor {
             restartAt = nil
         }
         var exitsInARow = 0
+        record.stopLeftover(logger: logger)
         while !stopSignal.hasFired {
             let started = ContinuousClock.now
             state = .starting
@@ -101,6 +105,7 @@ actor ProgramSupervisor {
                 })
             live.state.withLock { $0.connection = nil }
             counters.up.record(0)
+            if let pid { record.remove(pid: pid) }
             pid = nil
             connection = nil
             let how: String
@@ -134,6 +139,7 @@ actor ProgramSupervisor {
     private func started(pid: Int32, connection: ProgramConnection) {
         self.pid = pid
         self.connection = connection
+        record.write(pid: pid, logger: logger)
         logger.info("adapter program started", metadata: ["pid": "\(pid)"])
     }
 

@@ -1,0 +1,68 @@
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where a running adapter program is written down (`programs/NAME.pid` in the state
+/// directory: its pid and its start time in clock ticks since boot), so that a daemon that was
+/// killed (SIGKILL outside systemd, whose cgroup would have stopped it) leaves no program
+/// behind: the next start of the adapter finds the record, and if that very process (same pid,
+/// same start time: not a reused pid) still runs, kills its process group before starting a
+/// second copy.
+struct ProgramRecord: Sendable {
+    let file: URL
+
+    init(stateDirectory: URL, adapter: String) {
+        file = stateDirectory.appendingPathComponent("programs").appendingPathComponent("\(adapter).pid")
+    }
+
+    /// Kills the program a previous run left, if it still runs; says so. Removes the record.
+    func stopLeftover(logger: Logger) {
+        defer { try? FileManager.default.removeItem(at: file) }
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return }
+        let fields = text.split(whereSeparator: \.isWhitespace)
+        guard fields.count == 2, let pid = pid_t(fields[0]), pid > 1, let started = UInt64(fields[1]),
+            Self.startTime(of: pid) == started
+        else { return }
+        logger.warning(
+            "stopping the adapter program a previous daemon left running (it was not stopped with it)",
+            metadata: ["pid": "\(pid)"])
+        kill(-pid, SIGKILL)
+        kill(pid, SIGKILL)
+    }
+
+    /// Writes `pid` down as the running program. A failure is logged: the program runs anyway.
+    func write(pid: pid_t, logger: Logger) {
+        guard let started = Self.startTime(of: pid) else { return }
+        do {
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+            try Data("\(pid) \(started)\n".utf8).write(to: file, options: .atomic)
+        } catch {
+            logger.warning(
+                "cannot write down the adapter program's pid; a killed daemon could leave it running",
+                metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Program `pid` has stopped: its record goes (not one a newer run of the adapter wrote).
+    func remove(pid: pid_t) {
+        guard let text = try? String(contentsOf: file, encoding: .utf8),
+            text.split(whereSeparator: \.isWhitespace).first == Substring("\(pid)")
+        else { return }
+        try? FileManager.default.removeItem(at: file)
+    }
+
+    /// Field 22 of `/proc/PID/stat`: when the process started, in clock ticks since boot.
+    static func startTime(of pid: pid_t) -> UInt64? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the command: state is field 3, so start time (22) is the 20th here.
+        return fields.count > 19 ? UInt64(fields[19]) : nil
+    }
+}
