@@ -485,6 +485,21 @@ struct DaemonTests {
         let longSocket = try await Binary.run(
             "secure-signalsd", ["--socket", "/tmp/" + String(repeating: "s", count: 120), "--check-config"])
         #expect(longSocket.status == 78 && longSocket.stderr.contains("must be under 108"), "\(longSocket.stderr)")
+        // Something that is not a socket at the socket's path: said plainly, found by
+        // --check-config, and at start exit 78 (it was NIO's words after READY, and exit 1).
+        let notASocket = directory.path("not-a-socket")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: notASocket))
+        let socketDirectory = directory.path("a-directory")
+        try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
+        for (path, kind) in [(notASocket, "a file that is not a socket"), (socketDirectory, "a directory")] {
+            for extra in [["--check-config"], []] {
+                let run = try await Binary.run(
+                    "secure-signalsd", ["--socket", path] + extra)
+                #expect(run.status == 78, "\(extra) \(run.stderr)")
+                #expect(run.stderr.contains("\(path) is \(kind); the daemon replaces only a socket"), "\(run.stderr)")
+                #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+            }
+        }
         try await expectCheckConfigRefuses(bad, in: directory)
     }
 

@@ -127,6 +127,7 @@ struct LimitTests: MediationScenario {
         let kept = try await RawConnection.open(daemon.socketPath)
         try await kept.send("GET /v1/health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
         try await waitUntil { kept.text.contains("\"status\"") }
+        #expect(WireAnswer(kept.text).headers.contains("connection: keep-alive"), "the answer says it stays open")
         #expect(await kept.closed(within: .milliseconds(300)) == false)
         await kept.close()
         // A 413 leaves the rest of the body unread: the connection cannot go on.
@@ -137,6 +138,26 @@ struct LimitTests: MediationScenario {
         let tooLarge = try await Self.answerThenClose(big, socket: daemon.socketPath)
         #expect(tooLarge?.status == 413 && tooLarge?.errorCode == "body_too_large")
         #expect(tooLarge?.headers.contains("connection: close") == true)
+        // A client that sends a large body in one go and reads after: the daemon reads what it
+        // sent (up to 8 MiB) before closing, so the client gets its 413, not a reset.
+        let client = try await Binary.runProgram(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import socket, sys
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.connect(sys.argv[1])
+                body = b" " * 3_000_000
+                try:
+                    s.sendall(b"POST /v1/signals HTTP/1.1\\r\\nContent-Type: application/json\\r\\nContent-Length: %d\\r\\n\\r\\n" % len(body) + body)
+                except OSError as error:
+                    print("send:", error)
+                print(s.recv(4096).split(b"\\r\\n")[0].decode())
+                """,
+                daemon.socketPath,
+            ])
+        #expect(client.stdoutText == "HTTP/1.1 413 Payload Too Large\n", "\(client.stdoutText) \(client.stderr)")
     }
 
     @Test func connectionsOverACapGet503AndTheCapFreesWhenTheyClose() async throws {

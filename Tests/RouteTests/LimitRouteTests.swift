@@ -1,5 +1,7 @@
 import Client
 import Foundation
+import Hummingbird
+import NIOCore
 import TestSupport
 import Testing
 
@@ -131,5 +133,14 @@ struct LimitRouteTests: MediationScenario {
                 "limits.max_event_streams_per_peer (8) lets 4 apps hold all of limits.max_event_streams (32) and lock "
                     + "the others out; at most 4 keeps room for the rest",
             ])
+    }
+
+    /// A socket that cannot be bound is said in one plain line naming it, not in NIO's words.
+    @Test func aBindFailureIsOnePlainLine() {
+        let failure = SocketBindFailure(
+            listener: DaemonServer<CallbackResponder<DaemonRequestContext>>.Listener.path(
+                "/run/x.sock", mode: 0o660, group: nil),
+            error: IOError(errnoCode: EACCES, reason: "bind(descriptor:ptr:bytes:)"))
+        #expect(failure.description == "socket.path: cannot listen on /run/x.sock: Permission denied")
     }
 }

@@ -24,8 +24,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var activity = ConnectionActivity()
     private var timer: (kind: ConnectionActivity.Timer, task: Scheduled<Void>)?
     /// For each request read and not yet answered, in order: whether it keeps the connection
-    /// alive (HTTP/1.0 without keep-alive, `Connection: close` and CONNECT do not).
-    private var keepAlive = Deque<Bool>()
+    /// alive (HTTP/1.0 without keep-alive, `Connection: close` and CONNECT do not), and
+    /// whether it is HTTP/1.0, whose keep-alive the answer must confirm.
+    private var keepAlive = Deque<(keep: Bool, http10: Bool)>()
     /// The answer being written ends the connection.
     private var answerCloses = false
     /// An answer's head is written and its end is not.
@@ -33,6 +34,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Hummingbird's second answer to a request already answered: not written.
     private var suppressing = false
     private var parserFailure: HTTPParserError?
+    /// After an answer that ends the connection came before its request's end (a 413): how
+    /// many more body bytes are read and dropped before the connection closes. Closing with
+    /// unread bytes would reset the connection, and the client would never read its answer.
+    private var drainLeft: Int?
+
+    /// The most body bytes drained after an early closing answer, and for how long.
+    static let drainBytes = 8 << 20
+    static let drainTime = TimeAmount.seconds(2)
 
     init(limits: ClientLimits, peer: PeerCredentials?) {
         self.limits = limits
@@ -60,17 +69,28 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if drainLeft != nil, case ChannelEvent.inputClosed? = event as? ChannelEvent {
+            return context.close(promise: nil)
+        }
         guard event is BytesArrived else { return context.fireUserInboundEventTriggered(event) }
         activity.bytesArrived()
         updateTimer(context)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if let left = drainLeft {
+            guard case .body(let bytes) = unwrapInboundIn(data), bytes.readableBytes < left else {
+                return context.close(promise: nil)
+            }
+            drainLeft = left - bytes.readableBytes
+            return
+        }
         switch unwrapInboundIn(data) {
         case .head(let head):
             // HTTP frames no body after an answer to CONNECT (the daemon has no tunnel to
             // open): closing the connection is what ends its error's body.
-            keepAlive.append(head.isKeepAlive && head.method != .CONNECT)
+            keepAlive.append(
+                (head.isKeepAlive && head.method != .CONNECT, head.version.major == 1 && head.version.minor == 0))
         case .body:
             break
         case .end:
@@ -81,6 +101,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if drainLeft != nil { return context.close(promise: nil) }
         // The connection closes after the answer to this failure, not after an earlier
         // request's answer still being written (a pipelined request's).
         if let failure = error as? HTTPParserError { parserFailure = failure }
@@ -101,11 +122,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 }
                 return writeAnswer(failure, context: context, promise: promise)
             }
-            let asked = keepAlive.popFirst() ?? true
+            let asked = keepAlive.popFirst() ?? (true, false)
             answerCloses =
-                !asked || head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
+                !asked.keep || head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
             answerInProgress = true
-            context.write(data, promise: promise)
+            guard asked.http10, !answerCloses else { return context.write(data, promise: promise) }
+            // An HTTP/1.0 client keeps the connection only if the answer says it stays open.
+            var confirmed = head
+            confirmed.headers.replaceOrAdd(name: "Connection", value: "keep-alive")
+            context.write(wrapOutboundOut(.head(confirmed)), promise: promise)
         case .body:
             guard !suppressing else {
                 promise?.succeed()
@@ -121,8 +146,21 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             activity.answerEnded()
             updateTimer(context)
             guard answerCloses else { return context.write(data, promise: promise) }
-            context.writeAndClose(data, promise: promise)
+            guard activity.wasAnsweredEarly, !suppressing else { return context.writeAndClose(data, promise: promise) }
+            drain(context, after: data, promise: promise)
         }
+    }
+
+    /// Writes the answer's end and closes the output, then reads and drops what is left of
+    /// the request, up to `drainBytes` and `drainTime`, before closing the connection.
+    private func drain(_ context: ChannelHandlerContext, after end: NIOAny, promise: EventLoopPromise<Void>?) {
+        drainLeft = Self.drainBytes
+        timer?.task.cancel()
+        timer = nil
+        context.writeAndFlush(end, promise: promise)
+        context.close(mode: .output, promise: nil)
+        context.eventLoop.assumeIsolated().scheduleTask(in: Self.drainTime) { context.close(promise: nil) }
+        context.read()
     }
 
     /// Writes `failure`'s head (it closes the connection) and its JSON body, in place of a head.
@@ -144,6 +182,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Runs the timer the connection's activity calls for, and only that one.
     private func updateTimer(_ context: ChannelHandlerContext) {
+        guard drainLeft == nil else { return }
         let wanted = activity.timer
         guard timer?.kind != wanted else { return }
         timer?.task.cancel()

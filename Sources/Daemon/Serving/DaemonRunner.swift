@@ -52,9 +52,16 @@ public enum DaemonRunner {
             FileHandle.standardError.write(Data(lines.map { "\(priority)secure-signalsd: \($0)\n" }.joined().utf8))
             return configurationErrorStatus
         }
-        try await serve(
-            application, configuration: configuration, options: options, registry: registry, level: level,
-            reapInterval: testbed ? .milliseconds(200) : .seconds(10), logger: logger)
+        do {
+            try await serve(
+                application, configuration: configuration, options: options, registry: registry, level: level,
+                reapInterval: testbed ? .milliseconds(200) : .seconds(10), logger: logger)
+        } catch let failure as SocketBindFailure {
+            // The service group stopped the rest (the adapters with it) before it threw.
+            let priority = format == .journald ? "<3>" : ""
+            FileHandle.standardError.write(Data("\(priority)secure-signalsd: \(failure)\n".utf8))
+            return configurationErrorStatus
+        }
         logger.notice("stopped")
         return 0
     }

@@ -63,7 +63,12 @@ struct DaemonServer<Responder: HTTPResponder>: Service where Responder.Context =
                     if value.inner != nil { admitted.continuation.yield(value) }
                 }
             }
-        let server = try await bind(bootstrap).get()
+        let server: any Channel
+        do {
+            server = try await bind(bootstrap).get()
+        } catch {
+            throw SocketBindFailure(listener: listener, error: error)
+        }
         server.closeFuture.whenComplete { _ in admitted.continuation.finish() }
         onListening()
         await withGracefulShutdownHandler {
@@ -120,6 +125,29 @@ struct DaemonServer<Responder: HTTPResponder>: Service where Responder.Context =
             }
             response.headers[.date] = dates.now
             try await writer.write(response: response.head, body: response.body)
+        }
+    }
+}
+
+/// The socket API could not listen: one line naming the socket and the system's reason, for
+/// the exit status of a configuration error (78), not NIO's own words.
+struct SocketBindFailure: Error, CustomStringConvertible {
+    let description: String
+
+    init<Responder>(listener: DaemonServer<Responder>.Listener, error: any Error) {
+        let reason: String
+        if let error = error as? IOError {
+            reason = String(cString: strerror(error.errnoCode))
+        } else if String(describing: type(of: error)).contains("WrongType") {
+            reason = "something other than a socket is at that path"
+        } else {
+            reason = "\(error)"
+        }
+        switch listener {
+        case .descriptor(let descriptor):
+            description = "cannot listen on the socket systemd handed over (fd \(descriptor)): \(reason)"
+        case .path(let path, _, _):
+            description = "socket.path: cannot listen on \(path): \(reason)"
         }
     }
 }
