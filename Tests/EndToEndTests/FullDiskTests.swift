@@ -111,6 +111,11 @@ struct FullDiskTests: MediationScenario {
             #expect(answer.status == 503 && Self.errorCode(answer.json) == "state_unavailable")
         }
         #expect(server.requests("/bid").count == bids, "no auction for a refused load")
+        // The privacy state needs no commit: set, and in force.
+        let privacy = Data(#"{"privacy": {"limit_ad_tracking": true}}"#.utf8)
+        #expect(try await client.request(.PUT, "/v1/privacy", json: privacy).status == 200)
+        let inForce = try await client.request(.GET, "/v1/privacy")
+        #expect(String(decoding: inForce.body, as: UTF8.self).contains(#""limit_ad_tracking":true"#))
         let health = try await client.health()
         #expect(health.status == "degraded")
         #expect(health.warnings.contains { $0.contains("the state database takes no commits") })

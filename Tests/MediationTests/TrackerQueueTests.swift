@@ -307,6 +307,24 @@ struct TrackerQueueTests {
         try await waitUntil { server.tries == ["http://t/down", "http://t/ok"] && clock.sleeping == 1 }
         await queue.drain()
     }
+
+    /// A dead tracker against `trackers.max_owed`: the outbox keeps the newest pings up to the
+    /// bound, and gives up the oldest, counted.
+    @Test func aDeadTrackersBacklogStopsAtMaxOwedAndTheOldestAreGivenUp() async throws {
+        let urls = (1...12).map { "http://t/dead-\($0)" }
+        let server = Server(Dictionary(uniqueKeysWithValues: urls.map { ($0, [503]) }))
+        let metrics = TestMetrics()
+        let queue = try Self.queue(
+            server, clock: ManualClock(), settings: .init(retryDelay: .seconds(60), maxOwed: 5), metrics: metrics)
+        for url in urls {
+            queue.enqueue([url], kind: .impression)
+            try await queue.committed()
+        }
+        #expect(try queue.backlog().count == 5)
+        let givenUp = try metrics.expectCounter("secure_signals_tracker_given_up_total", [("reason", "outbox_full")])
+        #expect(givenUp.totalValue == 7)
+        await queue.drain()
+    }
 }
 
 @Test func redactedURLsKeepTheServerAndPathButNotTheQuery() {
