@@ -343,6 +343,21 @@ struct ExecAdapterTests {
         }
         #expect(
             health.stdoutText.contains("not ready: stubborn (exec): its program is restarting"), "\(health.stdoutText)")
+
+        // A reload that makes a new host for the adapter: the old one stops its own program,
+        // which the new one does not take for a leftover.
+        var changed = Self.faulty("stubborn", mode: "ignore-sigterm", pidFile: pids, extra: ["stop_grace_ms": 300])
+        changed["args"] = (changed["args"] as? [String] ?? []) + ["--delay-ms", "5"]
+        var reloaded = demoConfig(adapters: [changed])
+        reloaded["state_directory"] = directory.path("state")
+        reloaded["socket"] = ["path": second.socketPath]
+        try JSONSerialization.data(withJSONObject: reloaded).write(to: URL(fileURLWithPath: second.configPath))
+        _ = try await eventually { try readPIDs(pids).count >= 3 ? true : nil }
+        second.send(SIGHUP)
+        _ = try await eventually { try readPIDs(pids).count >= 4 ? true : nil }
+        #expect(
+            second.log.components(separatedBy: "a previous daemon left running").count == 2,
+            "only the first daemon's program was a leftover: \(second.log)")
         second.send(SIGTERM)
         #expect(await second.waitForExit() == 0)
     }

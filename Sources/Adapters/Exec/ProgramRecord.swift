@@ -6,11 +6,12 @@ import Logging
 #endif
 
 /// Where a running adapter program is written down (`programs/NAME.pid` in the state
-/// directory: its pid and its start time in clock ticks since boot), so that a daemon that was
-/// killed (SIGKILL outside systemd, whose cgroup would have stopped it) leaves no program
-/// behind: the next start of the adapter finds the record, and if that very process (same pid,
-/// same start time: not a reused pid) still runs, kills its process group before starting a
-/// second copy.
+/// directory: its pid and start time in clock ticks since boot, and its daemon's), so that a
+/// daemon that was killed (SIGKILL outside systemd, whose cgroup would have stopped it) leaves
+/// no program behind: the next start of the adapter finds the record, and if that very process
+/// (same pid, same start time: not a reused pid) still runs and the daemon that started it is
+/// gone, kills its process group before starting a second copy. A program this daemon runs (a
+/// reload's old host, still stopping it) is left to its supervisor.
 struct ProgramRecord: Sendable {
     let file: URL
 
@@ -18,29 +19,36 @@ struct ProgramRecord: Sendable {
         file = stateDirectory.appendingPathComponent("programs").appendingPathComponent("\(adapter).pid")
     }
 
-    /// Kills the program a previous run left, if it still runs; says so. Removes the record.
+    /// Kills the program a previous daemon left, if it still runs; says so. Removes the record
+    /// unless its program is this daemon's.
     func stopLeftover(logger: Logger) {
-        defer { try? FileManager.default.removeItem(at: file) }
         guard let text = try? String(contentsOf: file, encoding: .utf8) else { return }
-        let fields = text.split(whereSeparator: \.isWhitespace)
-        guard fields.count == 2, let pid = pid_t(fields[0]), pid > 1, let started = UInt64(fields[1]),
+        let fields = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard fields.count == 4, let pid = pid_t(fields[0]), pid > 1, let started = UInt64(fields[1]),
             Self.startTime(of: pid) == started
         else { return }
+        // Its daemon still runs (this one, or another on the same state directory): not left over.
+        if let owner = pid_t(fields[2]), let ownerStarted = UInt64(fields[3]), Self.startTime(of: owner) == ownerStarted
+        {
+            return
+        }
         logger.warning(
             "stopping the adapter program a previous daemon left running (it was not stopped with it)",
             metadata: ["pid": "\(pid)"])
         kill(-pid, SIGKILL)
         kill(pid, SIGKILL)
+        try? FileManager.default.removeItem(at: file)
     }
 
     /// Writes `pid` down as the running program. A failure is logged: the program runs anyway.
     func write(pid: pid_t, logger: Logger) {
-        guard let started = Self.startTime(of: pid) else { return }
+        let daemon = getpid()
+        guard let started = Self.startTime(of: pid), let daemonStarted = Self.startTime(of: daemon) else { return }
         do {
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700])
-            try Data("\(pid) \(started)\n".utf8).write(to: file, options: .atomic)
+            try Data("\(pid) \(started) \(daemon) \(daemonStarted)\n".utf8).write(to: file, options: .atomic)
         } catch {
             logger.warning(
                 "cannot write down the adapter program's pid; a killed daemon could leave it running",

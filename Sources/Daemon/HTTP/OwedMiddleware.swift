@@ -5,12 +5,24 @@ import StateStore
 /// For the routes whose answer acknowledges something owed (a load's win notice, an
 /// impression's and a click's trackers, a show, a dismiss, a reward): while the state database
 /// takes no commits, refuses them up front (503 `state_unavailable`), so that nothing is applied
-/// or sent for an answer that was refused; otherwise holds the answer until what the call owes
-/// is on disk: the tracker pings it enqueued, with those of every call before it, share one
-/// commit. Signals and privacy never pass through it.
+/// or sent for them; otherwise holds the answer until what the call owes is on disk: the
+/// tracker pings it enqueued, with those of every call before it, share one commit. A call
+/// whose commit fails under it was applied: it answers 503 all the same (it is not durably
+/// acknowledged), and its pings go once the disk takes them. Signals and privacy never pass
+/// through it.
 struct OwedMiddleware: RouterMiddleware {
     let trackers: TrackerQueue
     let health: StateHealth
+    /// False for a call that commits what it does itself (a reward claim): only the up-front
+    /// refusal applies, so that a claim committed is never answered 503 for others' pings.
+    var waitsForTrackers = true
+
+    /// The same refusal, without waiting for the tracker outbox.
+    var refusingOnly: OwedMiddleware {
+        var middleware = self
+        middleware.waitsForTrackers = false
+        return middleware
+    }
 
     func handle(
         _ request: Request, context: DaemonRequestContext,
@@ -18,6 +30,7 @@ struct OwedMiddleware: RouterMiddleware {
     ) async throws -> Response {
         guard request.method != .get, request.method != .head else { return try await next(request, context) }
         guard health.isAvailable else { throw Self.unavailable }
+        guard waitsForTrackers else { return try await next(request, context) }
         let response: Response
         do {
             response = try await next(request, context)

@@ -13,7 +13,7 @@ struct RewardRoutes {
 
     func addRoutes(to router: Router<DaemonRequestContext>) {
         router.get("/v1/rewards", use: list)
-        router.group().add(middleware: owed).post("/v1/rewards/:transaction_id/claim", use: claim)
+        router.group().add(middleware: owed.refusingOnly).post("/v1/rewards/:transaction_id/claim", use: claim)
     }
 
     @Sendable func list(_ request: Request, context: DaemonRequestContext) async throws -> Response {
