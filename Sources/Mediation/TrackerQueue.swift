@@ -45,13 +45,18 @@ public final class TrackerQueue: Sendable {
         /// The most pings owed at once (`trackers.max_owed`): past it the oldest are given up,
         /// counted, so that a dead tracker cannot fill the disk.
         public var maxOwed: Int
+        /// The longest URL owed (`trackers.max_url_bytes`): a longer one is given up at once,
+        /// so that the outbox's bytes are bounded too (at most `maxOwed` × this).
+        public var maxURLBytes: Int
 
         public init(
             concurrency: Int = 8, timeout: Duration = .seconds(5), retryDelay: Duration = .seconds(1),
             maxDelay: Duration = .seconds(600), maxAge: Duration = .seconds(86_400),
-            ssvMaxAge: Duration = .seconds(7 * 86_400), window: Int = 10_000, maxOwed: Int = 100_000
+            ssvMaxAge: Duration = .seconds(7 * 86_400), window: Int = 10_000, maxOwed: Int = 100_000,
+            maxURLBytes: Int = 16_384
         ) {
             self.window = max(1, window)
+            self.maxURLBytes = max(1, maxURLBytes)
             self.maxOwed = max(1, maxOwed)
             self.concurrency = concurrency
             self.timeout = timeout
@@ -109,11 +114,13 @@ public final class TrackerQueue: Sendable {
     /// Owes each non-empty URL once; returns at once. `committed()` waits for it to be on disk.
     public func enqueue(_ urls: [String], kind: Kind) {
         let now = engine.clock.nowMilliseconds
+        let tooLong = urls.filter { $0.utf8.count > engine.settings.maxURLBytes }.count
+        if tooLong > 0 { engine.gaveUp(tooLong, reason: "too_long") }
         let added = engine.state.withLock { state -> Int? in
             guard !state.stopped else { return nil }
             if state.unsaved.isEmpty { state.unsavedSince = now }
             var added = 0
-            for url in urls where !url.isEmpty {
+            for url in urls where !url.isEmpty && url.utf8.count <= engine.settings.maxURLBytes {
                 state.unsaved.append((url, kind))
                 added += 1
             }
@@ -253,7 +260,7 @@ extension TrackerQueue {
             }
             outcomes = counters
             givenUp = Dictionary(
-                uniqueKeysWithValues: ["max_age", "outbox_full"].map { reason in
+                uniqueKeysWithValues: ["max_age", "outbox_full", "too_long"].map { reason in
                     (
                         reason,
                         Counter(
@@ -450,7 +457,7 @@ extension TrackerQueue {
                 do {
                     let committed = try await outbox.commit(commit)
                     let added = committed.added
-                    if committed.givenUp > 0 { gaveUp(committed.givenUp) }
+                    if committed.givenUp > 0 { gaveUp(committed.givenUp, reason: "outbox_full") }
                     state.withLock { state in
                         state.saved = upTo
                         for id in commit.settled + commit.rescheduled.map(\.id) {
@@ -596,9 +603,10 @@ extension TrackerQueue {
             return Int64.random(in: (ceiling + 1) / 2...ceiling)
         }
 
-        /// Counts and logs (once a minute at most) the oldest pings the outbox gave up for room.
-        private func gaveUp(_ count: Int) {
-            givenUp["outbox_full"]?.increment(by: count)
+        /// Counts and logs (once a minute at most) pings given up unsent: the oldest, for room
+        /// (`outbox_full`), or URLs too long to owe (`too_long`).
+        func gaveUp(_ count: Int, reason: String) {
+            givenUp[reason]?.increment(by: count)
             let now = clock.nowMilliseconds
             let log = state.withLock { state in
                 if let last = state.fullLoggedAt, now >= last, now - last < 60_000 { return false }
@@ -607,7 +615,9 @@ extension TrackerQueue {
             }
             guard log else { return }
             logger.warning(
-                "the tracker outbox is full (trackers.max_owed): the oldest owed pings were given up (logged once a minute)",
+                reason == "outbox_full"
+                    ? "the tracker outbox is full (trackers.max_owed): the oldest owed pings were given up (logged once a minute)"
+                    : "tracker URLs over trackers.max_url_bytes were given up (logged once a minute)",
                 metadata: ["given_up": "\(count)", "max_owed": "\(settings.maxOwed)"])
         }
 

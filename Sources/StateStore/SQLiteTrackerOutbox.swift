@@ -26,23 +26,39 @@ public struct SQLiteTrackerOutbox: TrackerOutbox {
                     sql: "UPDATE tracker_outbox SET attempts = ?, due_at_ms = ? WHERE id = ?",
                     arguments: [change.attempts, change.dueAt, change.id])
             }
-            return OutboxCommitted(added: added, givenUp: try Self.giveUpOldest(db, keeping: commit.maximumOwed))
+            let givenUp = try Self.giveUpOldest(db, keeping: commit.maximumOwed)
+            guard let oldestKept = givenUp.oldestKept else {
+                return OutboxCommitted(added: added, givenUp: givenUp.count)
+            }
+            // A ping added and given up in one commit is not handed out to be sent.
+            return OutboxCommitted(
+                added: added.filter { $0.kind == .ssv || $0.id >= oldestKept }, givenUp: givenUp.count)
         }
     }
 
-    /// Deletes the oldest rows beyond `maximum`; returns how many. The ids' span bounds the count
-    /// from above without a scan, so the table is counted only when it may be over.
-    private static func giveUpOldest(_ db: Database, keeping maximum: Int) throws -> Int {
+    /// Deletes the oldest tracker pings beyond `maximum` owed; returns how many, and the id of
+    /// the oldest ping kept (nil when none went). SSV callbacks are never given up for room:
+    /// each stands for a reward, and there is one per reward, not per impression. The ids'
+    /// span bounds the count from above without a scan, so the table is counted only when it
+    /// may be over.
+    private static func giveUpOldest(_ db: Database, keeping maximum: Int) throws -> (count: Int, oldestKept: Int64?) {
         guard maximum < Int.max,
             let row = try Row.fetchOne(db, sql: "SELECT min(id), max(id) FROM tracker_outbox"),
             let low: Int64 = row[0], let high: Int64 = row[1], high - low + 1 > maximum
-        else { return 0 }
+        else { return (0, nil) }
         let over = try OutboxRow.fetchCount(db) - maximum
-        guard over > 0 else { return 0 }
-        try db.execute(
-            sql: "DELETE FROM tracker_outbox WHERE id IN (SELECT id FROM tracker_outbox ORDER BY id LIMIT ?)",
-            arguments: [over])
-        return over
+        guard over > 0 else { return (0, nil) }
+        let ssv = TrackerQueue.Kind.ssv.rawValue
+        // The over-th oldest tracker ping, or the newest when there are fewer.
+        guard
+            let last = try Int64.fetchOne(
+                db,
+                sql: "SELECT id FROM tracker_outbox WHERE kind != ? ORDER BY id LIMIT 1 OFFSET ?",
+                arguments: [ssv, over - 1])
+                ?? Int64.fetchOne(db, sql: "SELECT max(id) FROM tracker_outbox WHERE kind != ?", arguments: [ssv])
+        else { return (0, nil) }
+        try db.execute(sql: "DELETE FROM tracker_outbox WHERE kind != ? AND id <= ?", arguments: [ssv, last])
+        return (db.changesCount, last + 1)
     }
 
     public func untried(after id: Int64, limit: Int) throws -> [OwedPing] {

@@ -323,6 +323,12 @@ struct TrackerQueueTests {
         #expect(try queue.backlog().count == 5)
         let givenUp = try metrics.expectCounter("secure_signals_tracker_given_up_total", [("reason", "outbox_full")])
         #expect(givenUp.totalValue == 7)
+        // A URL over trackers.max_url_bytes is not owed at all.
+        queue.enqueue(["http://t/" + String(repeating: "x", count: 20_000)], kind: .click)
+        try await queue.committed()
+        #expect(try queue.backlog().count == 5)
+        let tooLong = try metrics.expectCounter("secure_signals_tracker_given_up_total", [("reason", "too_long")])
+        #expect(tooLong.totalValue == 1)
         await queue.drain()
     }
 }

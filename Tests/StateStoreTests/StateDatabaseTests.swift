@@ -123,7 +123,7 @@ struct StateDatabaseTests {
         commit.adding = (1...5).map { ("http://t/\($0)", .impression) }
         commit.maximumOwed = 3
         let first = try await outbox.commit(commit)
-        #expect(first.added.count == 5 && first.givenUp == 2)
+        #expect(first.added.map(\.url) == ["http://t/3", "http://t/4", "http://t/5"] && first.givenUp == 2)
         #expect(try outbox.untried(after: 0, limit: 10).map(\.url) == ["http://t/3", "http://t/4", "http://t/5"])
         var next = OutboxCommit()
         next.adding = [("http://t/6", .click)]
@@ -132,10 +132,29 @@ struct StateDatabaseTests {
         #expect(try outbox.untried(after: 0, limit: 10).map(\.url) == ["http://t/4", "http://t/5", "http://t/6"])
         // Within the bound nothing goes.
         var within = OutboxCommit()
-        within.settled = [first.added[3].id]
+        within.settled = [first.added[1].id]
         within.maximumOwed = 3
         #expect(try await outbox.commit(within).givenUp == 0)
         #expect(try outbox.backlog().count == 2)
+    }
+
+    /// SSV callbacks stand for rewards: the bound gives up tracker pings only, and a ping added
+    /// and given up in one commit is not handed out to be sent.
+    @Test func theOutboxBoundSparesSSVCallbacksAndHandsOutNoPingItGaveUp() async throws {
+        let outbox = SQLiteTrackerOutbox(StateDatabase())
+        var first = OutboxCommit()
+        first.adding = [("http://s/1", .ssv), ("http://t/1", .impression), ("http://s/2", .ssv)]
+        _ = try await outbox.commit(first)
+        var next = OutboxCommit()
+        next.adding = (2...5).map { ("http://t/\($0)", .click) }
+        next.maximumOwed = 4
+        let committed = try await outbox.commit(next)
+        #expect(committed.givenUp == 3, "t/1, t/2 and t/3 go; both callbacks stay")
+        #expect(committed.added.map(\.url) == ["http://t/4", "http://t/5"])
+        #expect(
+            try outbox.untried(after: 0, limit: 10).map(\.url) == [
+                "http://s/1", "http://s/2", "http://t/4", "http://t/5",
+            ])
     }
 
     /// A 0-byte file is not taken as a new database, nor is another program's database.

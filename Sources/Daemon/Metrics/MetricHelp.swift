@@ -24,7 +24,7 @@ enum MetricHelp {
             "Bids dropped because their ad unit blocks their advertiser, category or creative attribute.",
         "secure_signals_trackers_total": "Tracker pings, by kind and outcome.",
         "secure_signals_tracker_given_up_total":
-            "Owed tracker pings given up unsent: past their max age, or the oldest when the outbox held trackers.max_owed.",
+            "Owed tracker pings given up unsent: past their max age, the oldest when the outbox held trackers.max_owed, or over trackers.max_url_bytes.",
         "secure_signals_http_requests_total": "Requests answered on the socket API, by route, method and status.",
         "secure_signals_connections_open": "Connections open on the socket API.",
         "secure_signals_connections_closed_total": "Connections the daemon closed on a limit, by reason.",
