@@ -10,11 +10,16 @@ enum SameOrigin {
         return URL(string: location, relativeTo: base)?.absoluteURL
     }
 
-    /// Whether `next` has `current`'s scheme, host and port.
+    /// Whether `next` has `current`'s scheme, host and port (a port left out is the scheme's:
+    /// `http://h` and `http://h:80` are one origin).
     static func holds(_ next: URL, from current: String) -> Bool {
         guard let base = URL(string: current) else { return false }
         return next.scheme?.lowercased() == base.scheme?.lowercased()
-            && next.host?.lowercased() == base.host?.lowercased() && next.port == base.port
+            && next.host?.lowercased() == base.host?.lowercased() && port(of: next) == port(of: base)
+    }
+
+    private static func port(of url: URL) -> Int? {
+        url.port ?? ["http": 80, "https": 443][url.scheme?.lowercased() ?? ""]
     }
 
     /// Only the scheme and host of where a redirect pointed: its path and query may carry tokens.

@@ -93,25 +93,38 @@ struct AdRetention {
     }
 
     /// Drops ads until no more than `capacity` are held, adding up to no more than
-    /// `byteCapacity` (the newest always stays: the store checked it alone): of the oldest used ad and the ad that
-    /// expired first (the soonest to leave, if it expired or was used), the older first; when
-    /// neither is there, the oldest (unused) ad. Returns how many unused ones went.
+    /// `byteCapacity` (the newest always stays: the store checked it alone): of the oldest used
+    /// ad and the ad that expired first (the soonest to leave, if it expired or was used), the
+    /// older first; when neither is there, the oldest (unused) ad. A rewarded ad being shown
+    /// (shown, not yet dismissed) never goes: its reward is still to come. Returns how many
+    /// unused ones went.
     private mutating func makeRoom(now: Duration) -> Int {
         var unusedDropped = 0
         while ads.count > capacity || (bytes > byteCapacity && ads.count > 1) {
             while let id = order.first, ads[id] == nil { order.removeFirst() }
             while let id = used.first, ads[id] == nil { used.removeFirst() }
             while let first = drops.min, ads[first.id] == nil { drops.removeMin() }
-            let oldestUsed = used.first.flatMap { ads[$0] }
-            let oldestExpired = drops.min.flatMap { ads[$0.id] }.flatMap { $0.expiresAt <= now || $0.isUsed ? $0 : nil }
+            var oldestUsed: LoadedAd?
+            for id in used {
+                if let ad = ads[id], !ad.isBeingShown {
+                    oldestUsed = ad
+                    break
+                }
+            }
+            let oldestExpired = drops.min.flatMap { ads[$0.id] }.flatMap {
+                ($0.expiresAt <= now || $0.isUsed) && !$0.isBeingShown ? $0 : nil
+            }
             switch (oldestUsed, oldestExpired) {
             case (let used?, let expired?): remove(used.loadedAt <= expired.loadedAt ? used.id : expired.id)
             case (let used?, nil): remove(used.id)
             case (nil, let expired?): remove(expired.id)
             case (nil, nil):
-                guard let oldest = order.popFirst() else { return unusedDropped }
+                guard let index = order.firstIndex(where: { ads[$0].map { !$0.isBeingShown } ?? false }) else {
+                    return unusedDropped
+                }
+                let oldest = order.remove(at: index)
+                if ads[oldest]?.isUsed == false { unusedDropped += 1 }
                 remove(oldest)
-                unusedDropped += 1
             }
         }
         return unusedDropped

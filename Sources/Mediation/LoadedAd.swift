@@ -32,6 +32,9 @@ struct LoadedAd: Sendable {
     /// is not handed to the next load.
     var isUsed: Bool { format == .native ? impressionRecorded : presentation.shown }
 
+    /// A rewarded ad shown and not yet dismissed: its reward may still come.
+    var isBeingShown: Bool { format == .rewarded && presentation.shown && !presentation.dismissed }
+
     func snapshot(now: Duration) -> MediatedAd {
         let remaining = expiresAt - now
         let wall = Date().addingTimeInterval(

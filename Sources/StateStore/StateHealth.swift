@@ -1,3 +1,4 @@
+import GRDB
 import Synchronization
 
 /// Whether the state database takes commits now: the last write failed (a full disk, a file
@@ -23,7 +24,14 @@ public final class StateHealth: Sendable {
         state.withLock { $0 = nil }
     }
 
+    /// Told of a failed write: only the disk's and the file's faults make an outage (full,
+    /// I/O error, read-only, cannot open, damaged); a constraint or an interrupted statement
+    /// is that write's own.
     func failed(_ error: any Error) {
+        guard let error = error as? DatabaseError,
+            [.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_CORRUPT, .SQLITE_NOTADB]
+                .contains(error.resultCode.primaryResultCode)
+        else { return }
         let reason = StateDatabaseError(path: "", underlying: error).reason
         state.withLock { outage in
             outage = Outage(since: outage?.since ?? .now, reason: reason)

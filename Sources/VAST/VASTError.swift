@@ -52,6 +52,6 @@ public struct VASTFetchFailure: Error, Sendable, Equatable, CustomStringConverti
     }
 
     public var description: String {
-        "fetching the VAST tag \(url) failed: \(reason)"
+        "fetching the VAST tag \(VASTURLList.shown(url)) failed: \(reason)"
     }
 }

@@ -145,26 +145,29 @@ public struct VASTResolver: Sendable {
         }
         guard let target = Self.resolve(uri, against: documentURL) else {
             return failure(
-                .wrapperTimeout, "\(adName): the relative VASTAdTagURI \(uri) has no document URL to resolve it against"
+                .wrapperTimeout,
+                "\(adName): the relative VASTAdTagURI \(VASTURLList.shown(uri)) has no document URL to resolve it against"
             )
         }
         guard !chain.documentURLs.contains(target) else {
-            return failure(.wrapperLimit, "\(adName): wrapper loop, \(target) is already on the chain")
+            return failure(
+                .wrapperLimit, "\(adName): wrapper loop, \(VASTURLList.shown(target)) is already on the chain")
         }
         let body: [UInt8]
         do {
             body = try await fetch(target)
         } catch {
-            return failure(.wrapperTimeout, "fetching the wrapper target \(target) failed: \(error)")
+            return failure(.wrapperTimeout, "fetching the wrapper target \(VASTURLList.shown(target)) failed: \(error)")
         }
         let document: VASTDocument
         do {
             document = try VASTReader.read(body, maximumDepth: maximumDocumentDepth)
         } catch {
-            return failure(error.code, "the wrapper target \(target): \(error.message)")
+            return failure(error.code, "the wrapper target \(VASTURLList.shown(target)): \(error.message)")
         }
         guard let first = Self.playOrder(document.ads).first else {
-            return failure(.noAdsAfterWrapper, "the wrapper target \(target) holds no ads", document.errorURLs)
+            return failure(
+                .noAdsAfterWrapper, "the wrapper target \(VASTURLList.shown(target)) holds no ads", document.errorURLs)
         }
         let next = Chain(
             documentURLs: chain.documentURLs + [target], wrappers: chain.wrappers + [wrapper],

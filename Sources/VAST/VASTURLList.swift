@@ -22,6 +22,12 @@ enum VASTURLList {
         return result
     }
 
+    /// A URL as a message shows it: without its query and fragment, where ad servers put ids
+    /// and keys (messages reach apps in `response_info`).
+    static func shown(_ url: String) -> String {
+        url.split(whereSeparator: { $0 == "?" || $0 == "#" }).first.map(String.init) ?? ""
+    }
+
     /// Each URL once, in first-seen order.
     static func unique(_ urls: [String]) -> [String] {
         merged([], urls)

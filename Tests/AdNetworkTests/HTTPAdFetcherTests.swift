@@ -100,4 +100,20 @@ struct HTTPAdFetcherTests {
                     "\(server.url("/bomb")) answered a compressed body that inflates to more than 20 times its size "
                         + "(a decompression bomb): refused"))
     }
+
+    /// One origin is a scheme, a host and a port, the scheme's own when left out; nothing else
+    /// (user info, another port, another host, another scheme) passes.
+    @Test func anOriginIsSchemeHostAndPortWithTheDefaultPortsFilledIn() throws {
+        func holds(_ next: String, from current: String) throws -> Bool {
+            SameOrigin.holds(try #require(SameOrigin.resolve(next, against: current)), from: current)
+        }
+        #expect(try holds("http://Bid.Example:80/x", from: "http://bid.example/a"))
+        #expect(try holds("https://bid.example/x", from: "https://bid.example:443/a"))
+        #expect(try holds("/x?y=1", from: "http://bid.example:8080/a"))
+        #expect(try !holds("http://bid.example:8081/x", from: "http://bid.example:8080/a"))
+        #expect(try !holds("https://bid.example/x", from: "http://bid.example/a"))
+        #expect(try !holds("//other.example/x", from: "http://bid.example/a"))
+        #expect(try !holds("http://bid.example@other.example/x", from: "http://bid.example/a"))
+        #expect(try !holds("http://bid.example.other.example/x", from: "http://bid.example/a"))
+    }
 }

@@ -60,12 +60,13 @@ struct HostileServerTests {
         let wrapper = """
             <VAST version="4.0"><Ad id="w"><Wrapper><AdSystem>x</AdSystem>\
             <Error><![CDATA[\(server.url("/error"))?code=[ERRORCODE]]]></Error>\
-            <VASTAdTagURI><![CDATA[\(server.url("/deep"))]]></VASTAdTagURI></Wrapper></Ad></VAST>
+            <VASTAdTagURI><![CDATA[\(server.url("/deep"))?key=secret]]></VASTAdTagURI></Wrapper></Ad></VAST>
             """
         server.answer("/wrapper", .init(body: Array(wrapper.utf8), contentType: "application/xml"))
         let services = Self.services()
         let error = try await Self.vastFailure(tag: server.url("/wrapper"), services: services)
         #expect(error.message.contains("deeper than 256 levels"))
+        #expect(!error.message.contains("secret"), "a wrapper target's query is never shown: \(error.message)")
         try await waitUntil { !server.requests("/error").isEmpty }
         _ = services  // its tracker queue sends the error URL
         #expect(server.requests("/error").first?.query == "code=100")

@@ -94,29 +94,74 @@ struct FairCapTests {
         #expect(daemon.log.contains("max_connections_per_peer"), "the refusals are logged with their cap")
     }
 
-    /// `max_connections` above what the open-file limit allows is a configuration error naming
-    /// the limit, found by `--check-config`: at that limit the daemon could accept no more.
+    /// With the total exhausted by apps (their per-peer caps let four of them take it), the
+    /// last connection is root's: another app is refused, root is served.
+    @Test(
+        .enabled(
+            if: getuid() == 0 && Binary.onPath("setpriv") != nil && Binary.onPath("curl") != nil
+                && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),
+            "needs root, setpriv, curl and python3 to connect as other users"))
+    func whenAppsHoldEveryConnectionTheLastIsKeptForRoot() async throws {
+        let uids = [65_530, 65_531, 65_532, 65_533]
+        let config = demoConfig(
+            adapters: [["name": "device-context", "recipients": ["demo"]]],
+            extra: [
+                "socket": ["mode": "0666"], "access": ["allowed_uids": uids + [65_534]],
+                "limits": ["max_connections": 16, "max_connections_per_peer": 4],
+            ])
+        let daemon = try await RunningDaemon.start(config: config)
+        chmod(daemon.directory.url.path, 0o755)
+        var holders: [Holder] = []
+        defer { for holder in holders { holder.release() } }
+        var admitted = 0
+        for uid in uids {
+            let holder = try Holder(uid: uid, socket: daemon.socketPath, count: 4)
+            holders.append(holder)
+            admitted += try await holder.codes().filter { $0 == "200" }.count
+        }
+        #expect(admitted == 15, "16 in all, one kept")
+        let fifth = try Holder(uid: 65_534, socket: daemon.socketPath, count: 1)
+        holders.append(fifth)
+        #expect(try await fifth.codes() == ["503"], "another app finds the total reached")
+        #expect(try await daemon.client.health().status == "ok", "root takes the last one")
+    }
+
+    /// `max_connections` above what the hard open-file limit allows is a configuration error
+    /// naming the limit, found by `--check-config`: at that limit the daemon could accept no
+    /// more. A lower soft limit is no error: the daemon raises it at start.
     @Test(.enabled(if: Binary.onPath("prlimit") != nil, "needs prlimit"))
     func maxConnectionsAboveTheOpenFileLimitIsRefused() async throws {
         let directory = try TemporaryDirectory()
         let file = directory.path("daemon.json")
-        for (connections, status) in [(256, Int32(78)), (192, 0)] {
+        for (connections, nofile, status) in [(256, "256:256", Int32(78)), (192, "256:256", 0), (256, "64:4096", 0)] {
             let config = demoConfig(
                 adapters: [["name": "device-context", "recipients": ["demo"]]],
                 extra: ["limits": ["max_connections": connections, "max_connections_per_peer": 8]])
             try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: file))
             let result = try await Binary.runProgram(
                 try #require(Binary.onPath("prlimit")),
-                ["--nofile=256:256", Binary.path("secure-signalsd"), "--config", file, "--check-config"])
-            #expect(result.status == status, "\(connections): \(result.stderr)")
+                ["--nofile=\(nofile)", Binary.path("secure-signalsd"), "--config", file, "--check-config"])
+            #expect(result.status == status, "\(connections) at \(nofile): \(result.stderr)")
             if status == 78 {
                 #expect(
                     result.stderr.contains(
-                        "limits.max_connections: 256 is more than this process's open-file limit allows: it is 256 "
+                        "limits.max_connections: 256 is more than this process's open-file limit allows: its hard limit is 256 "
                             + "(RLIMIT_NOFILE; LimitNOFILE= in a systemd unit), of which 64 are kept"),
                     "\(result.stderr)")
             }
         }
+    }
+
+    /// Started with a soft open-file limit below what its connections need, the daemon raises
+    /// it (up to the hard limit).
+    @Test(.enabled(if: Binary.onPath("prlimit") != nil, "needs prlimit"))
+    func theDaemonRaisesItsSoftOpenFileLimitToWhatItsConnectionsNeed() async throws {
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(adapters: [["name": "device-context", "recipients": ["demo"]]]),
+            launcher: [try #require(Binary.onPath("prlimit")), "--nofile=64:4096"])
+        let limits = try String(contentsOfFile: "/proc/\(daemon.pid)/limits", encoding: .utf8)
+        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        #expect(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2) == ["320", "4096"])
     }
 
     /// Out of file descriptors (its limit lowered under it), the daemon pauses accepting and
@@ -136,9 +181,10 @@ struct FairCapTests {
         for _ in 0..<80 { connections.append(try await RawConnection.open(daemon.socketPath)) }
         _ = try await eventually { daemon.log.contains("cannot accept connections; pausing accepts") ? true : nil }
         let before = try #require(ProcessFootprint.of(daemon.pid)).cpuSeconds
-        try await Task.sleep(for: .seconds(1))
+        try await Task.sleep(for: .seconds(2))
         let spent = try #require(ProcessFootprint.of(daemon.pid)).cpuSeconds - before
-        #expect(spent < 0.3, "\(spent) s of CPU in a second at the limit: the accept loop spins")
+        // Spinning takes a core (1.5-2 s of CPU in these 2 s, measured); paused, next to none.
+        #expect(spent < 0.5, "\(spent) s of CPU in 2 s at the limit: the accept loop spins")
         for connection in connections { await connection.close() }
         _ = try await eventually { try? await daemon.client.health().status == "ok" ? true : nil }
     }

@@ -44,6 +44,15 @@ struct FullDiskTests: MediationScenario {
         _ = try? await Binary.runProgram("/bin/umount", ["-l", path])
     }
 
+    /// The same, from a `defer` (which cannot await): a failed check must not leave it mounted.
+    static func unmountNow(_ path: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/umount")
+        process.arguments = ["-l", path]
+        try? process.run()
+        process.waitUntilExit()
+    }
+
     /// Writes zeroes to `path` until the file system has no room left.
     static func fill(_ path: String) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -62,6 +71,7 @@ struct FullDiskTests: MediationScenario {
         let state = scratch.path("state")
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         try #require(try await Self.mountTmpfs(at: state, size: "2m"))
+        defer { Self.unmountNow(state) }
 
         var config = demoConfig(
             adapters: [["name": "device-context", "recipients": ["demo"]]],
@@ -137,7 +147,6 @@ struct FullDiskTests: MediationScenario {
         #expect(server.requests("/win").count == wins + 1, "no notice for a load refused up front")
         daemon.send(SIGTERM)
         _ = await daemon.waitForExit()
-        await Self.unmount(state)
     }
 
     /// A 0-byte `state.sqlite` is refused (exit 78, one line), never taken as a new database;
@@ -168,8 +177,14 @@ struct FullDiskTests: MediationScenario {
         made.send(SIGTERM)
         #expect(await made.waitForExit() == 0)
         try #require(try await Binary.runProgram("/usr/bin/chattr", ["+i", path]).status == 0)
+        defer {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+            process.arguments = ["-i", path]
+            try? process.run()
+            process.waitUntilExit()
+        }
         let refused = try await Binary.run("secure-signalsd", ["--config", file, "--check-config"])
-        _ = try await Binary.runProgram("/usr/bin/chattr", ["-i", path])
         #expect(refused.status == 78)
         #expect(
             refused.stderr.contains("cannot be opened for writing: the file is not writable by this user"),

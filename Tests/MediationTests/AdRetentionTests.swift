@@ -162,4 +162,30 @@ struct AdRetentionCapTests {
         retention.sweep(now: .seconds(100_000))
         #expect(retention.count == 0 && retention.bytes == 0)
     }
+
+    /// A rewarded ad being shown never makes room, whatever comes after it: its reward is still
+    /// to come. Once dismissed it may go.
+    @Test func aRewardedAdBeingShownIsNeverDroppedForRoom() {
+        let unit = AdUnit(id: "r", format: .rewarded, waterfall: [], expiry: .seconds(60))
+        func rewarded(_ id: String, bytes: Int) -> LoadedAd {
+            let fill = Waterfall.Fill(
+                ad: NetworkAd(content: .rewarded(Reward(type: "coins", amount: 1)), clickDestination: ""),
+                network: "test", tracksItself: false, info: ResponseInfo(attempts: [], network: "test"))
+            var ad = LoadedAd(
+                id: id, unit: unit, fill: fill, ssv: nil, preferences: NativeAdPreferences(), loadedAt: .zero)
+            ad.bytes = bytes
+            return ad
+        }
+        var retention = AdRetention(capacity: 2, byteCapacity: 1000)
+        var playing = rewarded("playing", bytes: 600)
+        retention.keep(playing, now: .zero)
+        _ = playing.presentation.show()
+        retention.update(playing)
+        for index in 0..<5 { retention.keep(rewarded("big-\(index)", bytes: 600), now: .zero) }
+        #expect(retention["playing"] != nil, "kept over both the count and the bytes")
+        _ = playing.presentation.apply([.dismiss])
+        retention.update(playing)
+        retention.keep(rewarded("after", bytes: 600), now: .zero)
+        #expect(retention["playing"] == nil)
+    }
 }

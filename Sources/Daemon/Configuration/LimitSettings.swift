@@ -41,7 +41,7 @@ extension DaemonConfiguration {
             maxStoredAds = try container.positive(.maxStoredAds, default: standard.maxStoredAds, max: 1_000_000)
             let content = standard.content
             maxDocumentDepth = try container.positive(
-                .maxDocumentDepth, default: content.maximumDocumentDepth, max: 10_000)
+                .maxDocumentDepth, default: content.maximumDocumentDepth, max: 1024)
             maxTextBytes = try container.positive(.maxTextBytes, default: content.maximumTextBytes, max: 1 << 20)
             maxURLBytes = try container.positive(.maxURLBytes, default: content.maximumURLBytes, max: 1 << 20)
             maxAdBytes = try container.positive(.maxAdBytes, default: content.maximumAdBytes, max: 64 << 20)

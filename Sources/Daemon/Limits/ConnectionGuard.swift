@@ -126,7 +126,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             answerCloses =
                 !asked.keep || head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
             answerInProgress = true
-            guard asked.http10, !answerCloses else { return context.write(data, promise: promise) }
+            // Only an answer with a length can be followed on the connection by an HTTP/1.0
+            // client; one without (an event stream) ends with it.
+            guard asked.http10, !answerCloses, head.headers[canonicalForm: "content-length"].first != nil else {
+                return context.write(data, promise: promise)
+            }
             // An HTTP/1.0 client keeps the connection only if the answer says it stays open.
             var confirmed = head
             confirmed.headers.replaceOrAdd(name: "Connection", value: "keep-alive")
@@ -157,8 +161,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         drainLeft = Self.drainBytes
         timer?.task.cancel()
         timer = nil
-        context.writeAndFlush(end, promise: promise)
-        context.close(mode: .output, promise: nil)
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenComplete { result in
+            promise?.completeWith(result)
+            context.close(mode: .output, promise: nil)
+        }
+        context.writeAndFlush(end, promise: written)
         context.eventLoop.assumeIsolated().scheduleTask(in: Self.drainTime) { context.close(promise: nil) }
         context.read()
     }

@@ -40,6 +40,7 @@ public enum DaemonRunner {
                 return 0
             }
             level.level = flagLevel ?? configuration.logLevel ?? .info
+            OpenFileLimit.raise(to: configuration.limits.maxConnections + Limits.descriptorsKept)
             try configuration.makeDirectories()
             let metrics = DaemonMetrics()
             metrics.bootstrapProcessBackend()

@@ -14,33 +14,42 @@ struct StateWatchService: Service {
     var interval: Duration = .seconds(1)
     var reportEvery: Duration = .seconds(60)
 
+    /// What was said: when an outage was last logged (kept across recoveries, so that a disk
+    /// whose commits come and go is logged once a minute, not once a flap), and whether the
+    /// outage said last has not been said to be over.
+    struct Reports: Equatable {
+        var lastOutage: ContinuousClock.Instant?
+        var open = false
+    }
+
     func run() async throws {
-        var reported: ContinuousClock.Instant?
+        var reports = Reports()
         while (try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }) != nil {
-            reported = await check(reported: reported)
+            reports = await check(reports)
         }
     }
 
-    /// One look: while in an outage, logs it when `reported` is older than `reportEvery` (or
-    /// nil), then probes, and logs its end. Returns when the outage was last reported (nil: none).
-    func check(reported: ContinuousClock.Instant?) async -> ContinuousClock.Instant? {
-        guard let outage = database.health.outage else {
-            // Another write found it working before the probe did.
-            if reported != nil { logger.notice("the state database takes commits again; refused calls may be retried") }
-            return nil
+    /// One look: while in an outage, logs it unless one was logged within `reportEvery`, then
+    /// probes; logs the end of an outage it logged.
+    func check(_ reports: Reports) async -> Reports {
+        var reports = reports
+        if let outage = database.health.outage {
+            if reports.lastOutage.map({ ContinuousClock.now - $0 >= reportEvery }) ?? true {
+                let owed = (try? trackers.backlog().count).map(String.init) ?? "unknown"
+                logger.error(
+                    "\(Self.describe(outage)) (logged once a minute at most)",
+                    metadata: ["tracker_pings_owed": "\(owed)"])
+                reports.lastOutage = .now
+                reports.open = true
+            }
+            await database.probe()
         }
-        var reported = reported
-        if reported.map({ ContinuousClock.now - $0 >= reportEvery }) ?? true {
-            let owed = (try? trackers.backlog().count).map(String.init) ?? "unknown"
-            logger.error(
-                "\(Self.describe(outage)) (logged once a minute while it lasts)",
-                metadata: ["tracker_pings_owed": "\(owed)"])
-            reported = .now
+        // Over: by the probe, or by another write that worked first.
+        if database.health.isAvailable, reports.open {
+            logger.notice("the state database takes commits again; refused calls may be retried")
+            reports.open = false
         }
-        await database.probe()
-        guard database.health.isAvailable else { return reported }
-        logger.notice("the state database takes commits again; refused calls may be retried")
-        return nil
+        return reports
     }
 
     /// The outage in one line, for the log and `GET /v1/health`.
