@@ -1,0 +1,95 @@
+import ArgumentParser
+import Bench
+import Foundation
+
+extension BenchCommand {
+    struct Signals: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "signals",
+            abstract: "Queries/s and latency of POST /v1/signals with 8 adapters, against the crypto floor.",
+            discussion: """
+                Starts secure-signalsd (the binary beside this one, or --daemon) on a temporary socket \
+                with 8 file adapters whose 64-byte plaintexts stay cached, drives it with C concurrent \
+                keep-alive connections (C = 1 and 8), and measures in the same run the crypto floor: \
+                the same 8 seals done in-process, one after another, each with a key made then. \
+                A last row asks at C = 1 with --paced-ms between requests, as a device does, so \
+                that the daemon's ephemeral key pool is full again before each; the row before it \
+                asks GET /v1/health the same way, the price of any request after a pause on this \
+                machine (threads woken, caches cold). Targets on a \
+                2-core machine: at C = 1, p99 <= 1.5 x floor; at C = 8, queries/s >= 0.85 x \
+                (2 / floor); paced, p50 < floor. The last column is the daemon's CPU time (all \
+                its threads, from /proc) per request over the floor: what the request costs beyond \
+                its seals, without the time its threads spend waking up (1.00 would be the seals \
+                alone, made inline). Build with -c release.
+                """
+        )
+
+        @Option(help: "The secure-signalsd binary to start (default: the one beside this program).")
+        var daemon: String?
+
+        @Option(help: "Seconds per concurrency level.")
+        var seconds: Double = 5
+
+        @Option(name: .customLong("connections"), help: "Concurrency levels to measure.")
+        var levels: [Int] = [1, 8]
+
+        @Option(help: "The pause between requests of the paced row (C = 1), at least 100; 0 leaves the row out.")
+        var pacedMs: Int = 200
+
+        @Option(help: "The daemon's performance.ephemeral_key_pool (0: every key made during its seal).")
+        var ephemeralKeyPool: Int = 64
+
+        func validate() throws {
+            guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in (0, 600]") }
+            guard !levels.isEmpty, levels.allSatisfy({ (1...256).contains($0) }) else {
+                throw ValidationError("--connections must be between 1 and 256")
+            }
+            // The pool refills once no key has been taken for its quiet period (50 ms).
+            guard pacedMs == 0 || (100...10_000).contains(pacedMs) else {
+                throw ValidationError("--paced-ms must be 0 (no paced row) or in [100, 10000]")
+            }
+            guard (0...4096).contains(ephemeralKeyPool) else {
+                throw ValidationError("--ephemeral-key-pool must be in [0, 4096]")
+            }
+        }
+
+        func run() async throws {
+            let server = try BenchDaemon(
+                daemonBinary: try daemonBinary(daemon),
+                extra: ["performance": ["ephemeral_key_pool": ephemeralKeyPool]])
+            guard let sealer = server.sealer else { throw CommandFailure("the daemon seals for no bench key") }
+            try await server.waitUntilServing()
+            let report = try await SignalsBenchmark(
+                socketPath: server.socketPath, secondsPerLevel: seconds, levels: levels,
+                pacedPause: pacedMs > 0 ? .milliseconds(pacedMs) : nil, daemonPID: server.pid
+            )
+            .run(floorSealer: sealer)
+            print("crypto floor: \(report.adapters) seals in-process, one after another, measured around each level")
+            print(
+                " connections  requests  queries/s   p50 ms   p99 ms  p99.9 ms  client CPU  floor ms  p99/floor  qps/(2/floor)  p50/floor  daemon CPU/req/floor"
+            )
+            for row in report.rows {
+                let floor = Bench.seconds(row.floor)
+                let label = row.pause > .zero ? (row.health ? "paced health" : "1 paced") : "\(row.connections)"
+                print(
+                    String(repeating: " ", count: max(0, 12 - label.count)) + label
+                        + String(
+                            format: "  %8d  %9.0f  %7.3f  %7.3f  %8.3f  %9.0f%%  %8.3f  %9.2f  %13.2f  %9.2f  %20@",
+                            row.requests, row.queriesPerSecond, Bench.seconds(row.p50) * 1000,
+                            Bench.seconds(row.p99) * 1000,
+                            Bench.seconds(row.p999) * 1000, row.clientCPU * 100, floor * 1000,
+                            Bench.seconds(row.p99) / floor,
+                            row.queriesPerSecond / (2 / floor), Bench.seconds(row.p50) / floor,
+                            row.daemonCPUPerRequest.map { String(format: "%.2f", Bench.seconds($0) / floor) } ?? "-"))
+            }
+            let paced = report.rows.filter { $0.pause > .zero }
+            if let health = paced.first(where: \.health), let signals = paced.first(where: { !$0.health }) {
+                let beyond = Bench.seconds(signals.p50 - health.p50)
+                print(
+                    String(
+                        format: "paced: the signals' p50 beyond health's: %.3f ms = %.2f x floor", beyond * 1000,
+                        beyond / Bench.seconds(signals.floor)))
+            }
+        }
+    }
+}
