@@ -84,7 +84,7 @@ struct AdRetention {
             order = Deque(order.filter { ads[$0] != nil })
             used = Deque(used.filter { ads[$0] != nil })
         }
-        return makeRoom(now: now)
+        return makeRoom(now: now, keeping: ad.id)
     }
 
     /// When `ad` leaves: an hour after its expiry, or a minute after its dismiss if that is sooner.
@@ -93,12 +93,13 @@ struct AdRetention {
     }
 
     /// Drops ads until no more than `capacity` are held, adding up to no more than
-    /// `byteCapacity` (the newest always stays: the store checked it alone): of the oldest used
-    /// ad and the ad that expired first (the soonest to leave, if it expired or was used), the
-    /// older first; when neither is there, the oldest (unused) ad. A rewarded ad being shown
-    /// (shown, not yet dismissed) never goes: its reward is still to come. Returns how many
-    /// unused ones went.
-    private mutating func makeRoom(now: Duration) -> Int {
+    /// `byteCapacity`: of the oldest used ad and the ad that expired first (the soonest to
+    /// leave, if it expired or was used), the older first; when neither is there, the oldest
+    /// (unused) ad. Two never go: `kept`, the ad just kept (the store checked it alone, and
+    /// answers with it), and a rewarded ad being shown (shown, not yet dismissed: its reward
+    /// is still to come); when only they are left the store stays over until they leave (a
+    /// shown ad at most an hour after its expiry). Returns how many unused ones went.
+    private mutating func makeRoom(now: Duration, keeping kept: String) -> Int {
         var unusedDropped = 0
         while ads.count > capacity || (bytes > byteCapacity && ads.count > 1) {
             while let id = order.first, ads[id] == nil { order.removeFirst() }
@@ -106,20 +107,22 @@ struct AdRetention {
             while let first = drops.min, ads[first.id] == nil { drops.removeMin() }
             var oldestUsed: LoadedAd?
             for id in used {
-                if let ad = ads[id], !ad.isBeingShown {
+                if let ad = ads[id], !ad.isBeingShown, ad.id != kept {
                     oldestUsed = ad
                     break
                 }
             }
             let oldestExpired = drops.min.flatMap { ads[$0.id] }.flatMap {
-                ($0.expiresAt <= now || $0.isUsed) && !$0.isBeingShown ? $0 : nil
+                ($0.expiresAt <= now || $0.isUsed) && !$0.isBeingShown && $0.id != kept ? $0 : nil
             }
             switch (oldestUsed, oldestExpired) {
             case (let used?, let expired?): remove(used.loadedAt <= expired.loadedAt ? used.id : expired.id)
             case (let used?, nil): remove(used.id)
             case (nil, let expired?): remove(expired.id)
             case (nil, nil):
-                guard let index = order.firstIndex(where: { ads[$0].map { !$0.isBeingShown } ?? false }) else {
+                guard
+                    let index = order.firstIndex(where: { ads[$0].map { !$0.isBeingShown && $0.id != kept } ?? false })
+                else {
                     return unusedDropped
                 }
                 let oldest = order.remove(at: index)

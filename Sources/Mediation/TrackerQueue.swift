@@ -222,8 +222,8 @@ extension TrackerQueue {
             var stopped = false
             /// When a failed commit was last logged (wall-clock ms): once a minute while it lasts.
             var failureLoggedAt: Int64?
-            /// When a full outbox was last logged (wall-clock ms).
-            var fullLoggedAt: Int64?
+            /// When pings given up were last logged, by reason (wall-clock ms).
+            var givenUpLoggedAt: [String: Int64] = [:]
         }
 
         let state = Mutex(State())
@@ -609,16 +609,20 @@ extension TrackerQueue {
             givenUp[reason]?.increment(by: count)
             let now = clock.nowMilliseconds
             let log = state.withLock { state in
-                if let last = state.fullLoggedAt, now >= last, now - last < 60_000 { return false }
-                state.fullLoggedAt = now
+                if let last = state.givenUpLoggedAt[reason], now >= last, now - last < 60_000 { return false }
+                state.givenUpLoggedAt[reason] = now
                 return true
             }
             guard log else { return }
-            logger.warning(
-                reason == "outbox_full"
-                    ? "the tracker outbox is full (trackers.max_owed): the oldest owed pings were given up (logged once a minute)"
-                    : "tracker URLs over trackers.max_url_bytes were given up (logged once a minute)",
-                metadata: ["given_up": "\(count)", "max_owed": "\(settings.maxOwed)"])
+            if reason == "outbox_full" {
+                logger.warning(
+                    "the tracker outbox is full (trackers.max_owed): the oldest owed pings were given up (logged once a minute)",
+                    metadata: ["given_up": "\(count)", "max_owed": "\(settings.maxOwed)"])
+            } else {
+                logger.warning(
+                    "tracker URLs over trackers.max_url_bytes were given up (logged once a minute)",
+                    metadata: ["given_up": "\(count)", "max_url_bytes": "\(settings.maxURLBytes)"])
+            }
         }
 
         /// Gives `ping` up, past its max age: counted, logged, no longer owed.

@@ -48,16 +48,20 @@ public struct SQLiteTrackerOutbox: TrackerOutbox {
         else { return (0, nil) }
         let over = try OutboxRow.fetchCount(db) - maximum
         guard over > 0 else { return (0, nil) }
-        let ssv = TrackerQueue.Kind.ssv.rawValue
-        // The over-th oldest tracker ping, or the newest when there are fewer.
+        // Tracker pings of the kinds this daemon knows (a newer daemon's rows are left alone).
+        let kinds = TrackerQueue.Kind.allCases.filter { $0 != .ssv }.map(\.rawValue)
+        let given = kinds.map { _ in "?" }.joined(separator: ", ")
+        let arguments = StatementArguments(kinds)
+        // The over-th oldest, or the newest when there are fewer.
         guard
             let last = try Int64.fetchOne(
-                db,
-                sql: "SELECT id FROM tracker_outbox WHERE kind != ? ORDER BY id LIMIT 1 OFFSET ?",
-                arguments: [ssv, over - 1])
-                ?? Int64.fetchOne(db, sql: "SELECT max(id) FROM tracker_outbox WHERE kind != ?", arguments: [ssv])
+                db, sql: "SELECT id FROM tracker_outbox WHERE kind IN (\(given)) ORDER BY id LIMIT 1 OFFSET ?",
+                arguments: arguments + [over - 1])
+                ?? Int64.fetchOne(
+                    db, sql: "SELECT max(id) FROM tracker_outbox WHERE kind IN (\(given))", arguments: arguments)
         else { return (0, nil) }
-        try db.execute(sql: "DELETE FROM tracker_outbox WHERE kind != ? AND id <= ?", arguments: [ssv, last])
+        try db.execute(
+            sql: "DELETE FROM tracker_outbox WHERE kind IN (\(given)) AND id <= ?", arguments: arguments + [last])
         return (db.changesCount, last + 1)
     }
 

@@ -25,7 +25,7 @@ enum VASTURLList {
     /// A URL as a message shows it: without its query and fragment, where ad servers put ids
     /// and keys (messages reach apps in `response_info`).
     static func shown(_ url: String) -> String {
-        url.split(whereSeparator: { $0 == "?" || $0 == "#" }).first.map(String.init) ?? ""
+        String(url.prefix { $0 != "?" && $0 != "#" })
     }
 
     /// Each URL once, in first-seen order.

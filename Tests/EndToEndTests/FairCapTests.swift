@@ -13,8 +13,8 @@ import Testing
 /// another app and for root.
 @Suite(.serialized)
 struct FairCapTests {
-    /// Opens `count` connections to `socket`, asks health on each, prints `200`s and `503`s
-    /// seen, then holds them until its standard input closes.
+    /// Opens `count` connections to `socket`, asks health on each, prints the status each got
+    /// (`no-answer` when none came), then holds them until its standard input closes.
     static let holder = """
         import socket, sys
         path, count = sys.argv[1], int(sys.argv[2])
@@ -22,12 +22,23 @@ struct FairCapTests {
         for _ in range(count):
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             s.connect(path)
-            s.sendall(b"GET /v1/health HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
-            codes.append(s.recv(65536).split(b" ")[1].decode())
+            try:
+                s.sendall(b"GET /v1/health HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+            except OSError:
+                pass  # a refused connection may be answered and closed before the request is read
+            try:
+                answer = s.recv(65536)
+            except OSError:
+                answer = b""
+            codes.append(answer.split(b" ")[1].decode() if answer.count(b" ") else "no-answer")
             held.append(s)
         print(" ".join(codes), flush=True)
         sys.stdin.read()
         """
+
+    /// A connection over a cap is answered 503 and closed at once, without reading its
+    /// request: a client still writing it may see the close (a reset) instead of the answer.
+    static func isRefusal(_ code: String) -> Bool { code == "503" || code == "no-answer" }
 
     /// A holder under `uid`, its answers read once it holds them.
     final class Holder: @unchecked Sendable {
@@ -81,7 +92,9 @@ struct FairCapTests {
             // refused: its cap, not the total.
             let holder = try Holder(uid: uid, socket: daemon.socketPath, count: 33)
             holders.append(holder)
-            #expect(try await holder.codes() == Array(repeating: "200", count: 32) + ["503"], "uid \(uid)")
+            let codes = try await holder.codes()
+            #expect(codes.prefix(32) == Array(repeating: "200", count: 32)[...], "uid \(uid): \(codes)")
+            #expect(codes.count == 33 && Self.isRefusal(codes[32]), "uid \(uid): \(codes)")
         }
         let fifth = try await Binary.runProgram(
             "/usr/bin/setpriv",
@@ -122,7 +135,8 @@ struct FairCapTests {
         #expect(admitted == 15, "16 in all, one kept")
         let fifth = try Holder(uid: 65_534, socket: daemon.socketPath, count: 1)
         holders.append(fifth)
-        #expect(try await fifth.codes() == ["503"], "another app finds the total reached")
+        let codes = try await fifth.codes()
+        #expect(codes.count == 1 && Self.isRefusal(codes[0]), "another app finds the total reached: \(codes)")
         #expect(try await daemon.client.health().status == "ok", "root takes the last one")
     }
 

@@ -183,6 +183,8 @@ struct AdRetentionCapTests {
         retention.update(playing)
         for index in 0..<5 { retention.keep(rewarded("big-\(index)", bytes: 600), now: .zero) }
         #expect(retention["playing"] != nil, "kept over both the count and the bytes")
+        #expect(retention["big-4"] != nil, "and so is the ad just kept: the store answers with it")
+        #expect(retention.count == 2 && retention["big-3"] == nil)
         _ = playing.presentation.apply([.dismiss])
         retention.update(playing)
         retention.keep(rewarded("after", bytes: 600), now: .zero)

@@ -165,4 +165,27 @@ import Testing
             }
         }
     }
+
+    /// Messages show a URL without its query or fragment, even a URL that is nothing else.
+    @Test func aURLIsShownWithoutItsQueryOrFragment() {
+        #expect(VASTURLList.shown("https://ads.example/tag?key=secret#f") == "https://ads.example/tag")
+        #expect(VASTURLList.shown("?key=secret") == "")
+        #expect(VASTURLList.shown("#secret") == "")
+        #expect(VASTURLList.shown("/relative/tag.xml") == "/relative/tag.xml")
+    }
+
+    /// Elements nested past the bound are refused naming it, and a document just within it
+    /// reads.
+    @Test func nestingPastTheBoundIsRefusedNamingIt() throws {
+        func nested(_ depth: Int) -> [UInt8] {
+            Array(
+                ("<VAST version=\"4.0\">" + String(repeating: "<a>", count: depth - 1)
+                    + String(repeating: "</a>", count: depth - 1) + "</VAST>").utf8)
+        }
+        #expect(throws: Never.self) { try VASTReader.read(nested(256)) }
+        let error = #expect(throws: VASTError.self) { try VASTReader.read(nested(257)) }
+        #expect(error?.code == .xmlParse)
+        #expect(error?.message == "the document nests elements deeper than 256 levels (limits.max_document_depth)")
+        #expect(throws: VASTError.self) { try VASTReader.read(nested(1000), maximumDepth: 999) }
+    }
 }

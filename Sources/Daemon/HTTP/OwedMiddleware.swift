@@ -30,7 +30,14 @@ struct OwedMiddleware: RouterMiddleware {
     ) async throws -> Response {
         guard request.method != .get, request.method != .head else { return try await next(request, context) }
         guard health.isAvailable else { throw Self.unavailable }
-        guard waitsForTrackers else { return try await next(request, context) }
+        guard waitsForTrackers else {
+            do {
+                return try await next(request, context)
+            } catch  where !health.isAvailable {
+                // Its own commit met the outage.
+                throw Self.notRecorded
+            }
+        }
         let response: Response
         do {
             response = try await next(request, context)
@@ -46,11 +53,18 @@ struct OwedMiddleware: RouterMiddleware {
         do {
             try await trackers.committed()
         } catch {
-            throw Self.unavailable
+            throw Self.notRecorded
         }
     }
 
+    /// Refused up front: nothing was done.
     static let unavailable = APIError(
         .serviceUnavailable, "state_unavailable",
-        "the daemon cannot record what this call owes in its state database (see GET /v1/health); nothing was done")
+        "the daemon's state database takes no commits now (see GET /v1/health); nothing was done: retry later")
+
+    /// The call ran, and what it owes could not be committed: not acknowledged.
+    static let notRecorded = APIError(
+        .serviceUnavailable, "state_unavailable",
+        "the daemon could not commit what this call owes to its state database (see GET /v1/health); "
+            + "it may have been applied, its pings going once the disk takes them: retry later")
 }

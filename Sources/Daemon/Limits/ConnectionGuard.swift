@@ -126,9 +126,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             answerCloses =
                 !asked.keep || head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
             answerInProgress = true
+            guard asked.http10, !answerCloses else { return context.write(data, promise: promise) }
             // Only an answer with a length can be followed on the connection by an HTTP/1.0
-            // client; one without (an event stream) ends with it.
-            guard asked.http10, !answerCloses, head.headers[canonicalForm: "content-length"].first != nil else {
+            // client; one without (an event stream) ends with the connection.
+            guard head.headers[canonicalForm: "content-length"].first != nil else {
+                answerCloses = true
                 return context.write(data, promise: promise)
             }
             // An HTTP/1.0 client keeps the connection only if the answer says it stays open.
@@ -162,7 +164,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         timer?.task.cancel()
         timer = nil
         let written = context.eventLoop.makePromise(of: Void.self)
-        written.futureResult.whenComplete { result in
+        written.futureResult.assumeIsolated().whenComplete { result in
             promise?.completeWith(result)
             context.close(mode: .output, promise: nil)
         }

@@ -40,7 +40,12 @@ public enum DaemonRunner {
                 return 0
             }
             level.level = flagLevel ?? configuration.logLevel ?? .info
-            OpenFileLimit.raise(to: configuration.limits.maxConnections + Limits.descriptorsKept)
+            let needed = configuration.limits.maxConnections + Limits.descriptorsKept
+            if let soft = OpenFileLimit.raise(to: needed), soft < needed {
+                logger.warning(
+                    "the open-file limit could not be raised to what limits.max_connections needs",
+                    metadata: ["soft_limit": "\(soft)", "needed": "\(needed)"])
+            }
             try configuration.makeDirectories()
             let metrics = DaemonMetrics()
             metrics.bootstrapProcessBackend()
