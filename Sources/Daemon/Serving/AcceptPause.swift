@@ -35,7 +35,7 @@ final class AcceptPause: ChannelInboundHandler, RemovableChannelHandler {
         guard !paused else { return }
         paused = true
         let channel = context.channel
-        channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in
+        channel.setOption(ChannelOptions.autoRead, value: false).assumeIsolated().whenComplete { _ in
             channel.eventLoop.assumeIsolated().scheduleTask(in: self.pause) {
                 self.paused = false
                 channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }

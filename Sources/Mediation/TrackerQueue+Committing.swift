@@ -1,0 +1,108 @@
+import Logging
+import Metrics
+import Synchronization
+import Timing
+
+extension TrackerQueue.Engine {
+    /// Writes each batch as it comes, until the queue is drained (one last commit then).
+    func commitUntilFinished() async {
+        for await _ in wakeups { await commitPending() }
+        await commitPending()
+    }
+
+    /// Writes everything enqueued, settled and rescheduled so far, in as few commits as the
+    /// disk allows: what comes during one commit goes in the next.
+    func commitPending() async {
+        while true {
+            let now = clock.nowMilliseconds
+            let (commit, upTo) = state.withLock { state -> (OutboxCommit, UInt64) in
+                var commit = OutboxCommit()
+                commit.adding = state.unsaved
+                commit.addedAt = state.unsavedSince ?? now
+                commit.settled = state.settled
+                commit.rescheduled = state.rescheduled
+                commit.maximumOwed = settings.maxOwed
+                state.unsaved = []
+                state.unsavedSince = nil
+                state.settled = []
+                state.rescheduled = []
+                return (commit, state.enqueued)
+            }
+            if commit.isEmpty {
+                resumeWaiters(upTo: upTo, failure: nil)
+                refill()
+                return
+            }
+            do {
+                let committed = try await outbox.commit(commit)
+                let added = committed.added
+                if committed.givenUp > 0 { gaveUp(committed.givenUp, reason: "outbox_full") }
+                state.withLock { state in
+                    state.saved = upTo
+                    for id in commit.settled + commit.rescheduled.map(\.id) {
+                        state.inHand.remove(id)
+                        state.retriesInHand.remove(id)
+                    }
+                    if let earliest = commit.rescheduled.map(\.dueAt).min() {
+                        state.retryDue = min(state.retryDue ?? earliest, earliest)
+                    }
+                }
+                resumeWaiters(upTo: upTo, failure: nil)
+                hand(added)
+                refill()
+            } catch {
+                let now = clock.nowMilliseconds
+                let log = state.withLock { state in
+                    if let last = state.failureLoggedAt, now >= last, now - last < 60_000 { return false }
+                    state.failureLoggedAt = now
+                    return true
+                }
+                if log {
+                    logger.error(
+                        "the tracker outbox could not be written (logged once a minute while it lasts)",
+                        metadata: ["error": "\(error)"])
+                }
+                state.withLock { state in
+                    state.unsaved = commit.adding + state.unsaved
+                    state.unsavedSince = commit.adding.isEmpty ? state.unsavedSince : commit.addedAt
+                    state.settled = commit.settled + state.settled
+                    state.rescheduled = commit.rescheduled + state.rescheduled
+                }
+                resumeWaiters(upTo: upTo, failure: error)
+                // Pings no call waits for (a background load's notices) are tried again
+                // a second later, whether or not another call comes.
+                wake(at: clock.nowMilliseconds + 1000)
+                return
+            }
+        }
+    }
+
+    /// Resumes the waiters whose pings are in a commit up to `upTo`: with `failure` when it
+    /// was not written.
+    private func resumeWaiters(upTo: UInt64, failure: (any Error)?) {
+        let ready = state.withLock { state in
+            let ready = state.waiters.filter { $0.upTo <= upTo }
+            state.waiters.removeAll { $0.upTo <= upTo }
+            return ready.map(\.continuation)
+        }
+        for waiter in ready {
+            if let failure { waiter.resume(throwing: failure) } else { waiter.resume() }
+        }
+    }
+
+    func committed() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let outcome = state.withLock { state -> Result<Bool, any Error> in
+                guard state.saved < state.enqueued else { return .success(true) }
+                guard !state.stopped else { return .failure(TrackerQueueStopped()) }
+                state.waiters.append((state.enqueued, continuation))
+                return .success(false)
+            }
+            switch outcome {
+            case .success(true): continuation.resume()
+            case .success(false): wakes.yield()
+            case .failure(let error): continuation.resume(throwing: error)
+            }
+        }
+    }
+}

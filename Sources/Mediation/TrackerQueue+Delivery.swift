@@ -1,0 +1,143 @@
+import Logging
+import Metrics
+import Synchronization
+import Timing
+
+extension TrackerQueue.Engine {
+    /// Tries `ping` once: it settles, or is rescheduled to wait out its pause in the outbox.
+    /// Returns early, the ping still owed as it was, when the queue is drained.
+    func deliver(_ initial: OwedPing, slots: FetchSlots) async {
+        var ping = initial
+        // One owed from before a restart, or rescheduled, may be past its age already.
+        if settings.isPastMaxAge(ping, at: clock.nowMilliseconds) {
+            drop(ping, reason: "too old")
+            return
+        }
+        await slots.acquire()
+        if Task.isCancelled {
+            await slots.release()
+            return
+        }
+        let outcome = await attempt(ping)
+        await slots.release()
+        ping.attempts += 1
+        switch outcome {
+        case .sent:
+            count(ping.kind, "fired")
+            settle(ping.id)
+        case .refused(let reason):
+            count(ping.kind, "failed")
+            logger.warning(
+                "a tracker refused its ping", metadata: ["kind": "\(ping.kind.rawValue)", "reason": "\(reason)"])
+            settle(ping.id)
+        case .retry(let reason):
+            // A try the drain cut short: still owed, for the next start.
+            if Task.isCancelled { return }
+            let due = clock.nowMilliseconds + backoff(afterAttempt: ping.attempts)
+            if settings.isPastMaxAge(ping, at: due) {
+                drop(ping, reason: reason)
+                return
+            }
+            count(ping.kind, "retried")
+            state.withLock { $0.rescheduled.append((ping.id, ping.attempts, due)) }
+            wakes.yield()
+        }
+    }
+
+    private enum Outcome {
+        case sent
+        case refused(String)
+        case retry(String)
+    }
+
+    /// One try: 2xx and 3xx are sent; 4xx and a URL that cannot be sent are refused for
+    /// good; the rest may work later.
+    private func attempt(_ ping: OwedPing) async -> Outcome {
+        do {
+            let response = try await fetcher.send(
+                AdServerRequest(url: ping.url, timeout: settings.timeout, redirects: .anyOrigin))
+            switch response.status {
+            case 200..<400: return .sent
+            case 400..<500: return .refused("HTTP \(response.status)")
+            default: return .retry("HTTP \(response.status)")
+            }
+        } catch {
+            switch error.kind {
+            case .invalidURL, .tooManyRedirects, .redirectRefused: return .refused(error.kind.rawValue)
+            case .tooLarge: return .sent  // it answered; only its body was over the cap
+            case .timeout, .transport, .status: return .retry(error.kind.rawValue)
+            }
+        }
+    }
+
+    /// The pause after `attempt` tries: `retryDelay` doubled for each try after the first,
+    /// at most `maxDelay`, drawn between half and all of it. Milliseconds.
+    private func backoff(afterAttempt attempt: Int) -> Int64 {
+        let base = settings.retryDelay.wholeMilliseconds
+        let cap = max(1, settings.maxDelay.wholeMilliseconds)
+        let doubled = base << Int64(min(max(0, attempt - 1), 30))
+        let ceiling = max(1, min(cap, doubled))
+        return Int64.random(in: (ceiling + 1) / 2...ceiling)
+    }
+
+    /// Counts and logs (once a minute at most) pings given up unsent: the oldest, for room
+    /// (`outbox_full`), or URLs too long to owe (`too_long`).
+    func gaveUp(_ count: Int, reason: String) {
+        givenUp[reason]?.increment(by: count)
+        let now = clock.nowMilliseconds
+        let log = state.withLock { state in
+            if let last = state.givenUpLoggedAt[reason], now >= last, now - last < 60_000 { return false }
+            state.givenUpLoggedAt[reason] = now
+            return true
+        }
+        guard log else { return }
+        if reason == "outbox_full" {
+            logger.warning(
+                "the tracker outbox is full (trackers.max_owed): the oldest owed pings were given up (logged once a minute)",
+                metadata: ["given_up": "\(count)", "max_owed": "\(settings.maxOwed)"])
+        } else {
+            logger.warning(
+                "tracker URLs over trackers.max_url_bytes were given up (logged once a minute)",
+                metadata: ["given_up": "\(count)", "max_url_bytes": "\(settings.maxURLBytes)"])
+        }
+    }
+
+    /// Gives `ping` up, past its max age: counted, logged, no longer owed.
+    private func drop(_ ping: OwedPing, reason: String) {
+        givenUp["max_age"]?.increment()
+        count(ping.kind, "dropped")
+        logger.warning(
+            "a tracker ping was given up after its max age (trackers.max_age_ms, ssv.max_age_ms)",
+            metadata: ["kind": "\(ping.kind.rawValue)", "reason": "\(reason)", "attempts": "\(ping.attempts)"])
+        settle(ping.id)
+    }
+
+    private func settle(_ id: Int64) {
+        state.withLock { $0.settled.append(id) }
+        wakes.yield()
+    }
+}
+
+/// At most `count` fetches at once; the others wait their turn, first come first served.
+actor FetchSlots {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ count: Int) { free = count }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
