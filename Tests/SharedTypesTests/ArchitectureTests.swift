@@ -63,4 +63,16 @@ struct ArchitectureTests {
         #expect(!found.isEmpty, "no sources found for \(module)")
         #expect(found.intersection(Self.forbidden[module] ?? []).isEmpty, "\(module) imports \(found.sorted())")
     }
+
+    /// One concept a file: no source file grows past 400 lines (split it by concern instead).
+    @Test func noSourceFileIsOver400Lines() throws {
+        let files = try #require(FileManager.default.enumerator(atPath: Self.sources.path)).compactMap { $0 as? String }
+        var long: [String] = []
+        for file in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: Self.sources.appendingPathComponent(file), encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+            if lines > 400 { long.append("\(file): \(lines) lines") }
+        }
+        #expect(long.isEmpty, "\(long.sorted())")
+    }
 }
