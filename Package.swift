@@ -218,6 +218,8 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ]
         ),
+        // Time: the backoff every retry shares.
+        .testTarget(name: "TimingTests", dependencies: ["Timing"]),
         .testTarget(
             name: "SignalCryptoTests",
             dependencies: ["SignalCrypto", "CLibCrypto", "CProcessControl", "TestSupport"]

@@ -1,5 +1,6 @@
 import Foundation
 import SharedTypes
+import Timing
 
 /// Loads: through the unit's waterfall, joined while in flight, a ready ad handed out again
 /// until used unless forced, and failed loads retried in the background with backoff.
@@ -143,7 +144,10 @@ extension AdStore {
         inFlight[unit]?.privacy == privacyChanges
     }
 
-    /// After a failed load: try again in 2^min(6, attempt) s, up to the unit's `max_retries`.
+    /// After a failed load, the pause before the next try: 2 s, doubling up to 64 s.
+    static var retryBackoff: Backoff { Backoff(first: .seconds(2), maximum: .seconds(64)) }
+
+    /// After a failed load: try again after `retryBackoff`, up to the unit's `max_retries`.
     private func scheduleRetry(_ unit: AdUnit, _ request: AdLoadRequest) {
         guard retries[unit.id] == nil else { return }  // one is already waiting
         let attempt = (retryAttempts[unit.id] ?? 0) + 1
@@ -152,7 +156,7 @@ extension AdStore {
             return
         }
         retryAttempts[unit.id] = attempt
-        let delay = Duration.seconds(1 << min(6, attempt))
+        let delay = Self.retryBackoff.delay(afterFailures: attempt)
         logger.info(
             "ad load failed; retrying",
             metadata: ["ad_unit": "\(unit.id)", "attempt": "\(attempt)", "in_s": "\(delay)"])

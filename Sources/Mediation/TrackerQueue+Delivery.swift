@@ -70,14 +70,13 @@ extension TrackerQueue.Engine {
         }
     }
 
-    /// The pause after `attempt` tries: `retryDelay` doubled for each try after the first,
-    /// at most `maxDelay`, drawn between half and all of it. Milliseconds.
+    /// The pause after `attempt` tries, in milliseconds: `retryDelay` doubled for each try
+    /// after the first, at most `maxDelay`, drawn between half and all of it.
     private func backoff(afterAttempt attempt: Int) -> Int64 {
-        let base = settings.retryDelay.wholeMilliseconds
-        let cap = max(1, settings.maxDelay.wholeMilliseconds)
-        let doubled = base << Int64(min(max(0, attempt - 1), 30))
-        let ceiling = max(1, min(cap, doubled))
-        return Int64.random(in: (ceiling + 1) / 2...ceiling)
+        max(
+            1,
+            Backoff(first: settings.retryDelay, maximum: settings.maxDelay, jitter: 0.5...1)
+                .delay(afterFailures: attempt).wholeMilliseconds)
     }
 
     /// Counts and logs (once a minute at most) pings given up unsent: the oldest, for room

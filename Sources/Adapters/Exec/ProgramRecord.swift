@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SharedTypes
 
 #if canImport(Glibc)
     import Glibc
@@ -64,13 +65,8 @@ struct ProgramRecord: Sendable {
         try? FileManager.default.removeItem(at: file)
     }
 
-    /// Field 22 of `/proc/PID/stat`: when the process started, in clock ticks since boot.
+    /// When process `pid` started (`ProcFiles.Stat.startTicks`); nil when there is none.
     static func startTime(of pid: pid_t) -> UInt64? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        // After the command: state is field 3, so start time (22) is the 20th here.
-        return fields.count > 19 ? UInt64(fields[19]) : nil
+        ProcFiles.stat(of: pid)?.startTicks
     }
 }

@@ -22,7 +22,8 @@ actor ProgramSupervisor {
 
     /// A run that lasts this long resets the backoff.
     static let stableRun = Duration.seconds(60)
-    static let maximumBackoffExponent = 6
+    /// The pause before a restart after the n-th exit in a row: 2 s, doubling up to 64 s.
+    static let restartBackoff = Backoff(first: .seconds(2), maximum: .seconds(64))
 
     nonisolated let live = Live()
     /// Fired once, to stop the program for good (a shutdown, a reload, a stop while starting).
@@ -122,7 +123,7 @@ actor ProgramSupervisor {
             if stopSignal.hasFired { return }
             if ContinuousClock.now - started >= Self.stableRun { exitsInARow = 0 }
             exitsInARow += 1
-            let backoff = Duration.seconds(1 << min(Self.maximumBackoffExponent, exitsInARow))
+            let backoff = Self.restartBackoff.delay(afterFailures: exitsInARow)
             state = .restarting
             restartAt = .now + backoff
             logger.warning(

@@ -15,6 +15,8 @@ actor RecipientKeyRefresher {
     /// After the n-th failure in a row the next fetch waits `firstRetry` × 2^(n-1), at most `lastRetry`.
     static let firstRetry = Duration.seconds(10)
     static let lastRetry = Duration.seconds(1800)
+    /// Those, drawn within 10% either side so that devices do not refetch in step.
+    static let retryBackoff = Backoff(first: firstRetry, maximum: lastRetry, jitter: 0.9...1.1)
     /// A stored set fetched later than this past now (by this daemon's clock) is from a clock
     /// that was ahead, or this one is behind: its age is unknown.
     static let clockSkew: Int64 = 60_000
@@ -168,9 +170,9 @@ private struct Refresh {
             } catch let refusal as KeySetResponse.Refusal {
                 if Task.isCancelled { return }
                 failures += 1
-                let wait = min(
-                    RecipientKeyRefresher.firstRetry * (1 << min(failures - 1, 16)), RecipientKeyRefresher.lastRetry)
-                next = clock.nowMilliseconds + (wait * Double.random(in: 0.9...1.1)).wholeMilliseconds
+                next =
+                    clock.nowMilliseconds
+                    + RecipientKeyRefresher.retryBackoff.delay(afterFailures: failures).wholeMilliseconds
                 // Recorded once the next try is set: whoever sees the failure sees its schedule.
                 failed(refusal)
             } catch {

@@ -1,6 +1,7 @@
 import CProcessControl
 import Foundation
 import Logging
+import SharedTypes
 
 #if canImport(Glibc)
     import Glibc
@@ -37,11 +38,7 @@ enum Descendants {
     /// The descendants of `root` now, from `/proc`.
     static func of(_ root: pid_t = getpid()) -> [Process] {
         let all = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { name in
-            pid_t(name).flatMap { pid in
-                (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)).flatMap {
-                    parse(stat: $0, pid: pid)
-                }
-            }
+            pid_t(name).flatMap { pid in ProcFiles.stat(of: pid).map { process(pid, $0) } }
         }
         let children = Dictionary(grouping: all, by: \.parent)
         var found: [Process] = []
@@ -55,15 +52,15 @@ enum Descendants {
         return found
     }
 
-    /// A `/proc/PID/stat` line: `pid (comm) state ppid ...`; the command may hold spaces and
-    /// parentheses, so the fields are read after its last `)`.
+    /// A `/proc/PID/stat` line, as `ProcFiles` reads it.
     static func parse(stat: String, pid: pid_t) -> Process? {
-        guard let close = stat.lastIndex(of: ")") else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count >= 4, let parent = pid_t(fields[1]), let group = pid_t(fields[2]),
-            let session = pid_t(fields[3])
-        else { return nil }
-        return Process(pid: pid, parent: parent, isZombie: fields[0] == "Z", processGroup: group, session: session)
+        ProcFiles.stat(parsing: stat).map { process(pid, $0) }
+    }
+
+    private static func process(_ pid: pid_t, _ stat: ProcFiles.Stat) -> Process {
+        Process(
+            pid: pid, parent: stat.parent, isZombie: stat.state == "Z", processGroup: stat.processGroup,
+            session: stat.session)
     }
 
     /// Stops every descendant left: SIGTERM, `grace` to go, SIGKILL; each is reaped. Returns

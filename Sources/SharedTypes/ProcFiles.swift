@@ -1,0 +1,74 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The one reader of `/proc` (proc(5)): a process's `stat` fields, the `Key: value` lines of
+/// its `status` and `smaps_rollup`, its open descriptors; the clock tick and the boot time.
+public enum ProcFiles {
+    /// `/proc/PID/stat`, the fields the daemon uses.
+    public struct Stat: Sendable, Equatable {
+        /// R, S, D, Z, T ...
+        public var state: Character
+        public var parent: Int32
+        public var processGroup: Int32
+        public var session: Int32
+        /// CPU time in user and kernel mode, in clock ticks.
+        public var userTicks: UInt64
+        public var systemTicks: UInt64
+        /// When the process started, in clock ticks since boot: with its pid, it names one
+        /// process (a pid is reused, never with the same start time).
+        public var startTicks: UInt64
+    }
+
+    public static func stat(of pid: Int32) -> Stat? {
+        (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)).flatMap(stat(parsing:))
+    }
+
+    /// A `stat` line: `pid (comm) state ppid ...`; the command may hold spaces and parentheses,
+    /// so the fields are read after its last `)` (state is then the first, starttime the 20th).
+    public static func stat(parsing line: String) -> Stat? {
+        guard let close = line.lastIndex(of: ")") else { return nil }
+        let fields = line[line.index(after: close)...].split(separator: " ")
+        guard fields.count >= 4, let state = fields[0].first, let parent = Int32(fields[1]),
+            let group = Int32(fields[2]), let session = Int32(fields[3])
+        else { return nil }
+        let number = { (index: Int) -> UInt64 in fields.count > index ? UInt64(fields[index]) ?? 0 : 0 }
+        return Stat(
+            state: state, parent: parent, processGroup: group, session: session, userTicks: number(11),
+            systemTicks: number(12), startTicks: number(19))
+    }
+
+    /// The `Key: value` lines of `/proc/PID/FILE` (`status`, `smaps_rollup`): each key's first
+    /// number (kB for memory); nil once the process is gone.
+    public static func numbers(_ file: String, of pid: Int32) -> [String: Int]? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/\(file)", encoding: .utf8) else { return nil }
+        var numbers: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard words.count >= 2, words[0].hasSuffix(":"), let value = Int(words[1]) else { continue }
+            numbers[String(words[0].dropLast())] = value
+        }
+        return numbers
+    }
+
+    /// How many descriptors process `pid` holds open; nil once it is gone.
+    public static func openDescriptors(of pid: Int32) -> Int? {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd"))?.count
+    }
+
+    /// Clock ticks a second (`stat`'s times are in them).
+    public static var ticksPerSecond: Double { Double(sysconf(Int32(_SC_CLK_TCK))) }
+
+    /// `btime` of `/proc/stat`: when the system booted, in seconds since the epoch.
+    public static var bootTime: Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8) else { return nil }
+        return stat.split(separator: "\n").first { $0.hasPrefix("btime ") }?
+            .split(separator: " ").last.flatMap { Double($0) }
+    }
+}
