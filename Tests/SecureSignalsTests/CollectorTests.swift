@@ -4,6 +4,7 @@ import Logging
 import SecureSignals
 import SharedTypes
 import SignalCrypto
+import Synchronization
 import TestAdapters
 import TestSupport
 import Testing
@@ -62,32 +63,41 @@ struct CollectorTests {
         #expect(raw.contains("\"request_id\":\"req-1\""))
     }
 
+    /// On a manual clock: the answer comes once the hanging adapter's 80 ms have passed, not
+    /// the request's 3 s.
     @Test func aHangingAdapterCostsOnlyItsOwnTimeout() async throws {
+        let clock = ManualClock()
         let collector = try await collector(
             [
                 AdapterConfiguration(name: "test-hang", recipients: ["bidder"], timeout: .milliseconds(80)),
                 AdapterConfiguration(name: "test-echo", recipients: ["bidder"], timeout: .seconds(1)),
-            ], requestTimeout: .seconds(3))
-        let clock = ContinuousClock()
-        let start = clock.now
-        let result = await collector.collect(requestID: "r")
-        let elapsed = clock.now - start
+            ], requestTimeout: .seconds(3), clock: clock)
+        let answered = Mutex<CollectionResult?>(nil)
+        let collecting = Task {
+            let result = await collector.collect(requestID: "r")
+            answered.withLock { $0 = result }
+        }
+        try await waitUntil { clock.sleeping >= 1 }
+        clock.advance(by: .milliseconds(79))
+        #expect(answered.withLock { $0 } == nil, "not before the adapter's timeout")
+        clock.advance(by: .milliseconds(1))
+        try await waitUntil { answered.withLock { $0 } != nil }
+        await collecting.value
+        let result = try #require(answered.withLock { $0 })
         #expect(result.signals.map(\.adapter) == ["test-echo"])
         #expect(result.errors.map(\.code) == [.timeout])
         #expect(result.errors.first?.adapter == "test-hang")
-        // Answered at the hanging adapter's timeout, long before the 3 s deadline.
-        #expect(elapsed < .milliseconds(1500), "took \(elapsed)")
     }
 
+    /// On a manual clock: the request's 100 ms bound the adapter's 30 s.
     @Test func theRequestDeadlineBoundsEveryAdapter() async throws {
-        let collector = try await collector([
-            AdapterConfiguration(name: "test-hang", recipients: ["bidder"], timeout: .seconds(30))
-        ])
-        let clock = ContinuousClock()
-        let start = clock.now
-        let result = await collector.collect(requestID: "r", timeout: .milliseconds(100))
-        // The 100 ms deadline, not the adapter's 30 s (with room for a loaded CI machine).
-        #expect(clock.now - start < .milliseconds(1500))
+        let clock = ManualClock()
+        let collector = try await collector(
+            [AdapterConfiguration(name: "test-hang", recipients: ["bidder"], timeout: .seconds(30))], clock: clock)
+        let collecting = Task { await collector.collect(requestID: "r", timeout: .milliseconds(100)) }
+        try await waitUntil { clock.sleeping >= 1 }
+        clock.advance(by: .milliseconds(100))
+        let result = await collecting.value
         #expect(result.errors.map(\.code) == [.timeout])
     }
 
