@@ -28,22 +28,20 @@ struct SignalRouteTests {
         }
     }
 
-    @Test func aHangingAdapterCostsOnlyItsOwnTimeout() async throws {
+    /// The hang costs its 100 ms timeout, not the request's deadline: three requests that each
+    /// waited for its 60 s would outlive the test's one-minute limit. No duration is asserted
+    /// on the real clock.
+    @Test(.timeLimit(.minutes(1))) func aHangingAdapterCostsOnlyItsOwnTimeout() async throws {
         let daemon = try await InProcessDaemon(
             config: demoConfig(
                 adapters: [["name": "test-hang", "recipients": ["demo"], "timeout_ms": 100], Self.echo],
-                deadlines: ["request_timeout_ms": 3000]))
+                deadlines: ["request_timeout_ms": 60_000]))
         try await daemon.run { client in
-            let clock = ContinuousClock()
             for round in 0..<3 {
-                let start = clock.now
                 let result = try await client.collect(requestID: "r\(round)")
-                let elapsed = clock.now - start
                 #expect(result.signals.map(\.adapter) == ["test-echo"])
                 #expect(result.errors.map(\.adapter) == ["test-hang"])
                 #expect(result.errors.map(\.code.rawValue) == ["timeout"])
-                // The hang costs its 100 ms timeout, not the 3 s deadline.
-                #expect(elapsed < .milliseconds(1500), "round \(round) took \(elapsed)")
             }
             #expect(try await client.health().status == "ok")
         }
