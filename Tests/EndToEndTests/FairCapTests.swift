@@ -36,6 +36,25 @@ struct FairCapTests {
         sys.stdin.read()
         """
 
+    /// Root (CI is), setpriv and python3: what starting apps under other uids takes.
+    static var canActAsApps: Bool {
+        getuid() == 0 && Binary.onPath("setpriv") != nil && Binary.onPath("curl") != nil
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+    }
+
+    /// The four apps' uids; 65534 is a fifth.
+    static let apps = [65_530, 65_531, 65_532, 65_533]
+
+    /// A daemon the apps (and a fifth) may reach, with these `limits` (none: the defaults).
+    static func daemonForApps(limits: [String: Any] = [:]) async throws -> RunningDaemon {
+        var extra: [String: Any] = ["socket": ["mode": "0666"], "access": ["allowed_uids": apps + [65_534]]]
+        if !limits.isEmpty { extra["limits"] = limits }
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(adapters: [["name": "device-context", "recipients": ["demo"]]], extra: extra))
+        chmod(daemon.directory.url.path, 0o755)
+        return daemon
+    }
+
     /// A connection over a cap is answered 503 and closed at once, without reading its
     /// request: a client still writing it may see the close (a reset) instead of the answer.
     static func isRefusal(_ code: String) -> Bool { code == "503" || code == "no-answer" }
@@ -70,21 +89,10 @@ struct FairCapTests {
         }
     }
 
-    @Test(
-        .enabled(
-            if: getuid() == 0 && Binary.onPath("setpriv") != nil && Binary.onPath("curl") != nil
-                && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),
-            "needs root, setpriv, curl and python3 to connect as other users"))
+    @Test(.enabled(if: Self.canActAsApps, "needs root, setpriv, curl and python3 to connect as other users"))
     func fourAppsAtTheirCapsLeaveRoomForAFifthAndForRoot() async throws {
-        let uids = [65_530, 65_531, 65_532, 65_533]
-        let config = demoConfig(
-            adapters: [["name": "device-context", "recipients": ["demo"]]],
-            extra: [
-                "socket": ["mode": "0666"],
-                "access": ["allowed_uids": uids + [65_534]],
-            ])
-        let daemon = try await RunningDaemon.start(config: config)
-        chmod(daemon.directory.url.path, 0o755)
+        let uids = Self.apps
+        let daemon = try await Self.daemonForApps()
         var holders: [Holder] = []
         defer { for holder in holders { holder.release() } }
         for uid in uids {
@@ -109,21 +117,10 @@ struct FairCapTests {
 
     /// With the total exhausted by apps (their per-peer caps let four of them take it), the
     /// last connection is root's: another app is refused, root is served.
-    @Test(
-        .enabled(
-            if: getuid() == 0 && Binary.onPath("setpriv") != nil && Binary.onPath("curl") != nil
-                && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),
-            "needs root, setpriv, curl and python3 to connect as other users"))
+    @Test(.enabled(if: Self.canActAsApps, "needs root, setpriv, curl and python3 to connect as other users"))
     func whenAppsHoldEveryConnectionTheLastIsKeptForRoot() async throws {
-        let uids = [65_530, 65_531, 65_532, 65_533]
-        let config = demoConfig(
-            adapters: [["name": "device-context", "recipients": ["demo"]]],
-            extra: [
-                "socket": ["mode": "0666"], "access": ["allowed_uids": uids + [65_534]],
-                "limits": ["max_connections": 16, "max_connections_per_peer": 4],
-            ])
-        let daemon = try await RunningDaemon.start(config: config)
-        chmod(daemon.directory.url.path, 0o755)
+        let uids = Self.apps
+        let daemon = try await Self.daemonForApps(limits: ["max_connections": 16, "max_connections_per_peer": 4])
         var holders: [Holder] = []
         defer { for holder in holders { holder.release() } }
         var admitted = 0
