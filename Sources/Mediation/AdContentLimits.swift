@@ -39,6 +39,13 @@ public struct AdContentLimits: Sendable, Equatable {
         return "its \(what) is \(bytes) bytes, over limits.max_text_bytes (\(maximumTextBytes))"
     }
 
+    /// Why the JSON text `bytes` (`what`: "the bid response") is refused: it nests arrays and
+    /// objects deeper than `maximumDocumentDepth`; nil when it does not.
+    public func problem(nesting bytes: some Sequence<UInt8>, _ what: String) -> String? {
+        guard !JSONNesting.isWithin(maximumDocumentDepth, bytes) else { return nil }
+        return "\(what) nests arrays and objects deeper than \(maximumDocumentDepth) levels (limits.max_document_depth)"
+    }
+
     /// Why `url` (the ad's `what`) is refused: over `maximumURLBytes`; nil when it fits.
     public func problem(url: String, _ what: String) -> String? {
         let bytes = url.utf8.count

@@ -34,9 +34,4 @@ public enum JSONNesting {
         }
         return true
     }
-
-    /// The message that names the bound, for the refusal of `what` ("the bid response").
-    public static func refusal(_ what: String, maximumDepth: Int) -> String {
-        "\(what) nests arrays and objects deeper than \(maximumDepth) levels (limits.max_document_depth)"
-    }
 }

@@ -66,9 +66,8 @@ struct BidResponseReader {
         if response.body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             throw AdLoadError(.noFill, "the bidder answered an empty body: no bid")
         }
-        guard JSONNesting.isWithin(limits.maximumDocumentDepth, response.body) else {
-            throw AdLoadError(
-                .networkError, JSONNesting.refusal("the bid response", maximumDepth: limits.maximumDocumentDepth))
+        if let problem = limits.problem(nesting: response.body, "the bid response") {
+            throw AdLoadError(.networkError, problem)
         }
         let decoded: BidResponse
         do {

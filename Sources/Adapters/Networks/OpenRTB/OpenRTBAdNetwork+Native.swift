@@ -19,10 +19,8 @@ extension OpenRTBAdNetwork {
             } catch {
                 throw AdLoadError(.networkError, "the native response's assetsurl failed: \(error.message)")
             }
-            guard JSONNesting.isWithin(limits.maximumDocumentDepth, body) else {
-                throw AdLoadError(
-                    .networkError,
-                    JSONNesting.refusal("the native assetsurl's answer", maximumDepth: limits.maximumDocumentDepth))
+            if let problem = limits.problem(nesting: body, "the native assetsurl's answer") {
+                throw AdLoadError(.networkError, problem)
             }
             do {
                 response.assets = try JSONDecoder().decode(NativeResponse.AssetsDocument.self, from: Data(body)).assets
@@ -36,36 +34,54 @@ extension OpenRTBAdNetwork {
         return try response.networkAd()
     }
 
+    /// A native markup as the limits judge it: its response, or why not.
+    enum NativeReading {
+        case response(NativeResponse)
+        /// Nested too deep, or holding a text or URL over the limits: the bid is refused for it.
+        case overLimit(AdLoadError, problem: String)
+        /// Not a native response at all: the load fails, as it always did.
+        case unreadable(AdLoadError)
+    }
+
+    static func read(_ markup: JSONValue, macros: AuctionMacros, limits: AdContentLimits) -> NativeReading {
+        let data: Data
+        do {
+            data = try nativeMarkup(markup, macros: macros)
+        } catch {
+            return .unreadable(error)
+        }
+        if let problem = limits.problem(nesting: data, "the native adm") {
+            return .overLimit(AdLoadError(.networkError, problem), problem: problem)
+        }
+        let response: NativeResponse
+        do {
+            response = try JSONDecoder().decode(NativeResponse.Markup.self, from: data).response
+        } catch {
+            return .unreadable(
+                AdLoadError(.networkError, "the native adm is not a Native 1.2 response: \(DecodingFailure(error))"))
+        }
+        if let problem = response.problem(limits) {
+            return .overLimit(AdLoadError(.networkError, "the native ad is refused: \(problem)"), problem: problem)
+        }
+        return .response(response)
+    }
+
     /// The native response in `markup`, refused when it nests deeper than the limits allow or
     /// holds a text or URL over them.
     static func nativeResponse(_ markup: JSONValue, macros: AuctionMacros, limits: AdContentLimits)
         throws(AdLoadError) -> NativeResponse
     {
-        let data = try nativeMarkup(markup, macros: macros)
-        if let problem = nestingProblem(data, limits) { throw AdLoadError(.networkError, problem) }
-        let response: NativeResponse
-        do {
-            response = try JSONDecoder().decode(NativeResponse.Markup.self, from: data).response
-        } catch {
-            throw AdLoadError(.networkError, "the native adm is not a Native 1.2 response: \(DecodingFailure(error))")
+        switch read(markup, macros: macros, limits: limits) {
+        case .response(let response): return response
+        case .overLimit(let error, _), .unreadable(let error): throw error
         }
-        if let problem = response.problem(limits) {
-            throw AdLoadError(.networkError, "the native ad is refused: \(problem)")
-        }
-        return response
     }
 
     /// Why `markup` is over the limits (nested too deep, a text or URL too long); nil when it
     /// fits, and when it cannot be read at all (that fails the load as it always did).
     static func limitProblem(_ markup: JSONValue, macros: AuctionMacros, limits: AdContentLimits) -> String? {
-        guard let data = try? nativeMarkup(markup, macros: macros) else { return nil }
-        if let problem = nestingProblem(data, limits) { return problem }
-        return (try? JSONDecoder().decode(NativeResponse.Markup.self, from: data))?.response.problem(limits)
-    }
-
-    private static func nestingProblem(_ data: Data, _ limits: AdContentLimits) -> String? {
-        JSONNesting.isWithin(limits.maximumDocumentDepth, data)
-            ? nil : JSONNesting.refusal("the native adm", maximumDepth: limits.maximumDocumentDepth)
+        guard case .overLimit(_, let problem) = read(markup, macros: macros, limits: limits) else { return nil }
+        return problem
     }
 
     /// The markup's JSON text with the auction's macros filled.
