@@ -51,13 +51,7 @@ extension TrackerQueue.Engine {
                 hand(added)
                 refill()
             } catch {
-                let now = clock.nowMilliseconds
-                let log = state.withLock { state in
-                    if let last = state.failureLoggedAt, now >= last, now - last < 60_000 { return false }
-                    state.failureLoggedAt = now
-                    return true
-                }
-                if log {
+                if faults.shouldLog("commit") {
                     logger.error(
                         "the tracker outbox could not be written (logged once a minute while it lasts)",
                         metadata: ["error": "\(error)"])

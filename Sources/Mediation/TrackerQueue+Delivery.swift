@@ -83,13 +83,7 @@ extension TrackerQueue.Engine {
     /// (`outbox_full`), or URLs too long to owe (`too_long`).
     func gaveUp(_ count: Int, reason: String) {
         givenUp[reason]?.increment(by: count)
-        let now = clock.nowMilliseconds
-        let log = state.withLock { state in
-            if let last = state.givenUpLoggedAt[reason], now >= last, now - last < 60_000 { return false }
-            state.givenUpLoggedAt[reason] = now
-            return true
-        }
-        guard log else { return }
+        guard faults.shouldLog(reason) else { return }
         if reason == "outbox_full" {
             logger.warning(
                 "the tracker outbox is full (trackers.max_owed): the oldest owed pings were given up (logged once a minute)",

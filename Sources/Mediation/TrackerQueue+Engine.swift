@@ -32,10 +32,6 @@ extension TrackerQueue {
             var timer: (at: Int64, task: Task<Void, Never>)?
             /// Drained: nothing more is taken.
             var stopped = false
-            /// When a failed commit was last logged (wall-clock ms): once a minute while it lasts.
-            var failureLoggedAt: Int64?
-            /// When pings given up were last logged, by reason (wall-clock ms).
-            var givenUpLoggedAt: [String: Int64] = [:]
         }
 
         let state = Mutex(State())
@@ -45,6 +41,8 @@ extension TrackerQueue {
         let settings: Settings
         let logger: Logger
         let outcomes: [String: Counter]
+        /// Faults that last (a failed commit, pings given up) are logged once a minute each.
+        let faults = RateLimitedLog(clock: ContinuousClock())
         /// `secure_signals_tracker_given_up_total{reason}`: pings no longer owed though unsent.
         let givenUp: [String: Counter]
         let wakes: AsyncStream<Void>.Continuation

@@ -1,20 +1,20 @@
 import Synchronization
 
-/// Decides whether an event is logged: at most once per key (a peer and what happened to it)
-/// per interval, so that a client hammering a limit cannot flood the journal. What is not
-/// logged is still counted in metrics.
-final class RateLimitedLog<C: Clock>: Sendable where C.Duration == Duration, C: Sendable {
+/// Decides whether an event is logged: at most once per key (a peer and what happened to it, a
+/// fault that lasts) per interval, so that a client hammering a limit or a failing disk cannot
+/// flood the journal. What is not logged is still counted in metrics.
+public final class RateLimitedLog<C: Clock>: Sendable where C.Duration == Duration, C: Sendable {
     private let clock: C
     private let interval: Duration
     private let lastLogged = Mutex<[String: C.Instant]>([:])
 
-    init(clock: C, interval: Duration = .seconds(60)) {
+    public init(clock: C, interval: Duration = .seconds(60)) {
         self.clock = clock
         self.interval = interval
     }
 
     /// Whether `key`'s event is logged now; if it is, the next one waits a whole interval.
-    func shouldLog(_ key: String) -> Bool {
+    public func shouldLog(_ key: String) -> Bool {
         let now = clock.now
         let interval = self.interval
         return lastLogged.withLock { lastLogged in
@@ -27,5 +27,5 @@ final class RateLimitedLog<C: Clock>: Sendable where C.Duration == Duration, C: 
     }
 
     /// How many keys it remembers now.
-    var keysHeld: Int { lastLogged.withLock { $0.count } }
+    public var keysHeld: Int { lastLogged.withLock { $0.count } }
 }

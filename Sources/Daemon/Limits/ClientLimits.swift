@@ -1,6 +1,7 @@
 import Logging
 import Metrics
 import Prometheus
+import Timing
 
 /// The limits of one daemon in force: what connections, requests and event streams are held
 /// now, and the counting and logging of every refusal and every connection the daemon closes.

@@ -28,7 +28,7 @@ struct SignalRoutes {
         let uptime = ContinuousClock.now - state.startedAt
         var warnings = state.warnings
         if let outage = state.stateHealth.outage {
-            warnings.append(StateWatchService.describe(outage))
+            warnings.append(StateWatch.describe(outage))
         }
         return try JSONResponse.make(
             HealthReport(

@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import Timing
 
 /// On the listening socket: when accepting fails (out of file descriptors, out of memory),
 /// stops reading for `pause` and says so once a minute. NIO's own `AcceptBackoffHandler`

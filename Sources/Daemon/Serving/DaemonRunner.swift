@@ -120,10 +120,12 @@ public enum DaemonRunner {
                     service: PeriodicService(interval: trim, clock: ContinuousClock(), work: MemoryTrim.release),
                     successTerminationBehavior: .ignore, serviceName: "memory trim"))
         }
+        let watch = StateWatch(database: application.database, trackers: application.trackers, logger: logger)
         services.append(
             .init(
-                service: StateWatchService(
-                    database: application.database, trackers: application.trackers, logger: logger),
+                service: PeriodicService(interval: .seconds(1), clock: ContinuousClock()) { [watch] in
+                    await watch.check()
+                },
                 successTerminationBehavior: .ignore, serviceName: "state database watch"))
         services.append(
             .init(

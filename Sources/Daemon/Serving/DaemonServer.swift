@@ -6,6 +6,7 @@ import NIOExtras
 import NIOHTTP1
 import NIOPosix
 import ServiceLifecycle
+import Timing
 
 #if canImport(Glibc)
     import Glibc

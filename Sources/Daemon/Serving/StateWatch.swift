@@ -1,55 +1,46 @@
 import Logging
 import Mediation
-import ServiceLifecycle
 import StateStore
+import Synchronization
+import Timing
 
-/// While the state database takes no commits (a full disk, a file gone read-only): tries one
-/// small write every `interval`, so that what was refused is taken again as soon as the disk
-/// has room, and says so in the log once every `reportEvery` with how much is owed, and once
-/// when commits work again. Signals never wait for it.
-struct StateWatchService: Service {
+/// While the state database takes no commits (a full disk, a file gone read-only): `check`,
+/// run every second by a `PeriodicService`, tries one small write, so that what was refused is
+/// taken again as soon as the disk has room; it says so in the log once a minute at most (even
+/// when commits come and go) with how much is owed, and once when commits work again. Signals
+/// never wait for it.
+final class StateWatch: Sendable {
     let database: StateDatabase
     let trackers: TrackerQueue
     let logger: Logger
-    var interval: Duration = .seconds(1)
-    var reportEvery: Duration = .seconds(60)
+    private let reports: RateLimitedLog<ContinuousClock>
+    /// An outage was logged and its end not yet.
+    private let open = Atomic<Bool>(false)
 
-    /// What was said: when an outage was last logged (kept across recoveries, so that a disk
-    /// whose commits come and go is logged once a minute, not once a flap), and whether the
-    /// outage said last has not been said to be over.
-    struct Reports: Equatable {
-        var lastOutage: ContinuousClock.Instant?
-        var open = false
+    init(database: StateDatabase, trackers: TrackerQueue, logger: Logger, reportEvery: Duration = .seconds(60)) {
+        self.database = database
+        self.trackers = trackers
+        self.logger = logger
+        reports = RateLimitedLog(clock: ContinuousClock(), interval: reportEvery)
     }
 
-    func run() async throws {
-        var reports = Reports()
-        while (try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }) != nil {
-            reports = await check(reports)
-        }
-    }
-
-    /// One look: while in an outage, logs it unless one was logged within `reportEvery`, then
+    /// One look: while in an outage, logs it unless it was logged within the interval, then
     /// probes; logs the end of an outage it logged.
-    func check(_ reports: Reports) async -> Reports {
-        var reports = reports
+    func check() async {
         if let outage = database.health.outage {
-            if reports.lastOutage.map({ ContinuousClock.now - $0 >= reportEvery }) ?? true {
+            if reports.shouldLog("outage") {
                 let owed = (try? trackers.backlog().count).map(String.init) ?? "unknown"
                 logger.error(
                     "\(Self.describe(outage)) (logged once a minute at most)",
                     metadata: ["tracker_pings_owed": "\(owed)"])
-                reports.lastOutage = .now
-                reports.open = true
+                open.store(true, ordering: .relaxed)
             }
             await database.probe()
         }
         // Over: by the probe, or by another write that worked first.
-        if database.health.isAvailable, reports.open {
+        if database.health.isAvailable, open.exchange(false, ordering: .relaxed) {
             logger.notice("the state database takes commits again; refused calls may be retried")
-            reports.open = false
         }
-        return reports
     }
 
     /// The outage in one line, for the log and `GET /v1/health`.
