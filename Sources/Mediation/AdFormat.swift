@@ -1,5 +1,11 @@
+import SharedTypes
+
 /// What an ad unit serves.
 public enum AdFormat: String, Sendable, Codable, CaseIterable {
     case native
     case rewarded
+
+    public init(from decoder: any Decoder) throws {
+        self = try StrictJSON.oneOf(decoder)
+    }
 }

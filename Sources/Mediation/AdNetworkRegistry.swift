@@ -20,9 +20,12 @@ public struct AdNetworkConfiguration: Sendable, Equatable {
     /// Set up when the daemon starts (the default), or on its first load.
     public var lazy: Bool
     public var initTimeout: Duration
+    /// A network's deadline to be set up, unless the configuration sets one.
+    public static let standardInitTimeout = Duration.seconds(10)
 
     public init(
-        name: String, setup: AdapterOptions = AdapterOptions(), lazy: Bool = false, initTimeout: Duration = .seconds(10)
+        name: String, setup: AdapterOptions = AdapterOptions(), lazy: Bool = false,
+        initTimeout: Duration = standardInitTimeout
     ) {
         self.name = name
         self.setup = setup

@@ -24,7 +24,7 @@ public struct AdapterConfiguration: Sendable, Equatable {
 
     public init(
         name: String, type: String? = nil, program: ProgramSpec? = nil, recipients: [String],
-        timeout: Duration = .milliseconds(50), initTimeout: Duration = .seconds(10), cacheTTL: Duration = .zero,
+        timeout: Duration = standardTimeout, initTimeout: Duration = standardInitTimeout, cacheTTL: Duration = .zero,
         options: AdapterOptions = AdapterOptions(), circuitBreaker: CircuitBreakerSettings = CircuitBreakerSettings(),
         consent: ConsentRequirement = .none
     ) {
@@ -77,8 +77,9 @@ public struct CollectorConfiguration: Sendable {
 
     public init(
         adapters: [AdapterConfiguration], recipients: [String: Recipient],
-        requestTimeout: Duration = .milliseconds(500),
-        maxSignalBytes: Int = 4096, stateDirectory: URL, ephemeralKeyPool: Int = 64
+        requestTimeout: Duration = standardRequestTimeout,
+        maxSignalBytes: Int = standardMaxSignalBytes, stateDirectory: URL,
+        ephemeralKeyPool: Int = standardEphemeralKeyPool
     ) {
         self.ephemeralKeyPool = ephemeralKeyPool
         self.adapters = adapters
@@ -87,4 +88,20 @@ public struct CollectorConfiguration: Sendable {
         self.maxSignalBytes = maxSignalBytes
         self.stateDirectory = stateDirectory
     }
+}
+
+extension AdapterConfiguration {
+    /// An adapter's deadline to answer, unless the configuration sets one.
+    public static let standardTimeout = Duration.milliseconds(50)
+    /// An adapter's deadline to be ready, unless the configuration sets one.
+    public static let standardInitTimeout = Duration.seconds(10)
+}
+
+extension CollectorConfiguration {
+    /// A signals request's deadline, unless the configuration sets one.
+    public static let standardRequestTimeout = Duration.milliseconds(500)
+    /// The largest signal, unless the configuration sets it.
+    public static let standardMaxSignalBytes = 4096
+    /// Ephemeral keys made ahead of need, unless the configuration sets it.
+    public static let standardEphemeralKeyPool = 64
 }

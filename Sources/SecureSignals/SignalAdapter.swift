@@ -89,7 +89,8 @@ public struct AdapterContext: Sendable {
 
     public init(
         name: String, options: AdapterOptions, stateDirectory: URL, logger: Logger,
-        initTimeout: Duration = .seconds(10), clock: any Clock<Duration> = ContinuousClock(),
+        initTimeout: Duration = AdapterConfiguration.standardInitTimeout,
+        clock: any Clock<Duration> = ContinuousClock(),
         metrics: any MetricsFactory = MetricsSystem.factory
     ) {
         self.name = name

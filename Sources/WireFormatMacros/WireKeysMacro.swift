@@ -102,5 +102,7 @@ extension String {
 
 @main
 struct WireFormatMacrosPlugin: CompilerPlugin {
-    let providingMacros: [any Macro.Type] = [WireKeysMacro.self, WireNameMacro.self]
+    let providingMacros: [any Macro.Type] = [
+        WireKeysMacro.self, WireNameMacro.self, SettingsMacro.self, BoundsMacro.self,
+    ]
 }

@@ -1,6 +1,7 @@
 import Adapters
 import Consent
 import Foundation
+import SharedTypes
 import TestSupport
 import Testing
 
@@ -179,6 +180,64 @@ import Testing
                 "colour: unknown key", "deadlines.request_timeout_ms: must be a whole number, not 1.5",
                 "limits.bogus: unknown key", "limits.max_connections: must be a whole number",
             ])
+    }
+
+    @Test func everyErrorOfAFileIsListedInOneRunInTheOrderOfTheText() throws {
+        // Read section by section, these would come out in the order of the code; a person
+        // fixes a file top to bottom.
+        let errors = refusal(
+            """
+            {
+              "limits": {"max_connections": 0, "idle_timeout_ms": "soon"},
+              "deadlines": {"request_timeout_ms": 0},
+              "colour": 1,
+              "ad_units": {"/x": {"format": "banner", "waterfall": [{"network": "test", "timeout_ms": 0}]}},
+              "trackers": {"max_owed": -1, "max_age": 5},
+              "privacy": {"min_tcf_policy_version": 1},
+              "events": {"retention_count": 0},
+              "socket": {"mode": "999"},
+              "performance": {"ephemeral_key_pool": 5000}
+            }
+            """)
+        #expect(
+            errors == [
+                "limits.max_connections: must be between 1 and 65536, not 0",
+                "limits.idle_timeout_ms: must be a whole number",
+                "deadlines.request_timeout_ms: must be between 1 and 60000, not 0",
+                "colour: unknown key",
+                "ad_units./x.format: must be \"native\" or \"rewarded\", not \"banner\"",
+                "ad_units./x.waterfall[0].timeout_ms: must be between 1 and 60000, not 0",
+                "trackers.max_owed: must be between 1 and 10000000, not -1",
+                "trackers.max_age: unknown key",
+                "privacy.min_tcf_policy_version: must be a TCF policy version from 2 to 63, not 1",
+                "events.retention_count: must be between 1 and 1000000, not 0",
+                "socket.mode: must be an octal mode such as \"0660\", not \"999\"",
+                "performance.ephemeral_key_pool: must be between 0 and 4096, not 5000",
+            ], "\(errors)")
+    }
+
+    @Test func theCheckSummaryListsEachUnitsBiddersBesideItsWaterfall() throws {
+        let scratch = try TemporaryDirectory()
+        let bidder = #"{"network": "openrtb", "parameter": "p", "options": {"endpoint": "http://127.0.0.1:9/bid"}}"#
+        let json = """
+            {"socket": {"path": "\(scratch.path("run/s.sock"))"}, "state_directory": "\(scratch.path("state"))",
+             "ad_units": {
+               "/auction": {"format": "native", "floor_cpm": 1.5, "currency": "EUR", "bidders": [\(bidder)],
+                            "waterfall": [{"network": "test", "parameter": "x"}]},
+               "/bids-only": {"format": "native", "bidders": [\(bidder), \(bidder)]},
+               "/plain": {"format": "rewarded", "waterfall": [{"network": "test", "parameter": "x"}]}}}
+            """
+        let summary = try ResolvedConfiguration.load(
+            json: Data(json.utf8), file: "daemon.json", directory: URL(fileURLWithPath: "/tmp"),
+            registry: BuiltinAdapters.registry
+        ).summary
+        let units = summary.split(separator: "\n").filter { $0.hasPrefix("ad unit") }.sorted()
+        #expect(
+            units == [
+                "ad unit       /auction (native): bidders openrtb (auction 1.0 seconds, floor 1.5 EUR); waterfall test",
+                "ad unit       /bids-only (native): bidders openrtb, openrtb (auction 1.0 seconds)",
+                "ad unit       /plain (rewarded): waterfall test",
+            ], "\(summary)")
     }
 
     @Test func consentDeclarationsAreCheckedAgainstTCFv22() throws {

@@ -1,3 +1,4 @@
+import Consent
 import SharedTypes
 
 extension ConfigurationResolver {

@@ -35,9 +35,17 @@ extension ResolvedConfiguration {
             )
         }
         for unit in mediation.units {
-            lines.append(
-                "ad unit       \(unit.id) (\(unit.format.rawValue)): \(unit.waterfall.map(\.network).joined(separator: " > "))"
-            )
+            var sources: [String] = []
+            if !unit.bidders.isEmpty {
+                let floor = unit.floorCPM.map { ", floor \($0) \(unit.currency)" } ?? ""
+                sources.append(
+                    "bidders \(unit.bidders.map(\.network).joined(separator: ", ")) "
+                        + "(auction \(unit.auction.timeout)\(floor))")
+            }
+            if !unit.waterfall.isEmpty {
+                sources.append("waterfall \(unit.waterfall.map(\.network).joined(separator: " > "))")
+            }
+            lines.append("ad unit       \(unit.id) (\(unit.format.rawValue)): \(sources.joined(separator: "; "))")
         }
         lines += warnings.map { "warning       \($0)" }
         return lines.joined(separator: "\n")

@@ -1,16 +1,20 @@
+import Consent
 import Foundation
+import Mediation
 import SecureSignals
 import SharedTypes
 
 /// The configuration file, as written (`config/daemon.json` documents every option). Unknown
 /// keys are errors; relative paths resolve against the file's directory.
-@WireKeys
+@Settings
 struct DaemonConfiguration: Codable, Sendable {
+    // Each section is read on its own: while --check-config collects, one section's failure
+    // does not hide another's.
     var socket = SocketSettings()
     var access = AccessSettings()
     var stateDirectory: String?
     var recipients: [String: RecipientSettings] = [:]
-    var deadlines = Deadlines()
+    var deadlines = DeadlineSettings()
     var circuitBreaker = CircuitBreakerSettings()
     var adapters: [AdapterSettings] = []
     var adUnits: [String: AdUnitSettings] = [:]
@@ -25,34 +29,7 @@ struct DaemonConfiguration: Codable, Sendable {
     var metrics = MetricsSettings()
     var performance = PerformanceSettings()
 
-    init() {}
-
-    init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        // Each section is a part: while --check-config collects, one section's failure does not
-        // hide another's.
-        socket = try container.part(.socket, default: SocketSettings())
-        access = try container.part(.access, default: AccessSettings())
-        stateDirectory = try container.part(.stateDirectory, default: nil)
-        recipients = try container.part(.recipients, default: [:])
-        deadlines = try container.part(.deadlines, default: Deadlines())
-        circuitBreaker = try container.part(.circuitBreaker, default: CircuitBreakerSettings())
-        adapters = try container.part(.adapters, default: [])
-        adUnits = try container.part(.adUnits, default: [:])
-        adNetworks = try container.part(.adNetworks, default: [:])
-        limits = try container.part(.limits, default: LimitSettings())
-        trackers = try container.part(.trackers, default: TrackerSettings())
-        rewards = try container.part(.rewards, default: RewardSettings())
-        ssv = try container.part(.ssv, default: SSVSettings())
-        events = try container.part(.events, default: EventSettings())
-        privacy = try container.part(.privacy, default: PrivacySettings())
-        logLevel = try container.part(.logLevel, default: nil)
-        metrics = try container.part(.metrics, default: MetricsSettings())
-        performance = try container.part(.performance, default: PerformanceSettings())
-    }
-
-    @WireKeys
+    @Settings
     struct SocketSettings: Codable, Sendable {
         var path: String?
         /// Octal, as a string: "0660".
@@ -60,56 +37,20 @@ struct DaemonConfiguration: Codable, Sendable {
         /// A group name or number; the socket's group, and allowed to connect.
         @Nullable var group: String?
 
-        init() {}
-
-        init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(CodingKeys.self)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            path = try container.decodeIfPresent(String.self, forKey: .path)
-            mode = try container.decodeIfPresent(String.self, forKey: .mode) ?? "0660"
-            group = try container.decodeIfPresent(String.self, forKey: .group)
+        func validate(at codingPath: [any CodingKey]) throws {
             guard let value = UInt16(mode, radix: 8), value <= 0o777 else {
                 throw StrictJSON.Failure(
-                    path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.mode]),
-                    reason: "must be an octal mode such as \"0660\", not \"\(mode)\"")
+                    at: codingPath, CodingKeys.mode, "must be an octal mode such as \"0660\", not \"\(mode)\"")
             }
         }
     }
 
-    @WireKeys
+    @Settings
     struct AccessSettings: Codable, Sendable {
         /// Who may connect besides the daemon's own uid and root (always allowed).
         var allowedUIDs: [UInt32] = []
         /// Groups whose members may connect; the socket's group always may.
         var allowedGIDs: [UInt32] = []
-
-        init() {}
-
-        init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(CodingKeys.self)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            allowedUIDs = try container.decodeIfPresent([UInt32].self, forKey: .allowedUIDs) ?? []
-            allowedGIDs = try container.decodeIfPresent([UInt32].self, forKey: .allowedGIDs) ?? []
-        }
-    }
-
-    @WireKeys
-    struct Deadlines: Codable, Sendable {
-        @WireName("request_timeout_ms") var requestTimeoutMilliseconds = 500
-        @WireName("adapter_timeout_ms") var adapterTimeoutMilliseconds = 50
-        @WireName("init_timeout_ms") var initTimeoutMilliseconds = 10_000
-        var maxSignalBytes = 4096
-
-        init() {}
-
-        init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(CodingKeys.self)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            requestTimeoutMilliseconds = try container.positive(.requestTimeoutMilliseconds, default: 500, max: 60_000)
-            adapterTimeoutMilliseconds = try container.positive(.adapterTimeoutMilliseconds, default: 50, max: 60_000)
-            initTimeoutMilliseconds = try container.positive(.initTimeoutMilliseconds, default: 10_000, max: 600_000)
-            maxSignalBytes = try container.positive(.maxSignalBytes, default: 4096, max: 1 << 20)
-        }
     }
 
     @WireKeys
@@ -143,6 +84,8 @@ struct DaemonConfiguration: Codable, Sendable {
             self.options = options
         }
 
+        /// Written by hand: which keys may be present depends on `exec` (a program's `args`,
+        /// `env` and `stop_grace_ms`), which values alone cannot say.
         init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownKeys(CodingKeys.self)
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -225,16 +168,15 @@ extension CircuitBreakerSettings: Codable {
         case coolDownMilliseconds = "cool_down_ms"
     }
 
+    /// Written by hand: the breaker's own type (SecureSignals) holds a `Duration`, which the
+    /// file spells in milliseconds.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let failures = try container.wholeNumber(.failures) ?? 3
-        guard (0...1000).contains(failures) else {
-            throw StrictJSON.Failure(
-                path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.failures]),
-                reason: "must be between 0 (never open) and 1000, not \(failures)")
-        }
-        let coolDown = try container.positive(.coolDownMilliseconds, default: 10_000, max: 3_600_000)
+        let standard = CircuitBreakerSettings()
+        let failures = try container.setting(.failures, default: standard.failures, in: 0...1000)
+        let coolDown = try container.setting(
+            .coolDownMilliseconds, default: Int(standard.coolDown.wholeMilliseconds), in: 1...3_600_000)
         self.init(failures: failures, coolDown: .milliseconds(coolDown))
     }
 
@@ -242,22 +184,5 @@ extension CircuitBreakerSettings: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(failures, forKey: .failures)
         try container.encode(Int(coolDown.wholeMilliseconds), forKey: .coolDownMilliseconds)
-    }
-}
-
-extension KeyedDecodingContainer {
-    /// A whole number in 1...max, or `fallback` when absent; the error names the key.
-    func positive(_ key: Key, default fallback: Int, max: Int) throws -> Int {
-        try positive(key, max: max) ?? fallback
-    }
-
-    /// A whole number in 1...max, or nil when absent (or null); the error names the key.
-    func positive(_ key: Key, max: Int) throws -> Int? {
-        guard let value = try wholeNumber(key) else { return nil }
-        guard (1...max).contains(value) else {
-            throw StrictJSON.Failure(
-                path: StrictJSON.keyPath(codingPath + [key]), reason: "must be between 1 and \(max), not \(value)")
-        }
-        return value
     }
 }

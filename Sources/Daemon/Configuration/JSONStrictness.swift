@@ -23,6 +23,19 @@ enum JSONStrictness {
     /// The first violation in `bytes`, or nil.
     static func firstViolation(in bytes: some Collection<UInt8>) -> Violation? {
         var scanner = Scanner()
+        return walk(bytes, &scanner)
+    }
+
+    /// Where each name is written, by its key path (`adapters[1].timeout_ms`): to tell
+    /// failures apart in the order of the text. The text is JSON without violations.
+    static func nameOffsets(in bytes: some Collection<UInt8>) -> [String: Int] {
+        var scanner = Scanner()
+        scanner.nameOffsets = [:]
+        _ = walk(bytes, &scanner)
+        return scanner.nameOffsets ?? [:]
+    }
+
+    private static func walk(_ bytes: some Collection<UInt8>, _ scanner: inout Scanner) -> Violation? {
         var index = bytes.startIndex
         var offset = 0
         while index != bytes.endIndex {
@@ -71,6 +84,8 @@ enum JSONStrictness {
         var lastOffset = 0
         /// Set when the text nests deeper than `maximumDepth`: nothing more is checked.
         var gaveUp = false
+        /// Each name's key path and offset, when asked for.
+        var nameOffsets: [String: Int]?
 
         /// Whether a string that starts now is an object's name.
         var expectsName: Bool {
@@ -100,6 +115,10 @@ enum JSONStrictness {
                     path: path.isEmpty ? name : "\(path).\(name)", offset: offset, kind: .nameTwice)
             }
             frames[frames.count - 1] = .object(names: names, expectsName: false, lastName: name)
+            if nameOffsets != nil {
+                let path = path(ofFrameAt: frames.count)
+                nameOffsets?[path] = offset
+            }
             return nil
         }
 

@@ -2,18 +2,11 @@ import SharedTypes
 
 extension DaemonConfiguration {
     /// `metrics`: where else `/metrics` may be scraped.
-    @WireKeys
+    @Settings
     struct MetricsSettings: Codable, Sendable {
         /// `HOST:PORT` of a loopback TCP listener that serves `/metrics` only; nil: none.
         @Nullable var listen: String?
 
-        init() {}
-
-        init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(CodingKeys.self)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            listen = try container.decodeIfPresent(String.self, forKey: .listen)
-        }
     }
 }
 

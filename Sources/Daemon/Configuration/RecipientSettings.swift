@@ -36,6 +36,8 @@ extension DaemonConfiguration {
             return demo
         }()
 
+        /// Written by hand: which keys may be present depends on `demo_key` and `key_url`,
+        /// which values alone cannot say.
         init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownKeys(CodingKeys.self)
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -45,13 +47,10 @@ extension DaemonConfiguration {
             demoKey = try container.decodeIfPresent(Bool.self, forKey: .demoKey) ?? false
             keyURL = try container.decodeIfPresent(String.self, forKey: .keyURL)
             caFile = try container.decodeIfPresent(String.self, forKey: .caFile)
-            defaultMaxAgeMilliseconds = try container.positive(
-                .defaultMaxAgeMilliseconds, default: Self.defaultMaxAgeDefault, max: 7 * 86_400_000)
-            maxStaleMilliseconds = try container.wholeNumber(.maxStaleMilliseconds) ?? Self.maxStaleDefault
-            guard (0...Self.maxStaleLimit).contains(maxStaleMilliseconds) else {
-                throw failure(
-                    .maxStaleMilliseconds, "must be between 0 and \(Self.maxStaleLimit), not \(maxStaleMilliseconds)")
-            }
+            defaultMaxAgeMilliseconds = try container.setting(
+                .defaultMaxAgeMilliseconds, default: Self.defaultMaxAgeDefault, in: 1...(7 * 86_400_000))
+            maxStaleMilliseconds = try container.setting(
+                .maxStaleMilliseconds, default: Self.maxStaleDefault, in: 0...Self.maxStaleLimit)
             if demoKey {
                 for key in [CodingKeys.keyConfigs, .keyURL] where container.contains(key) {
                     throw failure(key, "a recipient has \"demo_key\": true or its own keys, not both")

@@ -5,28 +5,22 @@ import SignalCrypto
 extension DaemonConfiguration {
     /// `ssv`: the key that signs rewards' server-side-verification callbacks, and how long a
     /// callback is tried.
-    @WireKeys
+    @Settings
     struct SSVSettings: Codable, Sendable {
         /// A PEM EC P-256 private key (`secure-signals keys ssv-generate`), readable by its owner only.
         @Nullable var signingKey: String?
         /// The key's id in the verifier key set the publisher's server fetches.
         @Nullable var keyID: UInt32?
-        @WireName("max_age_ms") var maxAgeMilliseconds = 604_800_000
+        @WireName("max_age_ms") @Bounds(1...2_592_000_000) var maxAgeMilliseconds = 604_800_000
 
-        init() {}
-
-        init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(CodingKeys.self)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            signingKey = try container.decodeIfPresent(String.self, forKey: .signingKey)
-            keyID = try container.decodeIfPresent(UInt32.self, forKey: .keyID)
-            maxAgeMilliseconds = try container.positive(.maxAgeMilliseconds, default: 604_800_000, max: 2_592_000_000)
+        func validate(at codingPath: [any CodingKey]) throws {
             if (signingKey == nil) != (keyID == nil) {
                 throw StrictJSON.Failure(
-                    path: StrictJSON.keyPath(decoder.codingPath + [signingKey == nil ? CodingKeys.signingKey : .keyID]),
-                    reason: "\"signing_key\" and \"key_id\" are set together")
+                    at: codingPath, signingKey == nil ? CodingKeys.signingKey : .keyID,
+                    "\"signing_key\" and \"key_id\" are set together")
             }
         }
+
     }
 }
 

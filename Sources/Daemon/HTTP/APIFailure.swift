@@ -1,4 +1,5 @@
 import Hummingbird
+import SharedTypes
 
 /// A failure the socket API answers with: a stable code, a message for people, and the HTTP
 /// status it is answered with. Every error a route may throw conforms (the domain errors in

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import SharedTypes
 
 /// Request bodies: JSON only, at most 64 KiB, no unknown fields; errors name the field.
 enum JSONRequest {

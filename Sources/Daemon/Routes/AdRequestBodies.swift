@@ -29,11 +29,7 @@ struct AdLoadBody: Decodable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let adUnit = try container.decode(String.self, forKey: .adUnit)
-        let formatName = try container.decode(String.self, forKey: .format)
-        guard let format = AdFormat(rawValue: formatName) else {
-            throw StrictJSON.Failure(
-                path: "format", reason: "must be \"native\" or \"rewarded\", not \"\(formatName)\"")
-        }
+        let format = try container.decode(AdFormat.self, forKey: .format)
         var request = AdLoadRequest(adUnit: adUnit, format: format)
         request.formatIDs = try container.decodeIfPresent([String].self, forKey: .formatIDs) ?? []
         if !request.formatIDs.isEmpty, format != .native {

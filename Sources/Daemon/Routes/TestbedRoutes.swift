@@ -21,14 +21,8 @@ struct TestbedRoutes {
         return try JSONResponse.make(["advanced_ms": body.advanceMilliseconds])
     }
 
-    @WireKeys
+    @Settings
     struct ClockBody: Decodable {
-        @WireName("advance_ms") var advanceMilliseconds: Int
-
-        init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(CodingKeys.self)
-            advanceMilliseconds = try decoder.container(keyedBy: CodingKeys.self).positive(
-                .advanceMilliseconds, default: 0, max: 86_400_000)
-        }
+        @WireName("advance_ms") @Bounds(1...86_400_000) var advanceMilliseconds = 0
     }
 }
