@@ -49,6 +49,9 @@ let package = Package(
         // The value types every module speaks: versions, the privacy state, adapter options and
         // statuses, a signals answer and the protocol that gives one, and the wire format.
         .target(name: "SharedTypes", dependencies: ["WireFormatMacros"]),
+        // The socket API's surface: every endpoint (method and path pattern), what each owes.
+        // The daemon serves it, the client calls it; FoundationEssentials only.
+        .target(name: "API", dependencies: ["SharedTypes"]),
         // `@WireKeys`: a wire type's CodingKeys in snake_case, spelled when the code compiles.
         .macro(
             name: "WireFormatMacros",
@@ -110,7 +113,7 @@ let package = Package(
             name: "Daemon",
             dependencies: [
                 "SecureSignals", "Mediation", "Adapters", "SignalCrypto", "Timing", "SharedTypes", "CProcessControl",
-                "StateStore", "Consent",
+                "StateStore", "Consent", "API",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
@@ -137,7 +140,7 @@ let package = Package(
         .target(
             name: "Client",
             dependencies: [
-                "SharedTypes",
+                "SharedTypes", "API",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -148,7 +151,7 @@ let package = Package(
         .target(
             name: "Bench",
             dependencies: [
-                "SignalCrypto", "CLibCrypto", "Client", "SharedTypes", "Timing",
+                "SignalCrypto", "CLibCrypto", "Client", "SharedTypes", "Timing", "API",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -169,7 +172,7 @@ let package = Package(
         .executableTarget(
             name: "secure-signals",
             dependencies: [
-                "SignalCrypto", "SharedTypes", "Client",
+                "SignalCrypto", "SharedTypes", "Client", "API",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
@@ -213,7 +216,7 @@ let package = Package(
         .testTarget(
             name: "SharedTypesTests",
             dependencies: [
-                "SharedTypes", "WireFormatMacros",
+                "SharedTypes", "WireFormatMacros", "API",
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ]
@@ -264,6 +267,7 @@ let package = Package(
         .testTarget(
             name: "RouteTests",
             dependencies: [
+                "API",
                 "Daemon", "Adapters", "TestAdapters", "TestSupport", "SecureSignals", "SharedTypes", "SignalCrypto",
                 "Client", "Mediation", "Timing", "StateStore", "Consent",
                 .product(name: "GRDB", package: "GRDB.swift"),

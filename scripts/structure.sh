@@ -16,12 +16,13 @@ else
 fi
 row "duplicates pairs in Sources" "$pairs" "<= 40"
 row "init(from:) under Sources/Daemon/Configuration" \
-    "$(grep -rE 'init\(from decoder' Sources/Daemon/Configuration --include='*.swift' | wc -l)" "<= 5"
+    "$(grep -rE 'init\(from decoder' Sources/Daemon/Configuration --include='*.swift' | wc -l)" "<= 5 (ArchitectureTests)"
 row "Task { in Sources (outside comments)" \
     "$(grep -rE '(^|[^A-Za-z.])Task \{' Sources --include='*.swift' | grep -vE '^\S+:\s*//' | wc -l)" "<= 8"
 row "sleeps in Tests (Task.sleep, sleep(, usleep()" \
     "$(grep -rE 'Task\.sleep|[^a-zA-Z.]sleep\(|usleep\(' Tests --include='*.swift' | wc -l)" "<= 12"
-row "\"/v1/ literals in Sources (outside comments)" \
-    "$(grep -rF '"/v1/' Sources --include='*.swift' | grep -vE '^\S+:\s*//' | wc -l)" "0 outside the API module"
+row "\"/v1/ literals in Sources outside the API module" \
+    "$(grep -rF '"/v1/' Sources --include='*.swift' | grep -v '^Sources/API/' | grep -vE '^\S+:\s*//' | wc -l)" \
+    "0 (ArchitectureTests)"
 longest=$(find Sources -name '*.swift' -exec wc -l {} + | grep -v ' total$' | sort -n | tail -1)
 row "longest source file (${longest##* })" "${longest%% S*}" "<= 400 (ArchitectureTests)"

@@ -1,3 +1,4 @@
+import API
 import Client
 import Foundation
 
@@ -50,10 +51,10 @@ public struct AdsBenchmark {
         try await Load.using(socketPath: socketPath, connections: connections) { load in
             try await alternate(
                 load, seconds: seconds,
-                subjects: [("health (floor)", "/v1/health", nil)]
+                subjects: [("health (floor)", Endpoints.health.path(), nil)]
                     + units.map { name, unit in
                         (
-                            name, "/v1/ads",
+                            name, Endpoints.loadAd.path(),
                             Data(
                                 #"{"ad_unit":"\#(unit)","format":"native","force":true,"options":{"disable_image_loading":true}}"#
                                     .utf8)
@@ -66,13 +67,13 @@ public struct AdsBenchmark {
         try await Self.alternate(
             load, seconds: seconds,
             subjects: [
-                ("health (floor)", "/v1/health", nil),
+                ("health (floor)", Endpoints.health.path(), nil),
                 (
-                    "native load", "/v1/ads",
+                    "native load", Endpoints.loadAd.path(),
                     Data(#"{"ad_unit":"\#(Self.nativeUnit)","format":"native","force":true}"#.utf8)
                 ),
                 (
-                    "rewarded load", "/v1/ads",
+                    "rewarded load", Endpoints.loadAd.path(),
                     Data(#"{"ad_unit":"\#(Self.rewardedUnit)","format":"rewarded","force":true}"#.utf8)
                 ),
             ])

@@ -1,3 +1,4 @@
+import API
 import Client
 import Foundation
 
@@ -87,14 +88,14 @@ public struct FootprintBenchmark {
         let (signalRequests, adLoads, connections) = (signalRequests, adLoads, connections)
         return try await Load.using(socketPath: socketPath, connections: connections) { load in
             var failures = 0
-            for (path, count) in [("/v1/signals", signalRequests), ("/v1/ads", adLoads)] {
+            for (path, count) in [(Endpoints.signals.path(), signalRequests), (Endpoints.loadAd.path(), adLoads)] {
                 failures += try await withThrowingTaskGroup(of: Int.self) { group in
                     for worker in 0..<connections {
                         group.addTask {
                             var failed = 0
                             for index in stride(from: worker, to: count, by: connections) {
                                 let body =
-                                    path == "/v1/ads"
+                                    path == Endpoints.loadAd.path()
                                     ? (index % 2 == 0 ? native : rewarded)
                                     : Data(#"{"request_id":"footprint-\#(index)"}"#.utf8)
                                 let reply = try await load.client.request(.POST, path, json: body)

@@ -1,3 +1,4 @@
+import API
 import Client
 import Foundation
 import Hummingbird
@@ -111,7 +112,7 @@ public struct LedgerBenchmark {
                 var latencies: [Duration] = []
                 while clock.now < deadline {
                     let began = clock.now
-                    _ = try await client.request(.GET, "/v1/health").successful()
+                    _ = try await client.request(.GET, Endpoints.health.path()).successful()
                     latencies.append(clock.now - began)
                 }
                 return latencies
@@ -125,7 +126,7 @@ public struct LedgerBenchmark {
                 var ids: [String] = []
                 for _ in 0..<batch {
                     let load = try await client.request(
-                        .POST, "/v1/ads",
+                        .POST, Endpoints.loadAd.path(),
                         json: Data(#"{"ad_unit":"\#(unit(index))","format":"native","force":true}"#.utf8)
                     ).successful()
                     guard let ad = try JSONSerialization.jsonObject(with: load.body) as? [String: Any],
@@ -142,7 +143,7 @@ public struct LedgerBenchmark {
                 var latencies: [Duration] = []
                 for id in ids {
                     let began = clock.now
-                    _ = try await client.request(.POST, "/v1/ads/\(id)/impression", json: Data("{}".utf8))
+                    _ = try await client.request(.POST, Endpoints.impression.path(id), json: Data("{}".utf8))
                         .successful()
                     latencies.append(clock.now - began)
                 }

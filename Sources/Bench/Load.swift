@@ -1,3 +1,4 @@
+import API
 import AsyncHTTPClient
 import Client
 import Foundation
@@ -40,7 +41,7 @@ struct Load {
 
     /// Sends `body` (POST; GET without one) on every connection for `duration`, back to back or
     /// `pause` apart; the latencies, sorted, and the time it took.
-    func drive(_ path: String = "/v1/signals", body: Data?, for duration: Duration, pause: Duration = .zero)
+    func drive(_ path: String = Endpoints.signals.path(), body: Data?, for duration: Duration, pause: Duration = .zero)
         async throws -> (
             latencies: [Duration], elapsed: Duration
         )

@@ -1,3 +1,4 @@
+import API
 import AsyncHTTPClient
 import Client
 import Foundation
@@ -47,21 +48,24 @@ struct MixedLoad {
     private static func round(_ client: DaemonClient, worker: Int, round: Int) async throws
         -> [(HTTPMethod, String, String?)]
     {
-        var requests: [(HTTPMethod, String, String?)] = [(.POST, "/v1/signals", #"{"request_id":"soak-\#(round)"}"#)]
+        var requests: [(HTTPMethod, String, String?)] = [
+            (.POST, Endpoints.signals.path(), #"{"request_id":"soak-\#(round)"}"#)
+        ]
         let native = try await client.request(
-            .POST, "/v1/ads",
+            .POST, Endpoints.loadAd.path(),
             json: Data(#"{"ad_unit":"\#(AdsBenchmark.nativeUnit)","format":"native","force":true}"#.utf8))
         if let id = adID(native.body) {
-            requests += [(.POST, "/v1/ads/\(id)/impression", nil), (.POST, "/v1/ads/\(id)/click", nil)]
+            requests += [(.POST, Endpoints.impression.path(id), nil), (.POST, Endpoints.click.path(id), nil)]
         }
         let rewarded = try await client.request(
-            .POST, "/v1/ads",
+            .POST, Endpoints.loadAd.path(),
             json: Data(#"{"ad_unit":"\#(AdsBenchmark.rewardedUnit)","format":"rewarded","force":true}"#.utf8))
         if let id = adID(rewarded.body) {
-            requests += [(.POST, "/v1/ads/\(id)/show", nil), (.POST, "/v1/ads/\(id)/dismiss", nil)]
+            requests += [(.POST, Endpoints.show.path(id), nil), (.POST, Endpoints.dismiss.path(id), nil)]
         }
         if round % 20 == worker % 20 {
-            requests.append((.PUT, "/v1/privacy", #"{"privacy":{"limit_ad_tracking":\#(round % 40 == 0)}}"#))
+            requests.append(
+                (.PUT, Endpoints.setPrivacy.path(), #"{"privacy":{"limit_ad_tracking":\#(round % 40 == 0)}}"#))
         }
         return requests
     }

@@ -1,3 +1,4 @@
+import API
 import Client
 import Foundation
 import SharedTypes
@@ -109,7 +110,8 @@ public struct SignalsBenchmark {
         let run: (latencies: [Duration], elapsed: Duration)
         do {
             run = try await load.drive(
-                health ? "/v1/health" : "/v1/signals", body: health ? nil : Data(#"{"request_id":"bench"}"#.utf8),
+                health ? Endpoints.health.path() : Endpoints.signals.path(),
+                body: health ? nil : Data(#"{"request_id":"bench"}"#.utf8),
                 for: .nanoseconds(Int64(secondsPerLevel * 1e9)), pause: pause)
         } catch {
             await load.shutdown()

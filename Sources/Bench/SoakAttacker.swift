@@ -1,3 +1,4 @@
+import API
 import Foundation
 import Timing
 
@@ -30,7 +31,7 @@ public struct SoakAttacker {
         var readers: [RawConnection] = []
         for _ in 0..<streams {
             guard let stream = try? await RawConnection.open(socketPath, reads: false) else { continue }
-            try? await stream.send("GET /v1/events HTTP/1.1\r\n\r\n")
+            try? await stream.send("GET \(Endpoints.events.path()) HTTP/1.1\r\n\r\n")
             readers.append(stream)
         }
         var opened = readers.count

@@ -1,3 +1,4 @@
+import API
 import Client
 import Foundation
 import SharedTypes
@@ -131,7 +132,7 @@ public struct SoakBenchmark {
         let start = clock.now
         guard let connection = try? await RawConnection.open(socketPath) else { return nil }
         defer { Task { await connection.close() } }
-        try? await connection.send("GET /v1/health HTTP/1.1\r\nConnection: close\r\n\r\n")
+        try? await connection.send("GET \(Endpoints.health.path()) HTTP/1.1\r\nConnection: close\r\n\r\n")
         guard await connection.closed(within: probeTimeout), connection.text.hasPrefix("HTTP/1.1 200") else {
             return nil
         }

@@ -1,3 +1,4 @@
+import API
 import AsyncHTTPClient
 import NIOCore
 
@@ -31,12 +32,8 @@ extension DaemonClient {
             ServerSentAdEvent, any Error
         >
     {
-        var query = URLComponents()
-        query.queryItems = [
-            adUnit.map { URLQueryItem(name: "ad_unit", value: $0) },
-            adID.map { URLQueryItem(name: "ad_id", value: $0) },
-        ].compactMap { $0 }
-        let path = "/v1/events" + (query.queryItems?.isEmpty == false ? "?" + (query.percentEncodedQuery ?? "") : "")
+        let query = [adUnit.map { ("ad_unit", $0) }, adID.map { ("ad_id", $0) }].compactMap { $0 }
+        let path = Endpoints.events.path(query: query)
         guard let socket = socketTransport else { throw ClientError("the event stream needs the daemon's socket") }
         let url = try socket.url(path)
         var request = HTTPClientRequest(url: url.absoluteString)

@@ -1,3 +1,4 @@
+import API
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
@@ -103,11 +104,23 @@ public struct DaemonClient: Sendable {
             method, path, body: json, contentType: json == nil ? nil : contentType, timeout: timeout)
     }
 
+    /// Calls `endpoint` with `parameters` in its path's places (`Endpoints.ad`: the ad's id)
+    /// and `query`, sending `json`, and answers whatever the daemon answers.
+    public func request(
+        _ endpoint: Endpoint, _ parameters: String..., query: [(String, String)] = [], json: Data? = nil,
+        timeout: TimeAmount = .seconds(10)
+    ) async throws -> Reply {
+        try await request(
+            HTTPMethod(rawValue: endpoint.method.rawValue), endpoint.path(parameters, query: query), json: json,
+            timeout: timeout)
+    }
+
     /// A successful JSON answer decoded, or the API's error as a `ClientError`.
     public func call<Answer: Decodable>(
-        _ method: HTTPMethod, _ path: String, json: Data? = nil, as type: Answer.Type
+        _ endpoint: Endpoint, _ parameters: String..., json: Data? = nil, as type: Answer.Type
     ) async throws -> Answer {
-        let reply = try await request(method, path, json: json).successful()
+        let path = endpoint.path(parameters)
+        let reply = try await request(HTTPMethod(rawValue: endpoint.method.rawValue), path, json: json).successful()
         do {
             return try WireFormat.decoder().decode(type, from: reply.body)
         } catch {
@@ -116,30 +129,24 @@ public struct DaemonClient: Sendable {
     }
 
     public func health() async throws -> HealthReport {
-        try await call(.GET, "/v1/health", as: HealthReport.self)
+        try await call(Endpoints.health, as: HealthReport.self)
     }
 
     public func adapters() async throws -> [AdapterStatus] {
         struct Answer: Decodable { var adapters: [AdapterStatus] }
-        return try await call(.GET, "/v1/adapters", as: Answer.self).adapters
+        return try await call(Endpoints.adapters, as: Answer.self).adapters
     }
 
     /// `GET /v1/recipients`: each recipient's keys, by name.
     public func recipients() async throws -> [RecipientStatus] {
-        try await call(.GET, "/v1/recipients", as: RecipientList.self).recipients
+        try await call(Endpoints.recipients, as: RecipientList.self).recipients
     }
 
     public func collect(requestID: String, adapters: [String]? = nil, timeoutMilliseconds: Int? = nil) async throws
         -> CollectionResult
     {
-        @WireKeys struct Body: Encodable {
-            var requestID: String
-            var adapters: [String]?
-            @WireName("timeout_ms") var timeoutMilliseconds: Int?
-        }
-        let body = Body(requestID: requestID, adapters: adapters, timeoutMilliseconds: timeoutMilliseconds)
-        return try await call(
-            .POST, "/v1/signals", json: try WireFormat.encoder().encode(body), as: CollectionResult.self)
+        let body = SignalsBody(requestID: requestID, adapters: adapters, timeoutMilliseconds: timeoutMilliseconds)
+        return try await call(Endpoints.signals, json: try WireFormat.encoder().encode(body), as: CollectionResult.self)
     }
 }
 

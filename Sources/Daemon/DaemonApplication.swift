@@ -1,3 +1,4 @@
+import API
 import Adapters
 import Hummingbird
 import Logging
@@ -88,9 +89,10 @@ struct DaemonApplication: Sendable {
         router.add(middleware: AccessMiddleware(state: state))
         router.add(middleware: FairShareMiddleware(limits: limits))
         let owed = OwedMiddleware(trackers: trackers, health: state.stateHealth)
-        SignalRoutes(state: state).addRoutes(to: router)
-        AdRoutes(ads: state.ads, limits: limits, owed: owed).addRoutes(to: router)
-        RewardRoutes(rewards: rewards, clock: WallClock(clock: clock), owed: owed).addRoutes(to: router)
+        let endpoints = EndpointRouter(router: router, owed: owed)
+        SignalRoutes(state: state).addRoutes(to: endpoints)
+        AdRoutes(ads: state.ads, limits: limits).addRoutes(to: endpoints)
+        RewardRoutes(rewards: rewards, clock: WallClock(clock: clock)).addRoutes(to: endpoints)
         MetricsRoutes(metrics: metrics, state: state, trackers: trackers).addRoutes(to: router)
         if let testbedClock { TestbedRoutes(clock: testbedClock, logger: state.logger).addRoutes(to: router) }
         let routes = RouteIndex(router)

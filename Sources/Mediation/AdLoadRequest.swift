@@ -1,3 +1,5 @@
+import SharedTypes
+
 /// A client's load (`POST /v1/ads`).
 public struct AdLoadRequest: Sendable, Equatable {
     public var adUnit: String

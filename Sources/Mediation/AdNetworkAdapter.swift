@@ -123,7 +123,7 @@ public struct NetworkAdRequest: Sendable {
 
 /// What a client asks of a native ad.
 public struct NativeAdPreferences: Sendable, Equatable {
-    public enum AspectRatio: String, Sendable, Codable { case any, landscape, portrait }
+    public typealias AspectRatio = MediaAspectRatio
 
     public var mediaAspectRatio: AspectRatio
     public var multipleImages: Bool
@@ -244,14 +244,4 @@ public struct AdValue: Sendable, Codable, Equatable {
         self.init(valueMicros: Int64((cpm * 1000).rounded()), currency: currency, precision: precision)
     }
 
-}
-
-/// The events a client reports while a rewarded video plays.
-public enum VideoProgress: String, Sendable, Codable, CaseIterable {
-    case start
-    case firstQuartile = "first_quartile"
-    case midpoint
-    case thirdQuartile = "third_quartile"
-    case complete
-    case skip
 }

@@ -1,3 +1,5 @@
+import SharedTypes
+
 /// A network that bids: asked for a price first, with the ad unit's other bidders, and asked to
 /// load the ad behind its bid only if the price earns it a turn (MAX's unified auction, Prebid).
 /// Its bid answers every notice the bidder is owed: the win once the ad is usable, the loss with

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTypes
 
 /// A loaded ad and everything that has happened to it; the store owns it.
 struct LoadedAd: Sendable {

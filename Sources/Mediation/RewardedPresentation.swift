@@ -1,3 +1,5 @@
+import SharedTypes
+
 /// The rules of one rewarded ad's presentation, whatever order the client and the network
 /// report things in: shown once; the reward earned at most once, on `complete` or when the
 /// network grants it; `reward_earned` always before `dismissed`; nothing after the dismiss.

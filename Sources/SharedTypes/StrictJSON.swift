@@ -163,14 +163,19 @@ extension KeyedDecodingContainer {
 }
 
 extension StrictJSON {
-    /// A closed set of names (`"native"` or `"rewarded"`) read from one string; the error lists them.
+    /// A closed set of names (`"native"` or `"rewarded"`) read from one string; the error lists
+    /// them (two quoted, three as "a, b or c", more as "one of ...").
     public static func oneOf<T: RawRepresentable & CaseIterable>(_ decoder: any Decoder) throws -> T
     where T.RawValue == String {
         let name = try decoder.singleValueContainer().decode(String.self)
         if let value = T(rawValue: name) { return value }
-        let names = T.allCases.map { "\"\($0.rawValue)\"" }
-        let listed =
-            names.count == 2 ? names.joined(separator: " or ") : "one of " + names.joined(separator: ", ")
+        let names = T.allCases.map(\.rawValue)
+        let listed: String
+        switch names.count {
+        case 2: listed = names.map { "\"\($0)\"" }.joined(separator: " or ")
+        case 3: listed = names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+        default: listed = "one of " + names.joined(separator: ", ")
+        }
         throw Failure(at: decoder.codingPath, "must be \(listed), not \"\(name)\"")
     }
 }

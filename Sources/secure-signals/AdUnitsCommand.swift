@@ -1,3 +1,4 @@
+import API
 import ArgumentParser
 import SharedTypes
 
@@ -13,8 +14,8 @@ extension AdsCommand {
         @OptionGroup var connection: ConnectionOptions
 
         func run() async throws {
-            if connection.json { return try await printRaw(connection, "/v1/ad_units") }
-            let reply = try await connection.client.request(.GET, "/v1/ad_units").successful()
+            if connection.json { return try await printRaw(connection, Endpoints.adUnits) }
+            let reply = try await connection.client.request(Endpoints.adUnits).successful()
             let units = jsonAnswer(reply.body)["ad_units"]?.array ?? []
             guard !units.isEmpty else { return print("no ad units") }
             print(

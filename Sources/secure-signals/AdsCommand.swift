@@ -1,3 +1,4 @@
+import API
 import ArgumentParser
 import Client
 import NIOHTTP1
@@ -53,7 +54,7 @@ struct AdsCommand: AsyncParsableCommand {
         var force = false
 
         @Option(help: "Media aspect ratio preference: any, landscape or portrait.")
-        var mediaAspectRatio: String?
+        var mediaAspectRatio: MediaAspectRatio?
 
         @Flag(help: "Image URLs only; the daemon fetches no image bytes.")
         var disableImageLoading = false
@@ -78,22 +79,18 @@ struct AdsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            var body: [String: JSONValue] = [
-                "ad_unit": .string(adUnit), "format": format == .rewarded ? "rewarded" : "native",
-            ]
-            if !formatId.isEmpty { body["format_ids"] = .array(formatId.map(JSONValue.string)) }
-            if force { body["force"] = true }
-            var options: [String: JSONValue] = [:]
-            if let mediaAspectRatio { options["media_aspect_ratio"] = .string(mediaAspectRatio) }
-            if disableImageLoading { options["disable_image_loading"] = true }
-            if multipleImages { options["multiple_images"] = true }
-            if !openableScheme.isEmpty { options["openable_schemes"] = .array(openableScheme.map(JSONValue.string)) }
-            if !options.isEmpty { body["options"] = .object(options) }
-            var ssv: [String: JSONValue] = [:]
-            if let userId { ssv["user_id"] = .string(userId) }
-            if let customData { ssv["custom_data"] = .string(customData) }
-            if !ssv.isEmpty { body["ssv"] = .object(ssv) }
-            let reply = try await connection.client.request(.POST, "/v1/ads", json: try jsonBody(.object(body)))
+            var body = AdLoadBody(adUnit: adUnit, format: format == .rewarded ? .rewarded : .native)
+            body.formatIDs = formatId
+            body.force = force
+            var options = AdLoadBody.NativeOptions()
+            options.mediaAspectRatio = mediaAspectRatio
+            options.disableImageLoading = disableImageLoading
+            options.multipleImages = multipleImages
+            options.openableSchemes = openableScheme
+            if options != AdLoadBody.NativeOptions() { body.options = options }
+            if userId != nil || customData != nil { body.ssv = AdLoadBody.SSV(customData: customData, userID: userId) }
+            let reply = try await connection.client.request(
+                Endpoints.loadAd, json: try WireFormat.encoder().encode(body))
             if connection.json {
                 printBody(reply.body)
                 if !(200..<300).contains(reply.status) { throw ExitCode(1) }
@@ -117,8 +114,8 @@ struct AdsCommand: AsyncParsableCommand {
         @Argument(help: "The ad's id.") var adId: String
         @OptionGroup var connection: ConnectionOptions
         func run() async throws {
-            if connection.json { return try await printRaw(connection, "/v1/ads/\(adId)") }
-            let reply = try await connection.client.request(.GET, "/v1/ads/\(adId)").successful()
+            if connection.json { return try await printRaw(connection, Endpoints.ad, adId) }
+            let reply = try await connection.client.request(Endpoints.ad, adId).successful()
             printSummary(of: jsonAnswer(reply.body))
         }
     }
@@ -128,7 +125,7 @@ struct AdsCommand: AsyncParsableCommand {
             abstract: "Record an ad's impression (once; a repeat counts nothing).")
         @Argument(help: "The ad's id.") var adId: String
         @OptionGroup var connection: ConnectionOptions
-        func run() async throws { try await lifecycle(connection, adId, "impression") }
+        func run() async throws { try await lifecycle(connection, adId, Endpoints.impression) }
     }
 
     struct Click: AsyncParsableCommand {
@@ -137,7 +134,7 @@ struct AdsCommand: AsyncParsableCommand {
         @Option(help: "The asset clicked, e.g. headline or call_to_action.") var asset: String?
         @OptionGroup var connection: ConnectionOptions
         func run() async throws {
-            try await lifecycle(connection, adId, "click", body: asset.map { ["asset": .string($0)] } ?? [:])
+            try await lifecycle(connection, adId, Endpoints.click, body: ClickBody(asset: asset))
         }
     }
 
@@ -145,7 +142,7 @@ struct AdsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show a rewarded ad (once).")
         @Argument(help: "The ad's id.") var adId: String
         @OptionGroup var connection: ConnectionOptions
-        func run() async throws { try await lifecycle(connection, adId, "show") }
+        func run() async throws { try await lifecycle(connection, adId, Endpoints.show) }
     }
 
     struct Progress: AsyncParsableCommand {
@@ -153,16 +150,18 @@ struct AdsCommand: AsyncParsableCommand {
             abstract:
                 "Report a rewarded video's progress: start, first_quartile, midpoint, third_quartile, complete, skip.")
         @Argument(help: "The ad's id.") var adId: String
-        @Argument(help: "The event.") var event: String
+        @Argument(help: "The event.") var event: VideoProgress
         @OptionGroup var connection: ConnectionOptions
-        func run() async throws { try await lifecycle(connection, adId, "progress", body: ["event": .string(event)]) }
+        func run() async throws {
+            try await lifecycle(connection, adId, Endpoints.progress, body: ProgressBody(event: event))
+        }
     }
 
     struct Dismiss: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Dismiss a shown rewarded ad.")
         @Argument(help: "The ad's id.") var adId: String
         @OptionGroup var connection: ConnectionOptions
-        func run() async throws { try await lifecycle(connection, adId, "dismiss") }
+        func run() async throws { try await lifecycle(connection, adId, Endpoints.dismiss) }
     }
 
     struct PlaybackError: AsyncParsableCommand {
@@ -177,7 +176,9 @@ struct AdsCommand: AsyncParsableCommand {
         func validate() throws {
             guard (100...999).contains(code) else { throw ValidationError("the code must be 100 to 999") }
         }
-        func run() async throws { try await lifecycle(connection, adId, "error", body: ["code": .int(code)]) }
+        func run() async throws {
+            try await lifecycle(connection, adId, Endpoints.playbackError, body: PlaybackErrorBody(code: code))
+        }
     }
 
     struct Events: AsyncParsableCommand {
@@ -202,11 +203,12 @@ struct AdsCommand: AsyncParsableCommand {
 
 /// POSTs a lifecycle call and prints its answer: JSON with --json, else one line.
 private func lifecycle(
-    _ connection: ConnectionOptions, _ adID: String, _ action: String, body: [String: JSONValue] = [:]
+    _ connection: ConnectionOptions, _ adID: String, _ endpoint: Endpoint, body: some Encodable = [String: String]()
 ) async throws {
-    let reply = try await connection.client.request(
-        .POST, "/v1/ads/\(adID)/\(action)", json: try jsonBody(.object(body))
-    ).successful()
+    let json = try WireFormat.encoder().encode(body)
+    let reply = try await connection.client.request(endpoint, adID, json: json).successful()
+    // The call's name: the last segment of its path (`impression`, `error`).
+    let action = endpoint.pattern.split(separator: "/").last.map(String.init) ?? endpoint.pattern
     if connection.json { return printBody(reply.body) }
     let answer = jsonAnswer(reply.body)
     var line =
@@ -244,3 +246,6 @@ private func attempts(in answer: JSONValue) -> [String] {
 private func printBody(_ body: Data) {
     print(String(decoding: body, as: UTF8.self), terminator: body.last == UInt8(ascii: "\n") ? "" : "\n")
 }
+
+extension MediaAspectRatio: ExpressibleByArgument {}
+extension VideoProgress: ExpressibleByArgument {}

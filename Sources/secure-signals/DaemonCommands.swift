@@ -1,3 +1,4 @@
+import API
 import ArgumentParser
 import Client
 import NIOHTTP1
@@ -50,7 +51,7 @@ struct HealthCommand: AsyncParsableCommand {
         let problems = Self.problems(adapters: adapters, recipients: recipients)
         let verdict = health.status != "ok" ? health.status : problems.isEmpty ? "ok" : "not-ready"
         if connection.json {
-            try await printRaw(connection, "/v1/health")
+            try await printRaw(connection, Endpoints.health)
         } else {
             let counts = health.adapters.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
             print(
@@ -138,9 +139,7 @@ struct AdaptersCommand: AsyncParsableCommand {
         var name: String
 
         func run() async throws {
-            var path = URLComponents()
-            path.path = "/v1/adapters/\(name)/reset"
-            let reply = try await connection.client.request(.POST, path.percentEncodedPath).successful()
+            let reply = try await connection.client.request(Endpoints.resetAdapter, name).successful()
             if connection.json {
                 print(String(decoding: reply.body, as: UTF8.self))
             } else {
@@ -152,7 +151,7 @@ struct AdaptersCommand: AsyncParsableCommand {
 
 /// The adapters table (or the daemon's JSON).
 private func listAdapters(_ connection: ConnectionOptions) async throws {
-    if connection.json { return try await printRaw(connection, "/v1/adapters") }
+    if connection.json { return try await printRaw(connection, Endpoints.adapters) }
     let adapters = try await connection.client.adapters()
     let rows = adapters.map { adapter in
         var description = adapter.description
@@ -197,10 +196,8 @@ struct CollectCommand: AsyncParsableCommand {
         let id = requestId ?? UUID().uuidString.lowercased()
         let selection = adapters.isEmpty ? nil : adapters
         if connection.json {
-            var body: [String: JSONValue] = ["request_id": .string(id)]
-            if let selection { body["adapters"] = .array(selection.map(JSONValue.string)) }
-            if let timeoutMs { body["timeout_ms"] = .int(timeoutMs) }
-            return try await printRaw(connection, "/v1/signals", body: try jsonBody(.object(body)))
+            let body = SignalsBody(requestID: id, adapters: selection, timeoutMilliseconds: timeoutMs)
+            return try await printRaw(connection, Endpoints.signals, body: try WireFormat.encoder().encode(body))
         }
         let result = try await connection.client.collect(
             requestID: id, adapters: selection, timeoutMilliseconds: timeoutMs)
@@ -227,8 +224,13 @@ struct CollectCommand: AsyncParsableCommand {
 }
 
 /// Prints the daemon's JSON answer as it is; a non-2xx answer fails the command.
-func printRaw(_ connection: ConnectionOptions, _ path: String, body: Data? = nil) async throws {
-    let reply = try await connection.client.request(body == nil ? .GET : .POST, path, json: body).successful()
+func printRaw(
+    _ connection: ConnectionOptions, _ endpoint: Endpoint, _ parameters: String..., query: [(String, String)] = [],
+    body: Data? = nil
+) async throws {
+    let reply = try await connection.client.request(
+        HTTPMethod(rawValue: endpoint.method.rawValue), endpoint.path(parameters, query: query), json: body
+    ).successful()
     print(String(decoding: reply.body, as: UTF8.self), terminator: reply.body.last == UInt8(ascii: "\n") ? "" : "\n")
 }
 

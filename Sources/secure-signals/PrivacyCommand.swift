@@ -1,3 +1,4 @@
+import API
 import ArgumentParser
 import Client
 import SharedTypes
@@ -19,8 +20,8 @@ struct PrivacyCommand: AsyncParsableCommand {
         @OptionGroup var connection: ConnectionOptions
 
         func run() async throws {
-            if connection.json { return try await printRaw(connection, "/v1/privacy") }
-            try printState(try await connection.client.request(.GET, "/v1/privacy").successful())
+            if connection.json { return try await printRaw(connection, Endpoints.privacy) }
+            try printState(try await connection.client.request(Endpoints.privacy).successful())
         }
     }
 
@@ -56,9 +57,8 @@ struct PrivacyCommand: AsyncParsableCommand {
                 limitAdTracking: limitAdTracking, tcfConsent: tcfConsent, gpp: gpp,
                 gppSid: gppSid.isEmpty ? nil : gppSid,
                 usPrivacy: usPrivacy, gdprApplies: gdprApplies)
-            struct Body: Encodable { var privacy: PrivacyState }
-            let body = try WireFormat.encoder().encode(Body(privacy: state))
-            let reply = try await connection.client.request(.PUT, "/v1/privacy", json: body).successful()
+            let body = try WireFormat.encoder().encode(PrivacyBody(privacy: state))
+            let reply = try await connection.client.request(Endpoints.setPrivacy, json: body).successful()
             if connection.json { return print(String(decoding: reply.body, as: UTF8.self), terminator: "") }
             try printState(reply)
         }
@@ -74,8 +74,8 @@ struct PrivacyCommand: AsyncParsableCommand {
         @OptionGroup var connection: ConnectionOptions
 
         func run() async throws {
-            if connection.json { return try await printRaw(connection, "/v1/privacy/decoded") }
-            let reply = try await connection.client.request(.GET, "/v1/privacy/decoded").successful()
+            if connection.json { return try await printRaw(connection, Endpoints.decodedPrivacy) }
+            let reply = try await connection.client.request(Endpoints.decodedPrivacy).successful()
             try printJSON(try WireFormat.decoder().decode(JSONValue.self, from: reply.body))
         }
     }
@@ -86,7 +86,7 @@ struct PrivacyCommand: AsyncParsableCommand {
         @OptionGroup var connection: ConnectionOptions
 
         func run() async throws {
-            let reply = try await connection.client.request(.DELETE, "/v1/privacy").successful()
+            let reply = try await connection.client.request(Endpoints.clearPrivacy).successful()
             if connection.json { return print(String(decoding: reply.body, as: UTF8.self), terminator: "") }
             try printState(reply)
         }

@@ -1,3 +1,4 @@
+import API
 import ArgumentParser
 import Client
 import SharedTypes
@@ -26,7 +27,7 @@ struct RecipientsCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         if connection.json {
-            try await printRaw(connection, "/v1/recipients")
+            try await printRaw(connection, Endpoints.recipients)
         } else {
             print(
                 Table(

@@ -1,3 +1,4 @@
+import API
 import ArgumentParser
 import Client
 import SharedTypes
@@ -38,10 +39,10 @@ struct RewardsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let path = "/v1/rewards?state=\(state)"
-            if connection.json { return try await printRaw(connection, path) }
+            let query = [("state", state)]
+            if connection.json { return try await printRaw(connection, Endpoints.rewards, query: query) }
             struct Answer: Decodable { var rewards: [EarnedReward] }
-            let reply = try await connection.client.request(.GET, path).successful()
+            let reply = try await connection.client.request(Endpoints.rewards, query: query).successful()
             let rewards = try WireFormat.decoder().decode(Answer.self, from: reply.body).rewards
             guard !rewards.isEmpty else { return print("no \(state == "all" ? "" : state + " ")rewards") }
             print(
@@ -65,10 +66,10 @@ struct RewardsCommand: AsyncParsableCommand {
         var transactionID: String
 
         func run() async throws {
-            let path = "/v1/rewards/\(transactionID)/claim"
-            if connection.json { return try await printRaw(connection, path, body: Data("{}".utf8)) }
+            let claim = Endpoints.claimReward
+            if connection.json { return try await printRaw(connection, claim, transactionID, body: Data("{}".utf8)) }
             struct Answer: Decodable { var reward: EarnedReward }
-            let reply = try await connection.client.request(.POST, path, json: Data("{}".utf8)).successful()
+            let reply = try await connection.client.request(claim, transactionID, json: Data("{}".utf8)).successful()
             let reward = try WireFormat.decoder().decode(Answer.self, from: reply.body).reward
             print("claimed: \(reward.amountText) \(reward.rewardType) (\(reward.transactionID))")
         }

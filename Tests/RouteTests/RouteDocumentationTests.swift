@@ -1,3 +1,4 @@
+import API
 import Foundation
 import SharedTypes
 import TestSupport
@@ -19,6 +20,8 @@ struct RouteDocumentationTests {
         let documented = Set(
             reference.matches(of: row).map { "\($0.output[1].substring ?? "") \($0.output[2].substring ?? "")" })
         #expect(registered.count == 22)
+        // The daemon serves exactly the API module's endpoints (and /metrics beside them).
+        #expect(registered.filter { $0.contains(" /v1/") } == Set(Endpoints.all.map(\.description)))
         #expect(
             registered == documented,
             "router only: \(registered.subtracting(documented)); docs only: \(documented.subtracting(registered))")

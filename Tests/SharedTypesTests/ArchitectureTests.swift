@@ -8,7 +8,7 @@ struct ArchitectureTests {
 
     static let project = [
         "CLibCrypto", "SignalCrypto", "Timing", "SharedTypes", "SecureSignals", "Mediation", "VAST", "Adapters",
-        "Daemon", "Client", "Bench", "WireFormatMacros", "StateStore", "Consent",
+        "Daemon", "Client", "Bench", "WireFormatMacros", "StateStore", "Consent", "API",
     ]
     static let http = ["Hummingbird", "HummingbirdCore", "AsyncHTTPClient", "NIOCore", "NIOPosix", "NIOHTTP1"]
     /// Foundation beyond FoundationEssentials: its internationalization layer and ICU's data,
@@ -23,6 +23,7 @@ struct ArchitectureTests {
         "SignalCrypto": project.filter { $0 != "CLibCrypto" } + foundation,
         "VAST": project,
         "Consent": project.filter { $0 != "SharedTypes" },
+        "API": project.filter { $0 != "SharedTypes" } + foundation + http,
         "SecureSignals": ["Mediation", "Adapters", "Daemon", "Client", "Bench"] + http,
         "Mediation": [
             "SecureSignals", "SignalCrypto", "CLibCrypto", "Adapters", "Daemon", "Client", "Bench", "StateStore",
@@ -62,6 +63,43 @@ struct ArchitectureTests {
         let found = try Self.imports(of: module)
         #expect(!found.isEmpty, "no sources found for \(module)")
         #expect(found.intersection(Self.forbidden[module] ?? []).isEmpty, "\(module) imports \(found.sorted())")
+    }
+
+    /// The socket API's paths are spelled once, in the API module's endpoint table: no other
+    /// module writes one (a client calls `Endpoints.x.path(...)`, the daemon registers `Endpoints.x`).
+    @Test func noModuleButAPISpellsAnAPIPath() throws {
+        let files = try #require(FileManager.default.enumerator(atPath: Self.sources.path)).compactMap { $0 as? String }
+        var spelled: [String] = []
+        for file in files where file.hasSuffix(".swift") && !file.hasPrefix("API/") {
+            let text = try String(contentsOf: Self.sources.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n")
+            where line.contains("\"/v1/") && !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                spelled.append("\(file): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        #expect(spelled.isEmpty, "\(spelled)")
+    }
+
+    /// A configuration key is declared once (`@Settings`): a hand-written decoder under
+    /// Daemon/Configuration is for keys whose presence depends on another, and says so.
+    @Test func configurationSectionsAreDeclaredNotDecodedByHand() throws {
+        let directory = Self.sources.appendingPathComponent("Daemon/Configuration")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasSuffix(".swift")
+        }
+        var decoders = 0
+        for file in files {
+            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() where line.contains("init(from decoder") {
+                decoders += 1
+                let said =
+                    index > 0 && lines[index - 1].contains("Written by hand")
+                    || index > 1 && lines[index - 2].contains("Written by hand")
+                #expect(said, "\(file):\(index + 1) decodes by hand without saying why (\"Written by hand: ...\")")
+            }
+        }
+        #expect(decoders <= 5, "\(decoders) hand-written decoders under Daemon/Configuration (at most 5)")
     }
 
     /// One concept a file: no source file grows past 400 lines (split it by concern instead).

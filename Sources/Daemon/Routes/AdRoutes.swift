@@ -1,3 +1,4 @@
+import API
 import Foundation
 import Hummingbird
 import Mediation
@@ -8,21 +9,18 @@ import Timing
 struct AdRoutes {
     let ads: AdStore<AdjustableClock>
     let limits: ClientLimits
-    /// Around every call that owes trackers or a reward: each is acknowledged only once durable.
-    let owed: OwedMiddleware
 
-    func addRoutes(to router: Router<DaemonRequestContext>) {
-        router.get("/v1/ad_units", use: units)
-        router.get("/v1/ads/:id", use: ad)
-        router.get("/v1/events", use: events)
-        let owing = router.group().add(middleware: owed)
-        owing.post("/v1/ads", use: load)
-        owing.post("/v1/ads/:id/impression", use: impression)
-        owing.post("/v1/ads/:id/click", use: click)
-        owing.post("/v1/ads/:id/show", use: show)
-        owing.post("/v1/ads/:id/progress", use: progress)
-        owing.post("/v1/ads/:id/dismiss", use: dismiss)
-        owing.post("/v1/ads/:id/error", use: playbackError)
+    func addRoutes(to router: EndpointRouter) {
+        router.add(Endpoints.adUnits, use: units)
+        router.add(Endpoints.ad, use: ad)
+        router.add(Endpoints.events, use: events)
+        router.add(Endpoints.loadAd, use: load)
+        router.add(Endpoints.impression, use: impression)
+        router.add(Endpoints.click, use: click)
+        router.add(Endpoints.show, use: show)
+        router.add(Endpoints.progress, use: progress)
+        router.add(Endpoints.dismiss, use: dismiss)
+        router.add(Endpoints.playbackError, use: playbackError)
     }
 
     @Sendable func load(_ request: Request, context: DaemonRequestContext) async throws -> Response {

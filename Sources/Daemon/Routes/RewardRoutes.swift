@@ -1,3 +1,4 @@
+import API
 import Hummingbird
 import Mediation
 import SharedTypes
@@ -8,12 +9,11 @@ import Timing
 struct RewardRoutes {
     let rewards: any RewardLedger
     let clock: WallClock<AdjustableClock>
-    /// A claim is a commit of its own: refused up front while the state database takes none.
-    let owed: OwedMiddleware
 
-    func addRoutes(to router: Router<DaemonRequestContext>) {
-        router.get("/v1/rewards", use: list)
-        router.group().add(middleware: owed.refusingOnly).post("/v1/rewards/:transaction_id/claim", use: claim)
+    func addRoutes(to router: EndpointRouter) {
+        router.add(Endpoints.rewards, use: list)
+        // A claim is a commit of its own: refused up front while the state database takes none.
+        router.add(Endpoints.claimReward, use: claim)
     }
 
     @Sendable func list(_ request: Request, context: DaemonRequestContext) async throws -> Response {

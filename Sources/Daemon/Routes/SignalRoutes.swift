@@ -1,3 +1,4 @@
+import API
 import Consent
 import Foundation
 import Hummingbird
@@ -9,16 +10,16 @@ import Timing
 struct SignalRoutes {
     let state: DaemonState
 
-    func addRoutes(to router: Router<DaemonRequestContext>) {
-        router.get("/v1/health", use: health)
-        router.get("/v1/adapters", use: adapters)
-        router.post("/v1/signals", use: signals)
-        router.get("/v1/privacy", use: privacy)
-        router.put("/v1/privacy", use: setPrivacy)
-        router.delete("/v1/privacy", use: clearPrivacy)
-        router.get("/v1/privacy/decoded", use: decodedPrivacy)
-        router.post("/v1/adapters/:name/reset", use: reset)
-        router.get("/v1/recipients", use: recipients)
+    func addRoutes(to router: EndpointRouter) {
+        router.add(Endpoints.health, use: health)
+        router.add(Endpoints.adapters, use: adapters)
+        router.add(Endpoints.signals, use: signals)
+        router.add(Endpoints.privacy, use: privacy)
+        router.add(Endpoints.setPrivacy, use: setPrivacy)
+        router.add(Endpoints.clearPrivacy, use: clearPrivacy)
+        router.add(Endpoints.decodedPrivacy, use: decodedPrivacy)
+        router.add(Endpoints.resetAdapter, use: reset)
+        router.add(Endpoints.recipients, use: recipients)
     }
 
     @Sendable func health(_ request: Request, context: DaemonRequestContext) async throws -> Response {
@@ -41,7 +42,7 @@ struct SignalRoutes {
     }
 
     @Sendable func signals(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        let body = try await JSONRequest.decode(SignalsRequest.self, from: request)
+        let body = try await JSONRequest.decode(SignalsBody.self, from: request)
         if let asked = body.timeoutMilliseconds,
             case let deadline = Int(milliseconds(await state.collector.requestTimeout)),
             asked > deadline
@@ -60,7 +61,7 @@ struct SignalRoutes {
     }
 
     @Sendable func setPrivacy(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        let privacy = try await JSONRequest.decode(PrivacyBody.self, from: request).privacy.state
+        let privacy = try await JSONRequest.decode(PrivacyBody.self, from: request).privacy
         try await state.privacy.set(privacy)
         state.logger.info("privacy state set", metadata: ["limit_ad_tracking": "\(privacy.limitAdTracking)"])
         return try JSONResponse.make(PrivacyAnswer(privacy: privacy))

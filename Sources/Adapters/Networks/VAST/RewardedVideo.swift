@@ -1,4 +1,5 @@
 import Mediation
+import SharedTypes
 import VAST
 
 /// VAST as a rewarded video ad, for the `vast` and `openrtb` networks: wrappers followed

@@ -1,5 +1,3 @@
-import SharedTypes
-
 /// What an ad unit serves.
 public enum AdFormat: String, Sendable, Codable, CaseIterable {
     case native
