@@ -294,6 +294,31 @@ struct DaemonTests {
         #expect(check.stderr.contains("metrics.listen: must be a loopback address"), "\(check.stderr)")
     }
 
+    @Test(.enabled(if: Binary.onPath("curl") != nil, "needs curl"))
+    func anEventStreamIsCountedAndTimedWhenItEndsNotWhenItStarts() async throws {
+        let daemon = try await RunningDaemon.start(config: demoConfig(adapters: [Self.echo]))
+        let curl = try #require(Binary.onPath("curl"))
+        func scrape() async throws -> String {
+            try await Binary.runProgram(
+                curl, ["-s", "-f", "--unix-socket", daemon.socketPath, "http://localhost/metrics"]
+            ).stdoutText
+        }
+        let route = #"route="/v1/events",method="GET",status="200""#
+        // The stream ends when curl gives up after a second: only then is it counted, with its length.
+        let stream = try await Binary.runProgram(
+            curl, ["-s", "-N", "--max-time", "1", "--unix-socket", daemon.socketPath, "http://localhost/v1/events"])
+        #expect(stream.status == 28, "curl stops the stream at its --max-time")
+        let metrics = try await eventually {
+            let text = try await scrape()
+            return text.contains("secure_signals_http_requests_total{\(route)} 1") ? text : nil
+        }
+        let sum = metrics.split(separator: "\n").first {
+            $0.hasPrefix("secure_signals_http_request_duration_seconds_sum{\(route)}")
+        }
+        let seconds = try #require(sum.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) })
+        #expect(seconds >= 0.9, "the stream's whole second of life is its duration: \(sum ?? "")")
+    }
+
     /// A TCP port on 127.0.0.1 that nothing listens on now.
     static func freeLoopbackPort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -272,6 +272,11 @@ struct SignalRouteTests {
                     #"secure_signals_adapter_collections_total{adapter="test-throw",outcome="collection_failed"} 1"#))
             #expect(
                 text.contains(#"secure_signals_http_requests_total{route="/v1/signals",method="POST",status="200"} 1"#))
+            // Each route's latency, as a histogram with the same labels.
+            #expect(
+                text.contains(
+                    #"secure_signals_http_request_duration_seconds_count{route="/v1/signals",method="POST",status="200"} 1"#
+                ), "\(text)")
             #expect(text.contains(#"route="unknown",method="GET",status="404""#))
         }
     }

@@ -1,8 +1,10 @@
 import Hummingbird
 
 /// Wraps the whole router: answers a request the router has no route for as 405 with `Allow`
-/// when its path takes other methods and as 404 otherwise, and counts every request by route
-/// pattern, method and status. It needs the router's own route list, so it sits outside it.
+/// when its path takes other methods and as 404 otherwise, and counts and times every request
+/// by route pattern, method and status once its answer is written (as Hummingbird's
+/// `MetricsMiddleware` does: an event stream counts when it ends). It needs the router's own
+/// route list, so it sits outside it.
 struct RouteMiddleware: RouterMiddleware {
     let routes: RouteIndex
     let metrics: DaemonMetrics
@@ -15,11 +17,21 @@ struct RouteMiddleware: RouterMiddleware {
         _ request: Request, context: DaemonRequestContext,
         next: (Request, DaemonRequestContext) async throws -> Response
     ) async throws -> Response {
+        let start = ContinuousClock.now
         var response = try await next(request, context)
         if context.endpointPath == Self.unrouted, response.status == .notFound {
             response = try unrouted(request)
         }
-        metrics.countRequest(route: routeLabel(request, context), method: request.method, status: response.status.code)
+        let (route, status, metrics) = (routeLabel(request, context), response.status.code, metrics)
+        let body = response.body
+        // Hummingbird's own `withPostWriteClosure` is package-internal: the same, spelled here.
+        response.body = ResponseBody(contentLength: body.contentLength) { writer in
+            defer {
+                metrics.recordRequest(
+                    route: route, method: request.method, status: status, duration: ContinuousClock.now - start)
+            }
+            try await body.write(writer)
+        }
         return response
     }
 

@@ -13,7 +13,7 @@ final class DaemonMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     let factory: PrometheusMetricsFactory
     private let scraped: ScrapedMetrics
-    private let requests = Mutex<[String: Metrics.Counter]>([:])
+    private let requests = Mutex<[String: (count: Metrics.Counter, duration: Metrics.Timer)]>([:])
 
     init() {
         registry = PrometheusCollectorRegistry()
@@ -39,18 +39,25 @@ final class DaemonMetrics: Sendable {
         MetricsSystem.bootstrap(factory)
     }
 
-    func countRequest(route: String, method: HTTPRequest.Method, status: Int) {
+    /// One request answered, once its answer is written (an event stream's when it ends): its
+    /// count and how long it took, by route pattern, method and status.
+    func recordRequest(route: String, method: HTTPRequest.Method, status: Int, duration: Duration) {
         let key = "\(route) \(method.rawValue) \(status)"
-        let counter = requests.withLock { counters in
-            if let counter = counters[key] { return counter }
-            let counter = Metrics.Counter(
-                label: "secure_signals_http_requests_total",
-                dimensions: [("route", route), ("method", method.rawValue), ("status", "\(status)")],
-                factory: factory)
-            counters[key] = counter
-            return counter
+        let series = requests.withLock { series in
+            if let found = series[key] { return found }
+            let dimensions = [("route", route), ("method", method.rawValue), ("status", "\(status)")]
+            let made = (
+                count: Metrics.Counter(
+                    label: "secure_signals_http_requests_total", dimensions: dimensions, factory: factory),
+                duration: Metrics.Timer(
+                    label: "secure_signals_http_request_duration_seconds", dimensions: dimensions,
+                    preferredDisplayUnit: .seconds, factory: factory)
+            )
+            series[key] = made
+            return made
         }
-        counter.increment()
+        series.count.increment()
+        series.duration.recordNanoseconds(duration.nanoseconds)
     }
 
     /// The Prometheus text exposition, every family with its `# HELP`: the process, the
