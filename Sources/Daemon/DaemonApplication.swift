@@ -123,7 +123,8 @@ struct DaemonApplication: Sendable {
     }
 
     /// Stops every adapter (their programs get their grace period and are reaped) while the
-    /// tracker queue writes what it still owes, for the next start to send.
+    /// tracker queue writes what it still owes, for the next start to send (in the daemon, its
+    /// service has stopped it already; in-process tests stop it here).
     func shutdown() async {
         await recipientKeys.stop()
         async let drained: Void = trackers.drain()

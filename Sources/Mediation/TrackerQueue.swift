@@ -31,11 +31,21 @@ public final class TrackerQueue: Sendable {
     }
 
     private let engine: Engine
-    private let committer: Task<Void, Never>
-    private let sender: Task<Void, Never>
+    /// Whether `run` has begun, whether it has ended, and who waits for its end.
+    private let lifecycle = Mutex(Lifecycle())
+    /// Asks `run` to stop: yielded once by `drain` (or by the service that runs the queue).
+    private let stopRequests: AsyncStream<Void>
+    private let stopRequest: AsyncStream<Void>.Continuation
 
-    /// Starts sending what `outbox` already owes (from before a restart), then what is enqueued.
-    /// `metrics`: where the outcome counters go (the process's backend unless a test gives one).
+    private struct Lifecycle {
+        var started = false
+        var ended = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// A queue that owes what `outbox` already owes (from before a restart) and what is
+    /// enqueued; it sends them while `run` runs. `metrics`: where the outcome counters go (the
+    /// process's backend unless a test gives one).
     public init(
         fetcher: any AdFetcher, outbox: any TrackerOutbox, clock: any EpochClock, settings: Settings = Settings(),
         logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory
@@ -43,23 +53,60 @@ public final class TrackerQueue: Sendable {
         let engine = Engine(
             fetcher: fetcher, outbox: outbox, clock: clock, settings: settings, logger: logger, metrics: metrics)
         self.engine = engine
+        (stopRequests, stopRequest) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         engine.takeOwed()
-        committer = Task { await engine.commitUntilFinished() }
-        sender = Task {
-            let slots = FetchSlots(max(1, settings.concurrency))
-            await withDiscardingTaskGroup { group in
-                for await ping in engine.pings {
-                    group.addTask { await engine.deliver(ping, slots: slots) }
-                }
-            }
-        }
     }
 
-    deinit {
-        engine.state.withLock { $0.timer?.task.cancel() }
-        engine.wakes.finish()
-        engine.send.finish()
-        sender.cancel()
+    /// Sends and commits until asked to stop (`requestStop`, or `drain`), then stops sending
+    /// and writes what is owed: a ping not yet answered stays in the outbox for the next start,
+    /// so a stop loses nothing and waits for no tracker. The daemon's service group runs it;
+    /// it runs once (a second call returns at once).
+    public func run() async {
+        let first = lifecycle.withLock { state in
+            defer { state.started = true }
+            return !state.started
+        }
+        guard first else { return }
+        let engine = self.engine
+        await withDiscardingTaskGroup { committing in
+            committing.addTask { await engine.commitUntilFinished() }
+            // The sender is cancelled alone at the stop, so that deliveries in flight end.
+            await withDiscardingTaskGroup { sending in
+                sending.addTask {
+                    let slots = FetchSlots(max(1, engine.settings.concurrency))
+                    await withDiscardingTaskGroup { deliveries in
+                        for await ping in engine.pings {
+                            deliveries.addTask { await engine.deliver(ping, slots: slots) }
+                        }
+                    }
+                }
+                for await _ in stopRequests { break }
+                engine.send.finish()
+                sending.cancelAll()
+            }
+            // The committer writes what the deliveries settled, then ends.
+            engine.wakes.finish()
+        }
+        // What comes now is refused; a waiter left (its commit failed) is told.
+        let waiters = engine.state.withLock { state in
+            state.stopped = true
+            state.timer?.task.cancel()
+            state.timer = nil
+            defer { state.waiters = [] }
+            return state.waiters.map(\.continuation)
+        }
+        for waiter in waiters { waiter.resume(throwing: TrackerQueueStopped()) }
+        let ended = lifecycle.withLock { state in
+            state.ended = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in ended { waiter.resume() }
+    }
+
+    /// Asks `run` to stop; returns at once (`drain` waits for the stop).
+    public func requestStop() {
+        stopRequest.yield()
     }
 
     /// Owes each non-empty URL once; returns at once. `committed()` waits for it to be on disk.
@@ -117,23 +164,18 @@ public final class TrackerQueue: Sendable {
             count: stored.count + unsaved, oldestAge: oldest.map { .milliseconds(max(0, now - $0)) })
     }
 
-    /// Stops sending and writes what is owed: a ping not yet answered stays in the outbox for
-    /// the next start, so a stop loses nothing and waits for no tracker.
+    /// Stops `run` and waits until what is owed is written; a queue that never ran writes it
+    /// now (it runs, stopped from the start).
     public func drain() async {
-        engine.send.finish()
-        sender.cancel()
-        await sender.value
-        engine.wakes.finish()
-        await committer.value
-        // What comes now is refused; a waiter left (its commit failed) is told.
-        let waiters = engine.state.withLock { state in
-            state.stopped = true
-            state.timer?.task.cancel()
-            state.timer = nil
-            defer { state.waiters = [] }
-            return state.waiters.map(\.continuation)
+        requestStop()
+        await run()
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let ended = lifecycle.withLock { state in
+                if !state.ended { state.waiters.append(waiter) }
+                return state.ended
+            }
+            if ended { waiter.resume() }
         }
-        for waiter in waiters { waiter.resume(throwing: TrackerQueueStopped()) }
     }
 }
 

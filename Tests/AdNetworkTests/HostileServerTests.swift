@@ -30,7 +30,8 @@ struct HostileServerTests {
             trackers: TrackerQueue(
                 fetcher: fetcher, outbox: SQLiteTrackerOutbox(StateDatabase()),
                 clock: WallClock(clock: ContinuousClock()), settings: .init(retryDelay: .milliseconds(20)),
-                logger: logger))
+                logger: logger
+            ).started())
     }
 
     static func vastFailure(tag: String, services: AdNetworkServices) async throws -> AdLoadError {

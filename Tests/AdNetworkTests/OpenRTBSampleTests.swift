@@ -29,7 +29,8 @@ struct OpenRTBSampleTests {
                 trackers: TrackerQueue(
                     fetcher: fetcher, outbox: SQLiteTrackerOutbox(StateDatabase()),
                     clock: WallClock(clock: ContinuousClock()), settings: .init(retryDelay: .milliseconds(20)),
-                    logger: logger))
+                    logger: logger
+                ).started())
             let parameters: [String: JSONValue] = [
                 "app": .object(["bundle": .string("tv.example.player"), "name": .string("Player")]),
                 "device": .object(["make": .string("Acme"), "model": .string("Box 4"), "devicetype": .number(7)]),

@@ -65,7 +65,8 @@ struct VASTSampleTests {
             trackers: TrackerQueue(
                 fetcher: fetcher, outbox: SQLiteTrackerOutbox(StateDatabase()),
                 clock: WallClock(clock: ContinuousClock()),
-                settings: .init(retryDelay: .milliseconds(10)), logger: logger))
+                settings: .init(retryDelay: .milliseconds(10)), logger: logger
+            ).started())
         let network = try await VASTAdNetwork(
             setup: AdNetworkSetup(parameters: AdapterOptions(), logger: logger, services: services))
         for file in Self.files {

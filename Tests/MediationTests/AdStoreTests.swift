@@ -26,7 +26,8 @@ extension AdNetworkServices {
             fetcher: NoFetcher(),
             trackers: TrackerQueue(
                 fetcher: NoFetcher(), outbox: SQLiteTrackerOutbox(StateDatabase()),
-                clock: WallClock(clock: ContinuousClock()), logger: Logger(label: "test")))
+                clock: WallClock(clock: ContinuousClock()), logger: Logger(label: "test")
+            ).started())
     }
 }
 

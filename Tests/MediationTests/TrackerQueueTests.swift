@@ -60,7 +60,8 @@ struct TrackerQueueTests {
         let database = try directory.map { try StateDatabase(directory: $0.url) } ?? StateDatabase()
         return TrackerQueue(
             fetcher: server, outbox: SQLiteTrackerOutbox(database), clock: WallClock(clock: clock, start: start),
-            settings: settings, logger: logger, metrics: metrics)
+            settings: settings, logger: logger, metrics: metrics
+        ).started()
     }
 
     @Test func aFailingTrackerIsRetriedWithBackoffUntilItAnswersAndA4xxIsNot() async throws {
@@ -191,7 +192,8 @@ struct TrackerQueueTests {
         outbox.failing.withLock { $0 = true }
         let clock = ManualClock()
         let queue = TrackerQueue(
-            fetcher: server, outbox: outbox, clock: WallClock(clock: clock, start: 1_000_000), logger: Self.logger)
+            fetcher: server, outbox: outbox, clock: WallClock(clock: clock, start: 1_000_000), logger: Self.logger
+        ).started()
         queue.enqueue(["http://t/1"], kind: .impression)
         await #expect(throws: FlakyOutbox.DiskFull.self) { try await queue.committed() }
         #expect(server.tries.isEmpty, "nothing is sent before it is stored")

@@ -41,6 +41,8 @@ final class InProcessDaemon: Sendable {
             configuration: configuration, registry: Self.registry,
             logger: Logger(label: "route-test", factory: { _ in SwiftLogNoOpLogHandler() }), testbed: testbed)
         self.peer = peer
+        // As the runner's service group does; `shutdown` drains it.
+        _ = application.trackers.started()
         await application.initialize()
     }
 

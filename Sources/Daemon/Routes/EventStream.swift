@@ -11,37 +11,40 @@ import ServiceLifecycle
 enum EventStream {
     static let heartbeat = Duration.seconds(15)
 
-    /// The stream's body: `events` as they come, until the connection closes.
+    /// The stream's body: `events` as they come, until the connection closes. Forwarding and
+    /// the heartbeat are child tasks of the body's writing: they end with it.
     static func body(_ events: AsyncStream<AdEvent>, connectionClosed: EventLoopFuture<Void>) -> ResponseBody {
-        // Each send waits until the response writer takes it, so the subscription's buffer is
-        // the only one.
-        let output = AsyncChannel<ByteBuffer>()
-        let forward = Task {
-            // A stop ends the stream (a client resumes from its last id), so that the daemon's
-            // drain does not wait on a response that never ends.
-            await withGracefulShutdownHandler {
-                await output.send(ByteBuffer(string: ": subscribed\n\n"))
-                for await event in events {
-                    await output.send(
-                        ByteBuffer(
-                            string: "id: \(event.sequence)\nevent: \(event.name.rawValue)\ndata: \(event.json())\n\n"))
+        ResponseBody { writer in
+            // Each send waits until the writer takes it, so the subscription's buffer is the only one.
+            let output = AsyncChannel<ByteBuffer>()
+            // A client that goes away ends its subscription at once, not at the next write.
+            connectionClosed.whenComplete { _ in output.finish() }
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask {
+                    // A stop ends the stream (a client resumes from its last id), so that the
+                    // daemon's drain does not wait on a response that never ends.
+                    await withGracefulShutdownHandler {
+                        await output.send(ByteBuffer(string: ": subscribed\n\n"))
+                        for await event in events {
+                            await output.send(
+                                ByteBuffer(
+                                    string:
+                                        "id: \(event.sequence)\nevent: \(event.name.rawValue)\ndata: \(event.json())\n\n"))
+                        }
+                        output.finish()
+                    } onGracefulShutdown: {
+                        output.finish()
+                    }
                 }
-                output.finish()
-            } onGracefulShutdown: {
-                output.finish()
+                group.addTask {
+                    while (try? await Task.sleep(for: heartbeat)) != nil {
+                        await output.send(ByteBuffer(string: ": keep-alive\n\n"))
+                    }
+                }
+                for await buffer in output { try await writer.write(buffer) }
+                group.cancelAll()
             }
+            try await writer.finish(nil)
         }
-        let keepAlive = Task {
-            while (try? await Task.sleep(for: heartbeat)) != nil {
-                await output.send(ByteBuffer(string: ": keep-alive\n\n"))
-            }
-        }
-        // A client that goes away ends its subscription at once, not at the next write.
-        connectionClosed.whenComplete { _ in
-            forward.cancel()
-            keepAlive.cancel()
-            output.finish()
-        }
-        return ResponseBody(asyncSequence: output)
     }
 }

@@ -91,8 +91,8 @@ public enum DaemonRunner {
             level: options.logLevel == nil ? level : nil, notifier: notifier, logger: logger)
         let readiness = ReadinessService(
             application: application, listening: listening.stream, notifier: notifier, logger: logger)
-        // Services stop in reverse order: the adapters (and their programs) last, once the
-        // socket API has drained.
+        // Services stop in reverse order: the socket API drains first, then the tracker queue
+        // writes what is owed, and the adapters (and their programs) go last.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(
                 service: ShutdownService(
@@ -100,6 +100,9 @@ public enum DaemonRunner {
                     grace: configuration.collector.adapters.compactMap(\.program?.stopGrace).max() ?? .seconds(3),
                     logger: logger), successTerminationBehavior: .ignore,
                 serviceName: "adapters"),
+            .init(
+                service: TrackerQueueService(queue: application.trackers), successTerminationBehavior: .ignore,
+                serviceName: "tracker queue"),
             .init(service: server, serviceName: "socket API"),
             .init(service: readiness, successTerminationBehavior: .ignore, serviceName: "readiness"),
             .init(service: reloader, successTerminationBehavior: .ignore, serviceName: "reload on SIGHUP"),
