@@ -83,6 +83,17 @@ public final class EventHub: Sendable {
         self.logger = logger
     }
 
+    /// Journals what is published, in batches, until asked to stop (`requestStop` or `close`):
+    /// the daemon's service group runs it. Without a journal it returns at once.
+    public func run() async {
+        await journal?.run()
+    }
+
+    /// Asks `run` to write what is pending and stop; returns at once (`close` waits).
+    public func requestStop() {
+        journal?.requestStop()
+    }
+
     /// Writes what is not yet journaled and stops the journal's writer; the numbers reserved
     /// and not handed out are given back, so that a clean stop leaves no gap.
     public func close() async {
@@ -193,38 +204,43 @@ public final class EventHub: Sendable {
 }
 
 /// Writes published events to the journal in batches, behind the stream: what is published
-/// while one batch is written goes in the next.
+/// while one batch is written goes in the next. It writes while `run` runs.
 private final class JournalWriter: Sendable {
     private final class Pending: Sendable {
         let events = Mutex<[(event: AdEvent, at: Int64)]>([])
     }
 
-    private let pending: Pending
+    private let pending = Pending()
     let journal: any EventJournal
+    private let retention: EventRetention
+    private let logger: Logger
     private let wakes: AsyncStream<Void>.Continuation
-    private let task: Task<Void, Never>
+    private let wakeups: AsyncStream<Void>
+    private let lifecycle = RunOnce()
 
     init(journal: any EventJournal, retention: EventRetention, logger: Logger) {
-        let (wakeups, wakes) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let pending = Pending()
-        self.pending = pending
+        (wakeups, wakes) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.journal = journal
-        self.wakes = wakes
-        task = Task {
-            for await _ in wakeups {
-                let batch = pending.events.withLock { events in
-                    defer { events = [] }
-                    return events
-                }
-                guard let newest = batch.last else { continue }
-                do {
-                    try await journal.append(
-                        batch, keep: retention.count, since: retention.horizon(at: newest.at))
-                } catch {
-                    logger.warning("events could not be journaled", metadata: ["error": "\(error)"])
-                }
+        self.retention = retention
+        self.logger = logger
+    }
+
+    /// Writes each batch as it comes until asked to stop, then what is pending.
+    func run() async {
+        guard lifecycle.begin() else { return }
+        await withDiscardingTaskGroup { group in
+            group.addTask { [self] in
+                for await _ in wakeups { await writePending() }
             }
+            await lifecycle.stopRequested()
+            wakes.finish()
         }
+        await writePending()
+        lifecycle.end()
+    }
+
+    func requestStop() {
+        lifecycle.requestStop()
     }
 
     /// Called under the hub's lock, so that batches keep the events' order.
@@ -235,10 +251,19 @@ private final class JournalWriter: Sendable {
 
     /// Writes what is pending, then stops.
     func close() async {
-        wakes.yield()
-        wakes.finish()
-        await task.value
+        await lifecycle.stopAndWait(running: run)
     }
 
-    deinit { wakes.finish() }
+    private func writePending() async {
+        let batch = pending.events.withLock { events in
+            defer { events = [] }
+            return events
+        }
+        guard let newest = batch.last else { return }
+        do {
+            try await journal.append(batch, keep: retention.count, since: retention.horizon(at: newest.at))
+        } catch {
+            logger.warning("events could not be journaled", metadata: ["error": "\(error)"])
+        }
+    }
 }

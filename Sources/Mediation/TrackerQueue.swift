@@ -31,17 +31,8 @@ public final class TrackerQueue: Sendable {
     }
 
     private let engine: Engine
-    /// Whether `run` has begun, whether it has ended, and who waits for its end.
-    private let lifecycle = Mutex(Lifecycle())
-    /// Asks `run` to stop: yielded once by `drain` (or by the service that runs the queue).
-    private let stopRequests: AsyncStream<Void>
-    private let stopRequest: AsyncStream<Void>.Continuation
-
-    private struct Lifecycle {
-        var started = false
-        var ended = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
-    }
+    /// Whether `run` has begun or ended, and the request to stop it.
+    private let lifecycle = RunOnce()
 
     /// A queue that owes what `outbox` already owes (from before a restart) and what is
     /// enqueued; it sends them while `run` runs. `metrics`: where the outcome counters go (the
@@ -53,7 +44,6 @@ public final class TrackerQueue: Sendable {
         let engine = Engine(
             fetcher: fetcher, outbox: outbox, clock: clock, settings: settings, logger: logger, metrics: metrics)
         self.engine = engine
-        (stopRequests, stopRequest) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         engine.takeOwed()
     }
 
@@ -62,11 +52,7 @@ public final class TrackerQueue: Sendable {
     /// so a stop loses nothing and waits for no tracker. The daemon's service group runs it;
     /// it runs once (a second call returns at once).
     public func run() async {
-        let first = lifecycle.withLock { state in
-            defer { state.started = true }
-            return !state.started
-        }
-        guard first else { return }
+        guard lifecycle.begin() else { return }
         let engine = self.engine
         await withDiscardingTaskGroup { committing in
             committing.addTask { await engine.commitUntilFinished() }
@@ -80,7 +66,7 @@ public final class TrackerQueue: Sendable {
                         }
                     }
                 }
-                for await _ in stopRequests { break }
+                await lifecycle.stopRequested()
                 engine.send.finish()
                 sending.cancelAll()
             }
@@ -96,17 +82,12 @@ public final class TrackerQueue: Sendable {
             return state.waiters.map(\.continuation)
         }
         for waiter in waiters { waiter.resume(throwing: TrackerQueueStopped()) }
-        let ended = lifecycle.withLock { state in
-            state.ended = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in ended { waiter.resume() }
+        lifecycle.end()
     }
 
     /// Asks `run` to stop; returns at once (`drain` waits for the stop).
     public func requestStop() {
-        stopRequest.yield()
+        lifecycle.requestStop()
     }
 
     /// Owes each non-empty URL once; returns at once. `committed()` waits for it to be on disk.
@@ -167,15 +148,7 @@ public final class TrackerQueue: Sendable {
     /// Stops `run` and waits until what is owed is written; a queue that never ran writes it
     /// now (it runs, stopped from the start).
     public func drain() async {
-        requestStop()
-        await run()
-        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            let ended = lifecycle.withLock { state in
-                if !state.ended { state.waiters.append(waiter) }
-                return state.ended
-            }
-            if ended { waiter.resume() }
-        }
+        await lifecycle.stopAndWait(running: run)
     }
 }
 

@@ -147,6 +147,24 @@ struct TrackerQueueTests {
         #expect(try queue.backlog().count == 0 && server.tries.isEmpty)
     }
 
+    @Test func aQueueThatNeverRanWritesWhatItOwesAtItsDrainAndSendsNothing() async throws {
+        let directory = try TemporaryDirectory()
+        let server = Server()
+        let database = try StateDatabase(directory: directory.url)
+        // Not started: as when the daemon stops before its service group runs the queue.
+        let queue = TrackerQueue(
+            fetcher: server, outbox: SQLiteTrackerOutbox(database),
+            clock: WallClock(clock: ManualClock(), start: 1_000_000), logger: Self.logger)
+        queue.enqueue(["http://t/owed"], kind: .impression)
+        await queue.drain()
+        #expect(server.tries.isEmpty)
+        let owed = try SQLiteTrackerOutbox(StateDatabase(directory: directory.url)).untried(after: 0, limit: 10)
+        #expect(owed.map(\.url) == ["http://t/owed"])
+        // A second drain, and a run after the drain, return at once.
+        await queue.drain()
+        await queue.run()
+    }
+
     @Test func aPingPastItsMaxAgeAtARestartIsDroppedUntried() async throws {
         let directory = try TemporaryDirectory()
         let settings = TrackerQueue.Settings(retryDelay: .seconds(1), maxAge: .seconds(10))

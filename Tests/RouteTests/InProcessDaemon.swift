@@ -43,6 +43,8 @@ final class InProcessDaemon: Sendable {
         self.peer = peer
         // As the runner's service group does; `shutdown` drains it.
         _ = application.trackers.started()
+        let events = application.state.ads.events
+        Task { await events.run() }
         await application.initialize()
     }
 

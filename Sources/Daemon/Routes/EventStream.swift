@@ -29,7 +29,8 @@ enum EventStream {
                             await output.send(
                                 ByteBuffer(
                                     string:
-                                        "id: \(event.sequence)\nevent: \(event.name.rawValue)\ndata: \(event.json())\n\n"))
+                                        "id: \(event.sequence)\nevent: \(event.name.rawValue)\ndata: \(event.json())\n\n"
+                                ))
                         }
                         output.finish()
                     } onGracefulShutdown: {

@@ -92,7 +92,7 @@ public enum DaemonRunner {
         let readiness = ReadinessService(
             application: application, listening: listening.stream, notifier: notifier, logger: logger)
         // Services stop in reverse order: the socket API drains first, then the tracker queue
-        // writes what is owed, and the adapters (and their programs) go last.
+        // and the event journal write what is owed, and the adapters (and their programs) go last.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(
                 service: ShutdownService(
@@ -101,8 +101,13 @@ public enum DaemonRunner {
                     logger: logger), successTerminationBehavior: .ignore,
                 serviceName: "adapters"),
             .init(
-                service: TrackerQueueService(queue: application.trackers), successTerminationBehavior: .ignore,
-                serviceName: "tracker queue"),
+                service: StoppableService(
+                    work: application.state.ads.events.run, requestStop: application.state.ads.events.requestStop),
+                successTerminationBehavior: .ignore, serviceName: "event journal"),
+            .init(
+                service: StoppableService(
+                    work: application.trackers.run, requestStop: application.trackers.requestStop),
+                successTerminationBehavior: .ignore, serviceName: "tracker queue"),
             .init(service: server, serviceName: "socket API"),
             .init(service: readiness, successTerminationBehavior: .ignore, serviceName: "readiness"),
             .init(service: reloader, successTerminationBehavior: .ignore, serviceName: "reload on SIGHUP"),
