@@ -31,6 +31,7 @@ extension TrackerQueue.Engine {
             if commit.isEmpty {
                 resumeWaiters(upTo: upTo, failure: nil)
                 refill()
+                resumeIdleWaiters()
                 return
             }
             do {
@@ -81,6 +82,29 @@ extension TrackerQueue.Engine {
         }
         for waiter in ready {
             if let failure { waiter.resume(throwing: failure) } else { waiter.resume() }
+        }
+    }
+
+    /// Resumes who waits for the queue to be idle, if it is now (or has stopped).
+    func resumeIdleWaiters() {
+        let now = clock.nowMilliseconds
+        let idle = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard state.stopped || state.isIdle(at: now) else { return [] }
+            defer { state.idleWaiters = [] }
+            return state.idleWaiters
+        }
+        for waiter in idle { waiter.resume() }
+    }
+
+    /// Returns once the queue has nothing to do now: every ping enqueued so far written,
+    /// delivered or waiting for a retry's time, and the outcomes written. What tests await
+    /// instead of "nothing more happened" sleeps.
+    func idle() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            state.withLock { $0.idleWaiters.append(waiter) }
+            // A pass of the committer looks, whether or not anything else moves.
+            wakes.yield()
+            resumeIdleWaiters()
         }
     }
 

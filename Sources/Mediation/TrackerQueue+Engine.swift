@@ -32,6 +32,15 @@ extension TrackerQueue {
             var timer: (at: Int64, task: Task<Void, Never>)?
             /// Drained: nothing more is taken.
             var stopped = false
+            /// Who waits for the queue to have nothing to do now (`idle()`).
+            var idleWaiters: [CheckedContinuation<Void, Never>] = []
+
+            /// Nothing unsaved, nothing in hand, nothing untried left in the outbox, no retry
+            /// due by `now`: the queue has nothing to do until a retry's time or a new ping.
+            func isIdle(at now: Int64) -> Bool {
+                unsaved.isEmpty && settled.isEmpty && rescheduled.isEmpty && inHand.isEmpty && deferred == 0
+                    && (retryDue.map { $0 > now } ?? true)
+            }
         }
 
         let state = Mutex(State())

@@ -82,6 +82,7 @@ public final class TrackerQueue: Sendable {
             return state.waiters.map(\.continuation)
         }
         for waiter in waiters { waiter.resume(throwing: TrackerQueueStopped()) }
+        engine.resumeIdleWaiters()
         lifecycle.end()
     }
 
@@ -124,6 +125,13 @@ public final class TrackerQueue: Sendable {
             return true
         }
         if taken { engine.send.yield(ping) }
+    }
+
+    /// Returns once the queue has nothing to do now: each ping enqueued so far delivered (or
+    /// waiting in the outbox for its retry's time), and the outcomes written; at once when it
+    /// has stopped. Tests await it rather than sleep for "nothing more was sent".
+    public func idle() async {
+        await engine.idle()
     }
 
     /// Returns once every ping enqueued before the call is on disk; throws when the outbox could

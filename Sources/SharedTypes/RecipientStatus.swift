@@ -33,10 +33,14 @@ public struct RecipientStatus: Sendable, Codable, Equatable {
     public var state: RecipientKeyState
     /// Why the latest fetch failed; null once one succeeds.
     @Nullable public var lastError: String?
+    /// When the daemon fetches the set next (RFC 3339): at about half its lifetime, or after a
+    /// failure's backoff; null for files, or before the refresh has started.
+    @Nullable public var nextFetchAt: String?
 
     public init(
         name: String, source: RecipientKeySourceKind, url: String?, keyIDs: [Int], fetchedAt: String?,
-        freshUntil: String?, staleUntil: String?, state: RecipientKeyState, lastError: String?
+        freshUntil: String?, staleUntil: String?, state: RecipientKeyState, lastError: String?,
+        nextFetchAt: String? = nil
     ) {
         self.name = name
         self.source = source
@@ -47,6 +51,7 @@ public struct RecipientStatus: Sendable, Codable, Equatable {
         self.staleUntil = staleUntil
         self.state = state
         self.lastError = lastError
+        self.nextFetchAt = nextFetchAt
     }
 }
 

@@ -19,18 +19,19 @@ struct OpenRTBSampleTests {
     struct Bidder {
         let server: FakeAdServer
         let network: OpenRTBAdNetwork
+        /// The notices' queue: `idle()` says when it has nothing more to send.
+        let trackers: TrackerQueue
 
         init(setup: [String: JSONValue] = [:]) async throws {
             server = try await FakeAdServer()
             let fetcher = HTTPAdFetcher()
             let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-            let services = AdNetworkServices(
-                fetcher: fetcher,
-                trackers: TrackerQueue(
-                    fetcher: fetcher, outbox: SQLiteTrackerOutbox(StateDatabase()),
-                    clock: WallClock(clock: ContinuousClock()), settings: .init(retryDelay: .milliseconds(20)),
-                    logger: logger
-                ).started())
+            trackers = TrackerQueue(
+                fetcher: fetcher, outbox: SQLiteTrackerOutbox(StateDatabase()),
+                clock: WallClock(clock: ContinuousClock()), settings: .init(retryDelay: .milliseconds(20)),
+                logger: logger
+            ).started()
+            let services = AdNetworkServices(fetcher: fetcher, trackers: trackers)
             let parameters: [String: JSONValue] = [
                 "app": .object(["bundle": .string("tv.example.player"), "name": .string("Player")]),
                 "device": .object(["make": .string("Acme"), "model": .string("Box 4"), "devicetype": .number(7)]),
@@ -251,7 +252,7 @@ struct OpenRTBSampleTests {
         #expect(ad.content == .rewarded(Reward(type: "reward", amount: 1)))
         #expect(ad.value == AdValue(valueMicros: 3000, currency: "USD", precision: "estimated"))
         _ = try await eventually { bidder.server.requests("/notice/winnoticeurl").first }
-        try await Task.sleep(for: .milliseconds(100))
+        await bidder.trackers.idle()
         #expect(bidder.server.requests("/notice/winnoticeurl").count == 1)
     }
 
@@ -296,7 +297,7 @@ struct OpenRTBSampleTests {
         #expect(proprietary == AdLoadError(.networkError, "the video bid's adm is not a VAST document"))
         let loss = try await eventually { bidder.server.requests("/an/nurl/").first }
         #expect(loss.query.contains("ortb_loss_code=1&"), "\(loss.query)")
-        try await Task.sleep(for: .milliseconds(100))
+        await bidder.trackers.idle()
         #expect(bidder.server.requests("/an/nurl/").count == 1)
         #expect(bidder.server.requests("/an/burl/").isEmpty)
 
@@ -312,7 +313,7 @@ struct OpenRTBSampleTests {
         #expect(billing.hasPrefix(local + "/burl/") && billing.hasSuffix("clearing_price=1"))
         let win = try await eventually { bidder.server.requests("/an/nurl/").dropFirst().first }
         #expect(win.query.contains("clearing_price=1&"))
-        try await Task.sleep(for: .milliseconds(100))
+        await bidder.trackers.idle()
         // Its lurl shares the nurl's path: after the first load's loss, only the win notice (loss
         // code 0) may have come.
         let second = bidder.server.requests("/an/nurl/").dropFirst()

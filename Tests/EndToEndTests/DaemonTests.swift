@@ -132,11 +132,7 @@ struct DaemonTests {
             config: demoConfig(adapters: [Self.echo], extra: ["socket": ["path": directory.path("unused.sock")]]),
             launcher: prefix)
         let client = DaemonClient(socketPath: socket)
-        var health: HealthReport?
-        for _ in 0..<200 where health == nil {
-            health = try? await client.health()
-            if health == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let health = try? await eventually(timeout: .seconds(10)) { try? await client.health() }
         #expect(health?.status == "ok", "\(daemon.log)")
         #expect(try await client.collect(requestID: "activated").signals.count == 1)
         #expect(try await Self.isDatedNow(client.request(.GET, "/v1/health")))
@@ -183,14 +179,9 @@ struct DaemonTests {
         let newConfig = KeyConfig(keyID: 11, publicKey: new.publicKey, aeads: [.chaCha20Poly1305])
         try KeyFiles.writeKeyConfig(newConfig, to: keyConfigPath, overwrite: true)
         daemon.send(SIGHUP)
-        var after: String?
-        for _ in 0..<100 {
+        let after = try? await eventually(timeout: .seconds(5)) {
             let signal = try await daemon.client.collect(requestID: "after").signals.first
-            if signal?.keyID == 11 {
-                after = signal?.envelope
-                break
-            }
-            try await Task.sleep(for: .milliseconds(50))
+            return signal?.keyID == 11 ? signal?.envelope : nil
         }
         let envelope = try #require(after, "\(daemon.log)")
         let opened = try EnvelopeOpener(privateKey: new, keyConfig: newConfig).open(envelope)
@@ -423,7 +414,7 @@ struct DaemonTests {
         #expect(unready.isEmpty, "\(unready)")
         kill(process.processIdentifier, SIGTERM)
         // Waited for without blocking a thread of the tests' shared pool.
-        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        _ = try await eventually(timeout: .seconds(20)) { process.isRunning ? nil : true }
         #expect(process.terminationStatus == 0)
         let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("<5>secure-signalsd: ") && $0.hasSuffix(" listening") }, "\(lines)")
@@ -586,11 +577,11 @@ struct DaemonTests {
         defer { kill(process.processIdentifier, SIGTERM) }
         let socket = directory.path("secure-signals.sock")
         let client = DaemonClient(socketPath: socket)
-        var adapters: [String] = []
-        for _ in 0..<300 where adapters.isEmpty {
-            adapters = (try? await client.adapters().map(\.name)) ?? []
-            if adapters.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let adapters: [String] =
+            (try? await eventually(timeout: .seconds(15)) { () async -> [String]? in
+                let names = (try? await client.adapters().map(\.name)) ?? []
+                return names.isEmpty ? nil : names
+            }) ?? []
         #expect(
             adapters == ["device-context", "first-party-id", "file", "test"], "three signal adapters, one ad network")
         let text = try String(contentsOf: log, encoding: .utf8)

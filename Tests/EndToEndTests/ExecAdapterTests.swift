@@ -399,10 +399,11 @@ struct ExecAdapterTests {
             if status.contains("Name:\tsleep") {
                 // The grandchild is killed with its group; reaping it falls to pid 1, which in
                 // some containers never does, so a zombie there is dead enough.
-                for _ in 0..<40 where !status.isEmpty && !status.contains("State:\tZ") {
-                    try await Task.sleep(for: .milliseconds(50))
-                    status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-                }
+                status =
+                    (try? await eventually(timeout: .seconds(2)) {
+                        let now = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+                        return now.isEmpty || now.contains("State:\tZ") ? now : nil
+                    }) ?? status
                 #expect(status.isEmpty || status.contains("State:\tZ"), "the grandchild \(pid) runs on")
             } else {
                 #expect(kill(pid, 0) == -1 && errno == ESRCH, "pid \(pid) outlived the daemon: \(status)")

@@ -1,6 +1,7 @@
 import Bench
 import Foundation
 import SharedTypes
+import TestSupport
 import Testing
 
 /// `secure-signals bench footprint` and what it reads: the kernel's accounting of a process.
@@ -13,13 +14,10 @@ struct FootprintBenchTests {
         child.arguments = ["python3", "-c", "import sys, time; b = b'x' * (64 << 20); time.sleep(30)"]
         try child.run()
         defer { child.terminate() }
-        var seen: ProcessMemory?
-        for _ in 0..<200 {
-            seen = ProcessMemory.of(child.processIdentifier)
-            if let seen, seen.privateDirtyBytes >= 64 << 20 { break }
-            try await Task.sleep(for: .milliseconds(50))
+        let seen = try? await eventually(timeout: .seconds(10)) {
+            ProcessMemory.of(child.processIdentifier).flatMap { $0.privateDirtyBytes >= 64 << 20 ? $0 : nil }
         }
-        let memory = try #require(seen)
+        let memory = try #require(seen ?? ProcessMemory.of(child.processIdentifier))
         #expect(memory.privateDirtyBytes >= 64 << 20, "\(memory)")
         #expect(
             memory.proportionalBytes >= memory.privateDirtyBytes && memory.residentBytes >= memory.proportionalBytes)

@@ -66,29 +66,28 @@ final class RunningDaemon: @unchecked Sendable {
 
     /// Polls until something accepts connections on the socket (the daemon, or its launcher).
     func waitForSocket(timeout: Duration = .seconds(30)) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while clock.now < deadline {
-            if isListening(socketPath) { return }
-            guard process.isRunning else { throw DaemonFailure("the daemon exited early:\n\(log)") }
-            try await Task.sleep(for: .milliseconds(20))
+        do {
+            _ = try await eventually(timeout: timeout) { () throws -> Bool? in
+                if isListening(socketPath) { return true }
+                guard process.isRunning else { throw DaemonFailure("the daemon exited early:\n\(log)") }
+                return nil
+            }
+        } catch let failure as DaemonFailure where !failure.description.hasPrefix("the daemon exited early") {
+            throw DaemonFailure("no socket after \(timeout):\n\(log)")
         }
-        throw DaemonFailure("no socket after \(timeout):\n\(log)")
     }
 
     /// Polls until no adapter is still initializing (each is ready or failed).
     func waitUntilAdaptersSettle(timeout: Duration = .seconds(15)) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while clock.now < deadline {
-            let statuses = (try? await client.adapters()) ?? []
-            if !statuses.isEmpty, statuses.allSatisfy({ $0.state.rawValue == "ready" || $0.state.rawValue == "failed" })
-            {
-                return
+        do {
+            _ = try await eventually(timeout: timeout) {
+                let statuses = (try? await client.adapters()) ?? []
+                let settled = statuses.allSatisfy { $0.state.rawValue == "ready" || $0.state.rawValue == "failed" }
+                return !statuses.isEmpty && settled ? true : nil
             }
-            try await Task.sleep(for: .milliseconds(20))
+        } catch {
+            throw DaemonFailure("adapters still initializing after \(timeout):\n\(log)")
         }
-        throw DaemonFailure("adapters still initializing after \(timeout):\n\(log)")
     }
 
     var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
@@ -98,9 +97,7 @@ final class RunningDaemon: @unchecked Sendable {
 
     /// The exit status, or nil if it is still running after `timeout`.
     func waitForExit(timeout: Duration = .seconds(15)) async -> Int32? {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while process.isRunning, clock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        _ = try? await eventually(timeout: timeout) { process.isRunning ? nil : true }
         return process.isRunning ? nil : process.terminationStatus
     }
 

@@ -95,7 +95,11 @@ struct AuctionTests {
         var options = options
         options["price"] = .number(price)
         options["id"] = .string(run + id)
-        return LineItem(network: "bidder", parameter: id, options: AdapterOptions(options))
+        var item = LineItem(network: "bidder", parameter: id, options: AdapterOptions(options))
+        // As the unit's 10 s: a bidder answers at once, and a busy machine may keep it waiting
+        // for a core longer than the default 2 s.
+        item.timeout = .seconds(10)
+        return item
     }
 
     /// A waterfall line item of the test network worth `cpm`; `fills: false` makes it answer no fill.

@@ -150,7 +150,7 @@ struct AdRouteTests: MediationScenario {
             _ = try await eventually {
                 server.requests("/imp").count >= 1 && server.requests("/clk").count >= 1 ? true : nil
             }
-            try await Task.sleep(for: .milliseconds(300))
+            await daemon.trackersIdle()
             #expect(server.requests("/imp").count == 1 && server.requests("/clk").count == 1, "each tracker fired once")
 
             let missing = try await Self.post(client, "/v1/ads/no-such-ad/impression")
@@ -172,7 +172,7 @@ struct AdRouteTests: MediationScenario {
                 try await Self.post(client, "/v1/ads", ["ad_unit": "self", "format": "native"]).json["ad_id"] as? String
             )
             #expect(try await Self.post(client, "/v1/ads/\(id)/impression").json["recorded"] as? Bool == true)
-            try await Task.sleep(for: .milliseconds(300))
+            await daemon.trackersIdle()
             #expect(server.requests("/imp").count == 0)
         }
     }

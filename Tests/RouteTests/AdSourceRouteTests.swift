@@ -9,11 +9,13 @@ struct AdSourceRouteTests: MediationScenario {
     static let nativeUnit = "/openrtb/native"
     static let rewardedUnit = "/vast/rewarded"
 
-    /// Waits until `path` has been requested `count` times, then a little longer, and says
-    /// how many times it was: a second firing would show.
-    static func settledCount(_ server: FakeAdServer, _ path: String, atLeast count: Int = 1) async throws -> Int {
+    /// Waits until `path` has been requested `count` times and the daemon's tracker queue has
+    /// nothing more to do, and says how many times it was: a second firing would show.
+    static func settledCount(
+        _ daemon: InProcessDaemon, _ server: FakeAdServer, _ path: String, atLeast count: Int = 1
+    ) async throws -> Int {
         _ = try await eventually { server.requests(path).count >= count ? true : nil }
-        try await Task.sleep(for: .milliseconds(300))
+        await daemon.trackersIdle()
         return server.requests(path).count
     }
 
@@ -128,7 +130,7 @@ struct AdSourceRouteTests: MediationScenario {
             #expect(payload["request_id"] as? String == bidRequest["id"] as? String)
 
             // The win notice at load with the price; the billing notice and the pixels at the impression.
-            #expect(try await Self.settledCount(server, "/t/win") == 1)
+            #expect(try await Self.settledCount(daemon, server, "/t/win") == 1)
             #expect(server.requests("/t/win").first?.query == "price=2.5&cur=EUR&loss=0")
             #expect(server.requests("/t/bill").isEmpty && server.requests("/t/imp").isEmpty)
             for _ in 0..<2 {
@@ -136,7 +138,7 @@ struct AdSourceRouteTests: MediationScenario {
                 #expect(try await Self.post(client, "/v1/ads/\(id)/click").status == 200)
             }
             for path in ["/t/imp", "/t/event", "/t/bill", "/t/click"] {
-                #expect(try await Self.settledCount(server, path) == 1, "\(path)")
+                #expect(try await Self.settledCount(daemon, server, path) == 1, "\(path)")
             }
             #expect(server.requests("/t/bill").first?.query == "price=2.5&loss=0")
             let metrics = try await metricsText(client)
@@ -190,19 +192,19 @@ struct AdSourceRouteTests: MediationScenario {
             #expect(server.requests("/vast/a.xml").first?.query.contains("[CACHEBUSTING]") == false)
             // The loop's error URLs, each once, with the wrapper-limit code.
             for wrapper in ["a", "b"] {
-                #expect(try await Self.settledCount(server, "/t/error-\(wrapper)") == 1)
+                #expect(try await Self.settledCount(daemon, server, "/t/error-\(wrapper)") == 1)
                 #expect(server.requests("/t/error-\(wrapper)").first?.query == "code=302")
             }
 
             #expect(try await Self.post(client, "/v1/ads/\(id)/show").status == 200)
-            #expect(try await Self.settledCount(server, "/track/impression") == 1)
+            #expect(try await Self.settledCount(daemon, server, "/track/impression") == 1)
             let steps = ["start", "first_quartile", "midpoint", "third_quartile", "complete", "complete"]
             for step in steps {
                 let reply = try await Self.post(client, "/v1/ads/\(id)/progress", ["event": step])
                 #expect(reply.status == 200, "\(step): \(reply.json)")
             }
             for tracker in ["start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "progress-10"] {
-                #expect(try await Self.settledCount(server, "/tracking/\(tracker)") == 1, "\(tracker)")
+                #expect(try await Self.settledCount(daemon, server, "/tracking/\(tracker)") == 1, "\(tracker)")
             }
             #expect(try await Self.post(client, "/v1/ads/\(id)/dismiss").status == 200)
             let seen = try await Self.collect(events, timeout: .seconds(10)) { seen in
@@ -242,7 +244,7 @@ struct AdSourceRouteTests: MediationScenario {
                     try await Self.post(client, "/v1/ads/\(id)/progress", ["event": step]).status == 200)
             }
             for tracker in ["start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "progress-10"] {
-                #expect(try await Self.settledCount(server, "/tracking/\(tracker)") == 1, "\(tracker)")
+                #expect(try await Self.settledCount(daemon, server, "/tracking/\(tracker)") == 1, "\(tracker)")
             }
             let impression = try #require(server.requests("/track/impression").first)
             #expect(!impression.query.contains("[") && impression.query.hasPrefix("cb="), "\(impression.query)")
@@ -254,7 +256,7 @@ struct AdSourceRouteTests: MediationScenario {
             #expect(failed.status == 200 && failed.json["recorded"] as? Bool == true)
             let again = try await Self.post(client, "/v1/ads/\(id)/error", ["code": 405])
             #expect(again.json["recorded"] as? Bool == false)
-            #expect(try await Self.settledCount(server, "/error") == 1)
+            #expect(try await Self.settledCount(daemon, server, "/error") == 1)
             #expect(server.requests("/error").first?.query == "code=405")
         }
     }

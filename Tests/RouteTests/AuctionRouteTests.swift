@@ -104,18 +104,18 @@ struct AuctionRouteTests: MediationScenario {
             let quick = try #require(server.requests("/bid/quick").first?.json?["tmax"] as? Int)
             #expect(quick > 0 && quick <= 1960, "its own 2000 ms less the buffer: tmax \(quick)")
 
-            #expect(try await AdSourceRouteTests.settledCount(server, "/t/best/win") == 1)
+            #expect(try await AdSourceRouteTests.settledCount(daemon, server, "/t/best/win") == 1)
             #expect(server.requests("/t/best/win").first?.query == "price=5")
-            #expect(try await AdSourceRouteTests.settledCount(server, "/t/low/loss") == 1)
+            #expect(try await AdSourceRouteTests.settledCount(daemon, server, "/t/low/loss") == 1)
             #expect(server.requests("/t/low/loss").first?.query == "reason=102&min=5")
-            #expect(try await AdSourceRouteTests.settledCount(server, "/t/cheap/loss") == 1)
+            #expect(try await AdSourceRouteTests.settledCount(daemon, server, "/t/cheap/loss") == 1)
             #expect(server.requests("/t/cheap/loss").first?.query == "reason=100&min=1")
             #expect(server.requests("/t/best/loss").isEmpty && server.requests("/t/low/win").isEmpty)
             #expect(server.requests("/t/best/bill").isEmpty, "billing waits for the impression")
 
             let id = try #require(load["ad_id"] as? String)
             #expect(try await Self.post(client, "/v1/ads/\(id)/impression").status == 200)
-            #expect(try await AdSourceRouteTests.settledCount(server, "/t/best/bill") == 1)
+            #expect(try await AdSourceRouteTests.settledCount(daemon, server, "/t/best/bill") == 1)
         }
     }
 
@@ -134,7 +134,7 @@ struct AuctionRouteTests: MediationScenario {
         try await daemon.run { client in
             let (_, info) = try await Self.loadNative(client)
             #expect(info["network"] as? String == "test")
-            #expect(try await AdSourceRouteTests.settledCount(server, "/t/broken/loss") == 1)
+            #expect(try await AdSourceRouteTests.settledCount(daemon, server, "/t/broken/loss") == 1)
             #expect(server.requests("/t/broken/loss").first?.query == "reason=1&min=")
             #expect(server.requests("/t/broken/win").isEmpty, "no win notice for an ad that did not load")
         }
@@ -185,9 +185,9 @@ struct AuctionRouteTests: MediationScenario {
             let bids = try #require((load.json["response_info"] as? [String: Any])?["bids"] as? [[String: Any]])
             #expect(bids.map { $0["outcome"] as? String } == ["won", "timeout", "lost"], "\(bids)")
             // The garbled bid was told it won when its markup was fetched: no loss follows.
-            #expect(try await AdSourceRouteTests.settledCount(server, "/t/garbled/win") == 1)
+            #expect(try await AdSourceRouteTests.settledCount(daemon, server, "/t/garbled/win") == 1)
             #expect(server.requests("/t/garbled/loss").isEmpty)
-            #expect(try await AdSourceRouteTests.settledCount(server, "/t/served/win") == 1)
+            #expect(try await AdSourceRouteTests.settledCount(daemon, server, "/t/served/win") == 1)
             #expect(server.requests("/t/served/loss").isEmpty)
         }
     }
@@ -232,7 +232,7 @@ struct AuctionRouteTests: MediationScenario {
         try await daemon.run { client in
             let load = try await Self.post(client, "/v1/ads", ["ad_unit": Self.unit, "format": "native"])
             #expect(load.status == 200, "\(load.json)")
-            #expect(try await AdSourceRouteTests.settledCount(server, "/t/served/loss") == 1)
+            #expect(try await AdSourceRouteTests.settledCount(daemon, server, "/t/served/loss") == 1)
             #expect(server.requests("/t/served/loss").first?.query == "reason=102&min=6")
             #expect(server.requests("/t/served/win").isEmpty, "its markup was never fetched")
         }
@@ -257,11 +257,11 @@ struct AuctionRouteTests: MediationScenario {
         try await daemon.run { client in
             let load = try await Self.post(client, "/v1/ads", ["ad_unit": Self.unit, "format": "native"])
             #expect(load.status == 200, "\(load.json)")
-            #expect(try await AdSourceRouteTests.settledCount(server, "/t/broken/loss") == 1)
+            #expect(try await AdSourceRouteTests.settledCount(daemon, server, "/t/broken/loss") == 1)
             #expect(server.requests("/t/broken/loss").first?.query == "reason=1&min=")
             #expect(server.requests("/t/broken/win").isEmpty)
             // The garbled bid's markup came from its win notice: that was its notice, no loss follows.
-            #expect(try await AdSourceRouteTests.settledCount(server, "/t/garbled/win") == 1)
+            #expect(try await AdSourceRouteTests.settledCount(daemon, server, "/t/garbled/win") == 1)
             #expect(server.requests("/t/garbled/loss").isEmpty)
         }
     }
@@ -393,11 +393,11 @@ struct AdQualityRouteTests: MediationScenario {
             for (name, reason) in [
                 ("advertiser", 205), ("category", 209), ("attribute", 210), ("anonymous", 205), ("rival", 206),
             ] {
-                #expect(try await AdSourceRouteTests.settledCount(server, "/t/\(name)/loss") == 1, "\(name)")
+                #expect(try await AdSourceRouteTests.settledCount(daemon, server, "/t/\(name)/loss") == 1, "\(name)")
                 #expect(server.requests("/t/\(name)/loss").first?.query.hasPrefix("reason=\(reason)&") == true)
                 #expect(server.requests("/t/\(name)/win").isEmpty)
             }
-            #expect(try await AdSourceRouteTests.settledCount(server, "/t/clean/win") == 1)
+            #expect(try await AdSourceRouteTests.settledCount(daemon, server, "/t/clean/win") == 1)
             let metrics = try await metricsText(client)
             #expect(metrics.contains(#"secure_signals_bids_blocked_total{reason="advertiser"} 2"#), "\(metrics)")
             #expect(metrics.contains(#"secure_signals_bids_blocked_total{reason="category"} 1"#))

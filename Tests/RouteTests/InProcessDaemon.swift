@@ -70,6 +70,12 @@ final class InProcessDaemon: Sendable {
             directory: repositoryRoot, registry: registry)
     }
 
+    /// Returns once the tracker queue has nothing more to send now: what tests await rather
+    /// than sleep for "no second ping came".
+    func trackersIdle() async {
+        await application.trackers.idle()
+    }
+
     /// The ads' events from now on, as the event stream's client reads them.
     func events(adUnit: String? = nil) -> AsyncThrowingStream<ServerSentAdEvent, any Error> {
         let hub = application.state.ads.events.subscribe(EventHub.Filter(adUnit: adUnit))

@@ -68,6 +68,17 @@ struct RecipientKeyRouteTests {
         return (result.signals.first { $0.recipient == "bidder" }, result.errors)
     }
 
+    /// The bidder's next fetch as its status shows it, once the refresh has scheduled it past
+    /// the set in force (`at`), and when that set was fetched; both wall-clock ms.
+    static func nextFetch(_ client: DaemonClient) async throws -> (at: Int64, fetchedAt: Int64) {
+        let status = try await bidder(client) { status in
+            guard let next = try? milliseconds(status.nextFetchAt), let fetched = try? milliseconds(status.fetchedAt)
+            else { return false }
+            return next > fetched
+        }
+        return (try milliseconds(status.nextFetchAt), try milliseconds(status.fetchedAt))
+    }
+
     static func milliseconds(_ time: String?) throws -> Int64 {
         let date = try Date(try #require(time), strategy: .iso8601)
         return Int64((date.timeIntervalSince1970 * 1000).rounded())
@@ -126,8 +137,9 @@ struct RecipientKeyRouteTests {
             rotated.configs += old.configs
             Self.serve(rotated, on: server, headers: ["Cache-Control": "max-age=600"])
             // Fetched again between 0.4 and 0.6 of the lifetime (half, give or take a tenth).
+            let next = try await Self.nextFetch(client)
+            #expect((239_000...361_000).contains(next.at - next.fetchedAt), "next fetch \(next)")
             daemon.application.clock.advance(by: .seconds(230))
-            try await Task.sleep(for: .milliseconds(200))
             #expect(server.requests("/keys").count == 1)
             #expect(try await Self.collect(client).0?.keyID == 1)
             daemon.application.clock.advance(by: .seconds(131))
@@ -153,12 +165,12 @@ struct RecipientKeyRouteTests {
             let status = try await Self.bidder(client) { $0.state == .fresh }
             let fetchedAt = try Self.milliseconds(status.fetchedAt)
             #expect(try Self.milliseconds(status.freshUntil) - fetchedAt == 600_000)
-            // Refreshed at 300 s, give or take 60: not by 230 s, surely by 361 s.
-            daemon.application.clock.advance(by: .seconds(230))
-            try await Task.sleep(for: .milliseconds(200))
+            // Refreshed at 300 s, give or take 60: surely by 361 s.
+            let next = try await Self.nextFetch(client)
+            #expect((239_000...361_000).contains(next.at - next.fetchedAt), "next fetch \(next)")
             #expect(server.requests("/keys").count == 1)
             Self.serve(keys, on: server)  // no Cache-Control: the recipient's default
-            daemon.application.clock.advance(by: .seconds(131))
+            daemon.application.clock.advance(by: .seconds(361))
             let refreshed = try await Self.bidder(client) { (try? Self.milliseconds($0.fetchedAt)) != fetchedAt }
             let lifetime = try Self.milliseconds(refreshed.freshUntil) - Self.milliseconds(refreshed.fetchedAt)
             #expect(lifetime == 7_200_000)
@@ -306,12 +318,15 @@ struct RecipientKeyRouteTests {
             Self.serve(keys, on: server, headers: ["Cache-Control": "max-age=3600"])
             daemon.application.clock.advance(by: .seconds(60))
             _ = try await Self.bidder(client) { $0.state == .fresh && $0.keyIDs == [8] }
+            let scheduled = try await Self.nextFetch(client)
             let fetches = server.requests("/keys").count
             try await daemon.application.reload(reloaded)
-            #expect(try await client.recipients().first { $0.name == "bidder" }?.keyIDs == [8])
+            let after = try #require(try await client.recipients().first { $0.name == "bidder" })
+            #expect(after.keyIDs == [8])
             #expect(try await Self.collect(client).0?.keyID == 8)
-            try await Task.sleep(for: .milliseconds(200))
-            #expect(server.requests("/keys").count == fetches, "a reload does not fetch again")
+            // The refresh runs on, on its schedule: a reload neither restarts nor reschedules it.
+            #expect(try Self.milliseconds(after.nextFetchAt) == scheduled.at, "a reload does not fetch again")
+            #expect(server.requests("/keys").count == fetches)
         }
     }
 

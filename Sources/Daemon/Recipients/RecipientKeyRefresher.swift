@@ -156,6 +156,7 @@ private struct Refresh {
             keys.keySet.map { min($0.refreshAt(jitter: .random(in: -1...1)), now + $0.lifetime.wholeMilliseconds / 2) }
             ?? now
         while !Task.isCancelled {
+            keys.scheduleFetch(at: next)
             do {
                 try await clock.sleep(untilMilliseconds: next)
             } catch {
@@ -174,6 +175,7 @@ private struct Refresh {
                     clock.nowMilliseconds
                     + RecipientKeyRefresher.retryBackoff.delay(afterFailures: failures).wholeMilliseconds
                 // Recorded once the next try is set: whoever sees the failure sees its schedule.
+                keys.scheduleFetch(at: next)
                 failed(refusal)
             } catch {
                 return

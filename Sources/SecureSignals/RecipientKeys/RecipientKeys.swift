@@ -51,6 +51,8 @@ public final class RecipientKeys: Sendable {
         var set: RecipientKeySet?
         var sealer: EnvelopeSealer?
         var lastError: String?
+        /// When the refresh fetches next (wall-clock ms): its schedule, for the status.
+        var nextFetch: Int64?
     }
 
     public let kind: RecipientKeySourceKind
@@ -108,7 +110,7 @@ public final class RecipientKeys: Sendable {
     @discardableResult
     public func install(_ set: RecipientKeySet, sealer: EnvelopeSealer) -> RecipientKeySet? {
         fetched.withLock { state in
-            defer { state = Fetched(set: set, sealer: sealer, lastError: nil) }
+            defer { state = Fetched(set: set, sealer: sealer, lastError: nil, nextFetch: state.nextFetch) }
             return state.set
         }
     }
@@ -126,6 +128,11 @@ public final class RecipientKeys: Sendable {
     public func carryOver(from other: RecipientKeys) {
         let taken = other.fetched.withLock { $0 }
         fetched.withLock { $0 = taken }
+    }
+
+    /// Records when the refresh fetches next (wall-clock ms).
+    public func scheduleFetch(at time: Int64) {
+        fetched.withLock { $0.nextFetch = time }
     }
 
     /// Records why a fetch failed; the set in force stays.
@@ -158,7 +165,7 @@ public final class RecipientKeys: Sendable {
             fetchedAt: current.set.map { Self.time($0.fetchedAt) },
             freshUntil: current.set.map { Self.time($0.freshUntil) },
             staleUntil: current.set.map { Self.time($0.staleUntil(maxStale: maxStale)) }, state: state,
-            lastError: current.lastError)
+            lastError: current.lastError, nextFetchAt: keyURL == nil ? nil : current.nextFetch.map(Self.time))
     }
 
     /// Whether `other` fetches the same keys the same way: a reload keeps the running one.
