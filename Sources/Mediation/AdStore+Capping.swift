@@ -34,7 +34,7 @@ extension AdStore {
         return units.values.sorted { $0.id < $1.id }.map { unit in
             AdUnitStatus(
                 unit, times: impressions.times(unit: unit.id, uid: uid), until: cappedUntil(unit, uid: uid, now: now),
-                now: now, ready: hasReadyAd(unit.id))
+                now: now, ready: hasReadyAd(unit.id), nextRetry: nextRetry(unit.id))
         }
     }
 }

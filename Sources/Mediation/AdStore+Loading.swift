@@ -99,7 +99,7 @@ extension AdStore {
             }
             readyAd[unit.id] = ad.id
             retryAttempts[unit.id] = 0
-            retries.removeValue(forKey: unit.id)?.cancel()
+            retries.removeValue(forKey: unit.id)?.task.cancel()
             publish(.loaded, ad, ["network": .string(fill.network)])
             return .success(ad.snapshot(now: now))
         case .failure(let failure):
@@ -161,20 +161,28 @@ extension AdStore {
             "ad load failed; retrying",
             metadata: ["ad_unit": "\(unit.id)", "attempt": "\(attempt)", "in_s": "\(delay)"])
         let clock = self.clock
-        retries[unit.id] = Task {
+        let due = clock.now.advanced(by: delay)
+        // Ended by its unit's removal at a reload (cancelled), else by its own load.
+        let task = Task {
             do {
-                try await clock.sleep(for: delay)
+                try await clock.sleep(until: due, tolerance: nil)
             } catch {
                 return
             }
             await self.retry(unit, request)
         }
+        retries[unit.id] = (task, due)
     }
 
     private func retry(_ unit: AdUnit, _ request: AdLoadRequest) async {
         retries[unit.id] = nil
         guard !isLoading(unit.id), !hasReadyAd(unit.id) else { return }
         _ = await startLoad(unit, request).value
+    }
+
+    /// How long until `unit`'s failed load is tried again, when a retry is waiting.
+    func nextRetry(_ unit: String) -> Duration? {
+        retries[unit].map { max(.zero, clock.now.duration(to: $0.due)) }
     }
 
     /// Whether `unit` has an ad a load would hand out now.

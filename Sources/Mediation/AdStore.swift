@@ -39,7 +39,8 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     /// an older privacy state is not joined.
     var inFlight: [String: (task: Task<LoadResult, Never>, privacy: Int)] = [:]
     var retryAttempts: [String: Int] = [:]
-    var retries: [String: Task<Void, Never>] = [:]
+    /// Each unit's retry waiting for its time (the task that sleeps until `due`, then loads).
+    var retries: [String: (task: Task<Void, Never>, due: C.Instant)] = [:]
     /// The privacy state's decisions, and for each line item (made again when either changes).
     var policy = ConsentPolicy.unset
     var decisions: LineItemDecisions
@@ -126,8 +127,8 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
         // The caps may have changed: what they count now is read again.
         impressions = Self.history(
             in: impressionLog, units: self.units.values, now: wallClock.nowMilliseconds, logger: logger)
-        for (unit, task) in retries where self.units[unit] == nil {
-            task.cancel()
+        for (unit, retry) in retries where self.units[unit] == nil {
+            retry.task.cancel()
             retries[unit] = nil
         }
         for host in fresh { Task { _ = await host.ready() } }

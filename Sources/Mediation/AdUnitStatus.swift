@@ -27,9 +27,12 @@ public struct AdUnitStatus: Sendable, Encodable, Equatable {
     /// Whether the unit holds a loaded, unexpired, unused ad, which a load hands out at once
     /// unless the app is capped.
     public var ready: Bool
+    /// After a failed load, how long until it is tried again (its `max_retries`, on a backoff
+    /// of 2 s doubling); absent when no retry waits.
+    @WireName("next_retry_ms") public var nextRetryMilliseconds: Int64?
 
     /// `until`: wall-clock ms; `now` on the same clock.
-    init(_ unit: AdUnit, times: [Int64], until: Int64?, now: Int64, ready: Bool) {
+    init(_ unit: AdUnit, times: [Int64], until: Int64?, now: Int64, ready: Bool, nextRetry: Duration?) {
         id = unit.id
         format = unit.format
         frequencyCaps = unit.capping.caps.map {
@@ -42,5 +45,7 @@ public struct AdUnitStatus: Sendable, Encodable, Equatable {
         cappedUntil = until.map { Date(timeIntervalSince1970: (Double($0) / 1000).rounded(.up)).formatted(.iso8601) }
         retryAfterMilliseconds = until.map { $0 - now }
         self.ready = ready
+        // Rounded up: a client that waits that long finds the retry made.
+        nextRetryMilliseconds = nextRetry.map { ($0 + .nanoseconds(999_999)).wholeMilliseconds }
     }
 }

@@ -321,17 +321,26 @@ struct AdRouteTests: MediationScenario {
             defer { counting.cancel() }
             #expect(try await Self.post(client, "/v1/ads", ["ad_unit": "dry", "format": "native"]).status == 404)
             _ = try await eventually { await counter.count == 1 ? true : nil }
-            // Retry 1 after 2 s, retry 2 after 4 s more, then no more (max_retries 2).
+            /// The unit's next retry as `GET /v1/ad_units` shows it, in ms; nil when none waits.
+            func nextRetry() async throws -> Int? {
+                let reply = try await client.request(.GET, "/v1/ad_units")
+                let units = try #require(
+                    (try JSONSerialization.jsonObject(with: reply.body) as? [String: Any])?["ad_units"]
+                        as? [[String: Any]])
+                return units.first { $0["id"] as? String == "dry" }?["next_retry_ms"] as? Int
+            }
+            // Retry 1 after 2 s, retry 2 after 4 s more, then no more (max_retries 2). The real
+            // clock runs too, so a schedule is read as at most its delay, and more than a second
+            // short of it.
             for (retry, delay) in [(1, 2_000), (2, 4_000)] {
-                // A second short of it (the real clock runs too, so the margin is wide).
-                try await Self.advance(client, milliseconds: delay - 1_000)
-                try await Task.sleep(for: .milliseconds(200))
-                #expect(await counter.count == retry, "retry \(retry) waits its \(delay) ms")
-                try await Self.advance(client, milliseconds: 1_000)
+                let next = try #require(try await nextRetry(), "retry \(retry) is scheduled")
+                #expect((delay - 1_000)...delay ~= next, "retry \(retry) waits its \(delay) ms, not \(next)")
+                #expect(await counter.count == retry)
+                try await Self.advance(client, milliseconds: delay)
                 _ = try await eventually { await counter.count == retry + 1 ? true : nil }
             }
+            #expect(try await nextRetry() == nil, "no third retry is scheduled")
             try await Self.advance(client, milliseconds: 120_000)
-            try await Task.sleep(for: .milliseconds(300))
             #expect(await counter.count == 3)
         }
     }
