@@ -196,7 +196,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "SignalCrypto", "Client", "Bench", "Mediation",
+                "SignalCrypto", "Client", "Bench", "Mediation", "Timing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -20,7 +20,7 @@ row "init(from:) under Sources/Daemon/Configuration" \
 row "Task { in Sources (outside comments)" \
     "$(grep -rE '(^|[^A-Za-z.])Task \{' Sources --include='*.swift' | grep -vE '^\S+:\s*//' | wc -l)" "<= 8"
 row "sleeps in Tests (Task.sleep, sleep(, usleep()" \
-    "$(grep -rE 'Task\.sleep|[^a-zA-Z.]sleep\(|usleep\(' Tests --include='*.swift' | wc -l)" "<= 12"
+    "$(grep -rE 'Task\.sleep|[^a-zA-Z.]sleep\(|usleep\(' Tests --include='*.swift' | wc -l)" "<= 12 (ArchitectureTests)"
 row "\"/v1/ literals in Sources outside the API module" \
     "$(grep -rF '"/v1/' Sources --include='*.swift' | grep -v '^Sources/API/' | grep -vE '^\S+:\s*//' | wc -l)" \
     "0 (ArchitectureTests)"

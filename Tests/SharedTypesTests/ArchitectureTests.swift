@@ -102,6 +102,22 @@ struct ArchitectureTests {
         #expect(decoders <= 5, "\(decoders) hand-written decoders under Daemon/Configuration (at most 5)")
     }
 
+    /// Tests wait for events, not for time: at most 12 sleeps in the tests (fake servers' delays,
+    /// the one polling helper, a load's moment of death), none waiting for "nothing happened".
+    @Test func testsSleepAtMostTwelveTimes() throws {
+        let tests = Self.sources.deletingLastPathComponent().appendingPathComponent("Tests")
+        let files = try #require(FileManager.default.enumerator(atPath: tests.path)).compactMap { $0 as? String }
+        var sleeps: [String] = []
+        let sleep = try Regex(#"Task\.sleep|[^a-zA-Z.]sleep\(|usleep\("#)
+        for file in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.contains(sleep) {
+                sleeps.append("\(file): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        #expect(sleeps.count <= 12, "\(sleeps.count) sleeps: \(sleeps)")
+    }
+
     /// One concept a file: no source file grows past 400 lines (split it by concern instead).
     @Test func noSourceFileIsOver400Lines() throws {
         let files = try #require(FileManager.default.enumerator(atPath: Self.sources.path)).compactMap { $0 as? String }

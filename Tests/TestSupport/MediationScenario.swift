@@ -1,5 +1,6 @@
 import Client
 import Foundation
+import Timing
 
 /// What the mediation tests share, in-process and through the binary: the seeds' test ad
 /// units, configuration builders, and posting and collecting through a `DaemonClient`.
@@ -40,22 +41,19 @@ extension MediationScenario {
         _ stream: AsyncThrowingStream<ServerSentAdEvent, any Error>, timeout: Duration,
         until done: @escaping @Sendable ([(String, [String: Any])]) -> Bool
     ) async throws -> [(String, [String: Any])] {
-        let events = try await withThrowingTaskGroup(of: [ServerSentAdEvent]?.self) { group in
-            group.addTask {
-                var seen: [ServerSentAdEvent] = []
-                for try await event in stream {
-                    seen.append(event)
-                    if done(seen.map { ($0.name, $0.fields) }) { break }
-                }
-                return seen
+        let outcome = await withTimeout(timeout) {
+            var seen: [ServerSentAdEvent] = []
+            for try await event in stream {
+                seen.append(event)
+                if done(seen.map { ($0.name, $0.fields) }) { break }
             }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = try await group.next() ?? nil
-            group.cancelAll()
-            return first
+            return seen
+        }
+        let events: [ServerSentAdEvent]?
+        switch outcome {
+        case .value(let seen): events = seen
+        case .failure(let error): throw error
+        case .timedOut: events = nil
         }
         guard let events else { throw DaemonFailure("the events did not come within \(timeout)") }
         return events.map { ($0.name, $0.fields) }

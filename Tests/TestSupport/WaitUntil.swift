@@ -1,10 +1,8 @@
 /// Polls `condition` until it holds, for up to `timeout` of real time: for tests that wait for
 /// something to happen (a background task to land), never for time to pass.
 public func waitUntil(timeout: Duration = .seconds(5), _ condition: () async -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !(await condition()) {
-        guard ContinuousClock.now < deadline else { throw WaitFailure(timeout: timeout) }
-        try await Task.sleep(for: .milliseconds(1))
+    guard try await poll(every: .milliseconds(1), for: timeout, { await condition() ? true : nil }) != nil else {
+        throw WaitFailure(timeout: timeout)
     }
 }
 
@@ -16,13 +14,23 @@ public struct WaitFailure: Error, CustomStringConvertible {
 
 /// Polls `probe` until it returns a value, for up to `timeout`.
 public func eventually<T>(timeout: Duration = .seconds(15), _ probe: () async throws -> T?) async throws -> T {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if let value = try await probe() { return value }
-        try await Task.sleep(for: .milliseconds(50))
+    guard let value = try await poll(every: .milliseconds(50), for: timeout, probe) else {
+        throw DaemonFailure("not so after \(timeout)")
     }
-    throw DaemonFailure("not so after \(timeout)")
+    return value
+}
+
+/// `probe`'s first value, asked every `interval` for up to `timeout`; nil when none came. The
+/// one place the tests wait on the real clock for something to happen.
+private func poll<T>(every interval: Duration, for timeout: Duration, _ probe: () async throws -> T?)
+    async throws -> T?
+{
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        if let value = try await probe() { return value }
+        guard ContinuousClock.now < deadline else { return nil }
+        try await Task.sleep(for: interval)
+    }
 }
 
 /// A test's own failure, with what it saw.
