@@ -37,6 +37,7 @@ public final class LoopbackServer: Sendable {
             configuration: ServiceGroupConfiguration(
                 services: [app], gracefulShutdownSignals: [], cancellationSignals: [], logger: quiet))
         self.group = group
+        // Ended by `stop`, or by `deinit`'s graceful shutdown when a caller never stops it.
         running = Task { try await group.run() }
         var found = 0
         for await port in ports { found = port }
@@ -56,6 +57,7 @@ public final class LoopbackServer: Sendable {
 
     deinit {
         let group = self.group
+        // Ends at once: it only asks the group (whose task above then ends) to shut down.
         Task { await group.triggerGracefulShutdown() }
     }
 }

@@ -131,11 +131,10 @@ public struct SoakBenchmark {
         let clock = ContinuousClock()
         let start = clock.now
         guard let connection = try? await RawConnection.open(socketPath) else { return nil }
-        defer { Task { await connection.close() } }
         try? await connection.send("GET \(Endpoints.health.path()) HTTP/1.1\r\nConnection: close\r\n\r\n")
-        guard await connection.closed(within: probeTimeout), connection.text.hasPrefix("HTTP/1.1 200") else {
-            return nil
-        }
-        return clock.now - start
+        let answered = await connection.closed(within: probeTimeout) && connection.text.hasPrefix("HTTP/1.1 200")
+        let took = clock.now - start
+        await connection.close()
+        return answered ? took : nil
     }
 }

@@ -46,6 +46,7 @@ extension DaemonClient {
         // The daemon's first bytes are a comment saying it subscribed the stream.
         guard let first = try await buffers.next() else { throw ClientError("the event stream ended at once") }
         let (events, output) = AsyncThrowingStream<ServerSentAdEvent, any Error>.makeStream()
+        // Ends with the response, or when the caller stops iterating (`onTermination` cancels it).
         let pump = Task { [buffers] in
             var buffers = buffers
             var reader = EventStreamReader()

@@ -122,6 +122,12 @@ struct DaemonApplication: Sendable {
         }
     }
 
+    /// Returns once every adapter and network is ready or failed: what readiness waits for.
+    func settle() async {
+        await state.collector.settle()
+        await state.ads.networksSettle()
+    }
+
     /// Stops every adapter (their programs get their grace period and are reaped) while the
     /// tracker queue writes what it still owes, for the next start to send (in the daemon, its
     /// service has stopped it already; in-process tests stop it here).

@@ -19,7 +19,7 @@ extension AdStore {
         impressions.add(impression, forgettingBefore: horizon)
         let log = impressionLog
         do {
-            // Not cancelled with the call: a client that hangs up still saw the ad.
+            // Not cancelled with the call: a client that hangs up still saw the ad. Awaited here.
             try await Task { try await log.record(impression, forgettingBefore: horizon) }.value
         } catch {
             logger.error(

@@ -41,6 +41,8 @@ extension AdStore {
         let decisions = self.decisions
         let metrics = self.metrics
         let privacy = privacyChanges
+        // Shared by every load of the unit that joins it; ends with the waterfall, which each
+        // line item's timeout bounds.
         let task = Task {
             let start = ContinuousClock.now
             let result = await waterfall.load(request, decisions: decisions)

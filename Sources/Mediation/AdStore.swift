@@ -131,7 +131,7 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
             retry.task.cancel()
             retries[unit] = nil
         }
-        for host in fresh { Task { _ = await host.ready() } }
+        for host in fresh { await host.beginSetup() }
     }
 
     var now: Duration { origin.duration(to: clock.now) }
@@ -152,6 +152,11 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
             if let host = networks[name] { statuses.append(await host.status) }
         }
         return statuses
+    }
+
+    /// Returns once every network is set up or failed (lazy ones not yet used count as settled).
+    public func networksSettle() async {
+        for host in networks.values { await host.settled() }
     }
 
     public var networksSettled: Bool {

@@ -33,10 +33,17 @@ actor NetworkHost {
     /// Nil when its setup failed or timed out.
     func ready() async -> (any AdNetworkAdapter)? {
         if let adapter { return adapter }
-        if let setup { return await setup.value }
+        return await beginSetup().value
+    }
+
+    /// Starts the setup unless it has started; its task, which every caller shares. Not a
+    /// child of any one caller: it ends within the network's init timeout, whoever waits.
+    @discardableResult
+    func beginSetup() -> Task<(any AdNetworkAdapter)?, Never> {
+        if let setup { return setup }
         let task = Task { await self.runSetup() }
         setup = task
-        return await task.value
+        return task
     }
 
     private func runSetup() async -> (any AdNetworkAdapter)? {
@@ -75,6 +82,12 @@ actor NetworkHost {
             adapterVersion: type.adapterVersion, sdkVersion: adapter?.sdkVersion,
             circuit: CircuitStatus(state: .closed, consecutiveFailures: 0, retryInMilliseconds: nil, opened: 0),
             program: nil)
+    }
+
+    /// Returns once it is set up or failed (a lazy network not yet used is settled at once).
+    func settled() async {
+        guard !isSettled else { return }
+        _ = await ready()
     }
 
     /// Whether it is set up or failed; a lazy network not yet used counts as settled.

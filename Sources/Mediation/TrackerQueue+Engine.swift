@@ -129,6 +129,7 @@ extension TrackerQueue {
         /// Wakes the committer at `time` (wall-clock ms), whether or not anything else does.
         func wake(at time: Int64) {
             let (clock, wakes) = (self.clock, self.wakes)
+            // Ends at `time` (its one wake), or at once once the queue has stopped.
             Task {
                 try? await clock.sleep(untilMilliseconds: time)
                 wakes.yield()
@@ -233,6 +234,7 @@ extension TrackerQueue {
                     timer.task.cancel()
                 }
                 let (clock, wakes) = (clock, wakes)
+                // Ends at `due`, or when an earlier retry replaces it or the stop cancels it.
                 let task = Task { [weak self] in
                     do { try await clock.sleep(untilMilliseconds: due) } catch { return }
                     self?.state.withLock { state in

@@ -34,7 +34,11 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
     private let logger: Logger
     private let metrics: CollectionMetrics
 
-    private var state = AdapterState.initializing
+    private var state = AdapterState.initializing {
+        didSet { if isSettled { resumeSettled() } }
+    }
+    /// Who waits for the adapter to be ready or failed (`settled()`).
+    private var settledWaiters: [CheckedContinuation<Void, Never>] = []
     private var adapter: (any SignalSource)?
     private var initError: SignalError?
     private var initLatency: Duration?
@@ -43,7 +47,7 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
     private var breaker: CircuitBreaker<C.Instant>
     private var isShutDown = false
     /// The adapter's creation, while it runs: a shutdown cancels it and stops what it made.
-    private var creation: Task<any SignalSource, any Error>?
+    private var creation: Task<Result<any SignalSource, any Error>, Never>?
     /// Bumped whenever cached signals become invalid (privacy change, reset), so that a
     /// collection that started before cannot cache its now stale answer.
     private var generation = 0
@@ -67,25 +71,40 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
         let clock = self.clock
         let start = clock.now
         let make = factory.make
-        let creation = Task { try await make(context) }
+        // Not a child of this call: an adapter past its init timeout goes on initializing, and
+        // this task, which ends with its creation (or is stopped by `shutdown`), records it.
+        let creation = Task {
+            let result: Result<any SignalSource, any Error>
+            do {
+                result = .success(try await make(context))
+            } catch {
+                result = .failure(error)
+            }
+            self.finishInitialization(result, latency: start.duration(to: clock.now))
+            return result
+        }
         self.creation = creation
         // An adapter that enforces its own init timeout (a program) gets a moment more here,
         // so that its own, more precise reason is the one kept.
         let limit = configuration.initTimeout + (factory.enforcesInitTimeout ? .seconds(2) : .zero)
-        let outcome = await withTimeout(limit, clock: clock) { try await creation.value }
-        switch outcome {
-        case .value(let adapter):
-            finishInitialization(.success(adapter), latency: start.duration(to: clock.now))
-        case .failure(let error):
-            finishInitialization(.failure(error), latency: start.duration(to: clock.now))
-        case .timedOut:
+        if case .timedOut = await withTimeout(limit, clock: clock, operation: { _ = await creation.value }),
+            state == .initializing
+        {
             state = .timedOut
             logger.warning("adapter still initializing after its init timeout", metadata: ["adapter": "\(name)"])
-            Task {
-                let result = await creation.result
-                self.finishInitialization(result, latency: start.duration(to: clock.now))
-            }
         }
+    }
+
+    /// Returns once the adapter is ready or failed (at once if it is).
+    func settled() async {
+        guard !isSettled else { return }
+        await withCheckedContinuation { settledWaiters.append($0) }
+    }
+
+    private func resumeSettled() {
+        let waiters = settledWaiters
+        settledWaiters = []
+        for waiter in waiters { waiter.resume() }
     }
 
     private func finishInitialization(_ result: Result<any SignalSource, any Error>, latency: Duration) {
@@ -148,7 +167,7 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
         if let creation {
             // Still initializing: stop the creation, and whatever it made if it made it anyway.
             creation.cancel()
-            if case .success(let made) = await creation.result { await made.shutdown() }
+            if case .success(let made) = await creation.value { await made.shutdown() }
         }
         await adapter?.shutdown()
     }
@@ -289,6 +308,8 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
         let timeout = configuration.timeout
         let generation = self.generation
         let clock = self.clock
+        // Not the caller's child: a collection past its deadline goes on, so that a late value
+        // still fills the cache; it ends with the adapter's answer or its own timeout.
         Task {
             let start = clock.now
             let outcome = await withTimeout(timeout, clock: clock) { try await adapter.collectSignals(for: request) }

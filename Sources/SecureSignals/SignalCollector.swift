@@ -91,6 +91,11 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
     }
 
     /// Whether every adapter is ready or failed (none initializing).
+    /// Returns once every adapter is ready or failed, however long past its init timeout.
+    public func settle() async {
+        for slot in slots.values { await slot.host.settled() }
+    }
+
     public var isSettled: Bool {
         get async {
             for slot in slots.values where !(await slot.host.isSettled) { return false }
@@ -184,6 +189,7 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         for (_, slot) in removed {
             let host = slot.host
             let id = UUID()
+            // Ends when the host has stopped; `shutdown` waits for every one still retiring.
             retiring[id] = Task {
                 await host.shutdown()
                 self.retired(id)
@@ -192,6 +198,7 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         for slot in created {
             if privacy != nil { await slot.host.privacyChanged() }
             let (host, context) = (slot.host, context(for: slot.configuration))
+            // Ends within the adapter's init timeout (a reload does not wait for new adapters).
             Task { await host.initialize(context: context) }
         }
     }

@@ -42,6 +42,8 @@ extension Race {
         let race = self
         return await withCheckedContinuation { continuation in
             race.begin(continuation)
+            // Neither is the caller's child, so that an operation deaf to cancellation costs it
+            // only the timeout: the first to finish cancels the other (`onFinish` below).
             let work = Task {
                 do {
                     let value = try await operation()

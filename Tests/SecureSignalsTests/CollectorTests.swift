@@ -202,8 +202,11 @@ struct CollectorTests {
         await initializing.value
         #expect(await collector.statuses().first?.state == .timedOut)
         #expect(await collector.collect(requestID: "early").errors.map(\.code) == [.sdkUnavailable])
+        #expect(await collector.isSettled == false)
         clock.advance(by: .milliseconds(250))
-        try await waitUntil { await collector.statuses().first?.state == .ready }
+        // Settling is an event: readiness awaits it rather than polling.
+        await collector.settle()
+        #expect(await collector.statuses().first?.state == .ready)
         #expect(await collector.statuses().first?.initLatencyMilliseconds == 300)
         #expect(await collector.collect(requestID: "late").signals.count == 1)
     }

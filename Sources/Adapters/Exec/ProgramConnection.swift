@@ -55,6 +55,7 @@ actor ProgramConnection {
                 outgoingContinuation.yield(line)
             }
         } onCancel: {
+            // Ends at once: a cancellation handler cannot await the actor that forgets the call.
             Task { await self.abandon(id) }
         }
     }

@@ -85,7 +85,8 @@ struct ProgramRun: Sendable {
             }
             group.addTask { await Self.write(connection.outgoing, to: execution.standardInputWriter, connection) }
             // The readers run in tasks of their own, which nothing cancels: they read to the real
-            // end of the program's output, so that its last words reach the log and its exit is seen.
+            // end of the program's output, so that its last words reach the log and its exit is
+            // seen. Each ends with the program's output, and is awaited here.
             group.addTask {
                 await Task {
                     await Self.readReplies(execution, connection: connection, counters: counters, exited: exited)

@@ -57,6 +57,7 @@ actor ProgramSupervisor {
     /// init error otherwise. From then on the program is supervised until `stop`.
     func start() async throws(SignalError) -> ProgramRun.Versions {
         let (first, report) = AsyncStream<Result<ProgramRun.Versions, SignalError>>.makeStream()
+        // Ends at `stop`, which cancels it and waits for it (the program is supervised until then).
         let loop = Task { await self.supervise(reportingFirstInitialization: report) }
         self.loop = loop
         // Stopped while starting (a shutdown, or a reload): the program goes with the start.

@@ -96,6 +96,7 @@ actor RecipientKeyRefresher {
         for (name, recipient) in recipients where running[name] == nil {
             guard let keyURL = recipient.keys.keyURL else { continue }
             let keys = recipient.keys
+            // Ends when a reload drops the recipient or `stop` cancels it; `stop` waits for each.
             let task = Task { [fetcher, clock, logger, metrics] in
                 await Refresh(
                     name: name, keyURL: keyURL, keys: keys, owner: self, fetcher: fetcher, clock: clock,

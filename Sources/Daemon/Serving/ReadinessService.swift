@@ -14,15 +14,15 @@ struct ReadinessService: Service {
     func run() async throws {
         let application = self.application
         let start = ContinuousClock.now
-        let initialization = Task { await application.initialize() }
         let listening = self.listening
+        // Not a child: initialization goes on past READY for adapters past their init timeout,
+        // and a shutdown does not wait for it (it ends within each init timeout, and the
+        // adapters' stop ends what is left).
+        Task { await application.initialize() }
         await cancelWhenGracefulShutdown {
             for await _ in listening.prefix(1) {}
-            _ = await withTimeout(.seconds(10)) { await initialization.value }
-            // Adapters past their own init timeout are still initializing: wait for them too, up to 10 s.
-            while !Task.isCancelled, ContinuousClock.now - start < .seconds(10), !(await application.isSettled) {
-                try? await Task.sleep(for: .milliseconds(50))
-            }
+            // Every adapter and network ready or failed, however late, or 10 s after start.
+            _ = await withTimeout(.seconds(10) - (ContinuousClock.now - start)) { await application.settle() }
         }
         if !Task.isShuttingDownGracefully {
             let statuses = await application.state.statuses()
