@@ -24,27 +24,17 @@ public struct SettingsMacro: MemberMacro, ExtensionMacro {
         // Read last: a required key that fails ends the reading, and what was read before it
         // has had its failures recorded.
         var required: [String] = []
-        for member in declaration.memberBlock.members {
-            guard let variable = member.decl.as(VariableDeclSyntax.self), WireKeysMacro.isStored(variable) else {
-                continue
-            }
-            let bounds: String
-            do {
-                bounds = try boundsArguments(of: variable)
-            } catch {
-                context.diagnose(Diagnostic(node: Syntax(variable), message: error))
-                continue
-            }
-            for binding in variable.bindings {
-                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.trimmedDescription
-                else { continue }
-                if let initial = binding.initializer?.value.trimmedDescription {
-                    lines.append("self.\(name) = try container.setting(.\(name), default: \(initial)\(bounds))")
-                } else if let type = binding.typeAnnotation?.type, isOptional(type) {
-                    lines.append("self.\(name) = try container.setting(.\(name), default: nil\(bounds))")
-                } else {
-                    required.append("self.\(name) = try container.required(.\(name)\(bounds))")
-                }
+        // The member expansion (`@WireKeys`') diagnoses `#if`; this one, malformed `@Bounds`.
+        let properties = WireKeysMacro.storedProperties(
+            of: declaration, in: context, diagnosingConditionals: false, reading: boundsArguments)
+        for (property, bounds) in properties {
+            let name = property.name
+            if let initial = property.binding.initializer?.value.trimmedDescription {
+                lines.append("self.\(name) = try container.setting(.\(name), default: \(initial)\(bounds))")
+            } else if let type = property.binding.typeAnnotation?.type, isOptional(type) {
+                lines.append("self.\(name) = try container.setting(.\(name), default: nil\(bounds))")
+            } else {
+                required.append("self.\(name) = try container.required(.\(name)\(bounds))")
             }
         }
         let access = declaration.modifiers.contains { $0.name.text == "public" } ? "public " : ""

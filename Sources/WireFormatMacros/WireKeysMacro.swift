@@ -13,29 +13,8 @@ public struct WireKeysMacro: MemberMacro {
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         var cases: [String] = []
-        for member in declaration.memberBlock.members {
-            if member.decl.is(IfConfigDeclSyntax.self) {
-                // A property there might or might not be coded; say so rather than guess.
-                context.diagnose(
-                    Diagnostic(
-                        node: Syntax(member.decl),
-                        message: WireKeysMessage("@WireKeys cannot see properties inside #if; move them out")))
-                continue
-            }
-            guard let variable = member.decl.as(VariableDeclSyntax.self), isStored(variable) else { continue }
-            let override: String?
-            do {
-                override = try wireName(of: variable)
-            } catch {
-                context.diagnose(Diagnostic(node: Syntax(variable), message: error))
-                continue
-            }
-            for binding in variable.bindings {
-                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.trimmedDescription
-                else { continue }
-                let wire = override ?? SnakeCase.spell(name.trimmingBackticks)
-                cases.append("case \(name) = \"\(wire)\"")
-            }
+        for (property, wire) in storedProperties(of: declaration, in: context, reading: wireName) {
+            cases.append("case \(property.name) = \"\(wire ?? SnakeCase.spell(property.name.trimmingBackticks))\"")
         }
         guard !cases.isEmpty else {
             context.diagnose(
@@ -49,6 +28,49 @@ public struct WireKeysMacro: MemberMacro {
                 stringLiteral: "\(access)enum CodingKeys: String, CodingKey, CaseIterable {\n"
                     + cases.joined(separator: "\n") + "\n}")
         ]
+    }
+
+    /// One stored property of a wire type: its name and its binding.
+    struct StoredProperty {
+        let name: String
+        let binding: PatternBindingSyntax
+    }
+
+    /// Each stored property coding sees, in order, with what `attribute` reads off its
+    /// declaration. What is malformed is diagnosed where it is, in order: an attribute that
+    /// `attribute` refuses (the property is left out), and a member inside `#if` (it might or
+    /// might not be coded: say so rather than guess) unless another expansion of the same
+    /// declaration does (`diagnosingConditionals: false`).
+    static func storedProperties<T>(
+        of declaration: some DeclGroupSyntax, in context: some MacroExpansionContext,
+        diagnosingConditionals: Bool = true,
+        reading attribute: (VariableDeclSyntax) throws(WireKeysMessage) -> T
+    ) -> [(property: StoredProperty, attribute: T)] {
+        var found: [(property: StoredProperty, attribute: T)] = []
+        for member in declaration.memberBlock.members {
+            if member.decl.is(IfConfigDeclSyntax.self) {
+                guard diagnosingConditionals else { continue }
+                context.diagnose(
+                    Diagnostic(
+                        node: Syntax(member.decl),
+                        message: WireKeysMessage("@WireKeys cannot see properties inside #if; move them out")))
+                continue
+            }
+            guard let variable = member.decl.as(VariableDeclSyntax.self), isStored(variable) else { continue }
+            let read: T
+            do {
+                read = try attribute(variable)
+            } catch {
+                context.diagnose(Diagnostic(node: Syntax(variable), message: error))
+                continue
+            }
+            for binding in variable.bindings {
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.trimmedDescription
+                else { continue }
+                found.append((StoredProperty(name: name, binding: binding), read))
+            }
+        }
+        return found
     }
 
     /// An instance property with storage that coding sees: not static or lazy, and with no
