@@ -60,15 +60,15 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Percent-encoding of one path segment or query component: everything but RFC 3986's
-/// unreserved characters.
+/// unreserved characters, and the dot too, so that no value becomes a `.` or `..` segment that
+/// a client or proxy would normalize away.
 enum PercentEncoding {
     static func segment(_ text: String) -> String {
         var out = ""
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let hex = Array("0123456789ABCDEF".utf8)

@@ -249,9 +249,11 @@ private final class JournalWriter: Sendable {
         wakes.yield()
     }
 
-    /// Writes what is pending, then stops.
+    /// Writes what is pending, then stops; what was published after the run ended (a
+    /// background load's events while the adapters stop) is written too.
     func close() async {
         await lifecycle.stopAndWait(running: run)
+        await writePending()
     }
 
     private func writePending() async {

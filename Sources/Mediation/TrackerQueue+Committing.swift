@@ -26,6 +26,7 @@ extension TrackerQueue.Engine {
                 state.unsavedSince = nil
                 state.settled = []
                 state.rescheduled = []
+                state.committing = !commit.isEmpty
                 return (commit, state.enqueued)
             }
             if commit.isEmpty {
@@ -48,8 +49,10 @@ extension TrackerQueue.Engine {
                         state.retryDue = min(state.retryDue ?? earliest, earliest)
                     }
                 }
-                resumeWaiters(upTo: upTo, failure: nil)
+                // In hand before anyone hears they are written: an idle queue has sent them.
                 hand(added)
+                state.withLock { $0.committing = false }
+                resumeWaiters(upTo: upTo, failure: nil)
                 refill()
             } catch {
                 if faults.shouldLog("commit") {
@@ -62,6 +65,7 @@ extension TrackerQueue.Engine {
                     state.unsavedSince = commit.adding.isEmpty ? state.unsavedSince : commit.addedAt
                     state.settled = commit.settled + state.settled
                     state.rescheduled = commit.rescheduled + state.rescheduled
+                    state.committing = false
                 }
                 resumeWaiters(upTo: upTo, failure: error)
                 // Pings no call waits for (a background load's notices) are tried again

@@ -34,12 +34,14 @@ extension TrackerQueue {
             var stopped = false
             /// Who waits for the queue to have nothing to do now (`idle()`).
             var idleWaiters: [CheckedContinuation<Void, Never>] = []
+            /// A commit is being written: what it adds is in neither `unsaved` nor `inHand`.
+            var committing = false
 
             /// Nothing unsaved, nothing in hand, nothing untried left in the outbox, no retry
             /// due by `now`: the queue has nothing to do until a retry's time or a new ping.
             func isIdle(at now: Int64) -> Bool {
-                unsaved.isEmpty && settled.isEmpty && rescheduled.isEmpty && inHand.isEmpty && deferred == 0
-                    && (retryDue.map { $0 > now } ?? true)
+                !committing && unsaved.isEmpty && settled.isEmpty && rescheduled.isEmpty && inHand.isEmpty
+                    && deferred == 0 && (retryDue.map { $0 > now } ?? true)
             }
         }
 

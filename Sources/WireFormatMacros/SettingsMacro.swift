@@ -27,17 +27,19 @@ public struct SettingsMacro: MemberMacro, ExtensionMacro {
         // The member expansion (`@WireKeys`') diagnoses `#if`; this one, malformed `@Bounds`.
         let properties = WireKeysMacro.storedProperties(
             of: declaration, in: context, diagnosingConditionals: false, reading: boundsArguments)
-        for (property, bounds) in properties {
+        for (index, (property, bounds)) in properties.enumerated() {
             let name = property.name
             if let initial = property.binding.initializer?.value.trimmedDescription {
                 lines.append("self.\(name) = try container.setting(.\(name), default: \(initial)\(bounds))")
-            } else if let type = property.binding.typeAnnotation?.type, isOptional(type) {
+            } else if let type = typeAnnotation(of: index, in: properties.map(\.property)), isOptional(type) {
                 lines.append("self.\(name) = try container.setting(.\(name), default: nil\(bounds))")
             } else {
                 required.append("self.\(name) = try container.required(.\(name)\(bounds))")
             }
         }
-        let access = declaration.modifiers.contains { $0.name.text == "public" } ? "public " : ""
+        let access =
+            declaration.modifiers.first { ["public", "package", "open"].contains($0.name.text) }
+            .map { $0.name.text == "open" ? "public " : "\($0.name.text) " } ?? ""
         let body = """
             extension \(type.trimmedDescription): StrictSettings {
                 \(access)init(from decoder: any Decoder) throws {
@@ -59,6 +61,9 @@ public struct SettingsMacro: MemberMacro, ExtensionMacro {
     /// `, in: RANGE` (and `, as: "WHAT"`) from a property's `@Bounds(RANGE)` or
     /// `@Bounds(RANGE, "WHAT")`; empty without one.
     static func boundsArguments(of variable: VariableDeclSyntax) throws(WireKeysMessage) -> String {
+        if variable.bindingSpecifier.tokenKind == .keyword(.let) {
+            throw WireKeysMessage("a @Settings property is a var: the decoder sets it")
+        }
         for attribute in variable.attributes {
             guard let attribute = attribute.as(AttributeSyntax.self),
                 attribute.attributeName.trimmedDescription.split(separator: ".").last == "Bounds"
@@ -78,8 +83,18 @@ public struct SettingsMacro: MemberMacro, ExtensionMacro {
     }
 
     static func isOptional(_ type: TypeSyntax) -> Bool {
-        if type.is(OptionalTypeSyntax.self) { return true }
+        if type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return true }
+        if let member = type.as(MemberTypeSyntax.self) { return member.name.text == "Optional" }
         return type.as(IdentifierTypeSyntax.self)?.name.text == "Optional"
+    }
+
+    /// A binding's type: its own annotation, or, in `var a, b: Int?`, the next one's.
+    static func typeAnnotation(of index: Int, in properties: [WireKeysMacro.StoredProperty]) -> TypeSyntax? {
+        for property in properties[index...] {
+            if let type = property.binding.typeAnnotation?.type { return type }
+            if property.binding.initializer != nil || property.binding.trailingComma == nil { return nil }
+        }
+        return nil
     }
 }
 

@@ -308,6 +308,44 @@ struct AdRouteTests: MediationScenario {
         }
     }
 
+    @Test func requestBodiesRefuseUnknownKeysAtEveryDepthNamingThem() async throws {
+        let daemon = try await Self.start(units: [
+            "u": Self.unit("native", [Self.testItem(Self.native)])
+        ])
+        try await daemon.run { client in
+            let cases: [(String, [String: Any], String)] = [
+                (
+                    "/v1/ads", ["ad_unit": "u", "format": "native", "options": ["multiple_image": true]],
+                    "options.multiple_image: unknown key"
+                ),
+                ("/v1/ads", ["ad_unit": "u", "format": "rewarded", "ssv": ["user": "x"]], "ssv.user: unknown key"),
+                (
+                    "/v1/ads", ["ad_unit": "u", "format": "native", "options": ["media_aspect_ratio": "wide"]],
+                    #"options.media_aspect_ratio: must be any, landscape or portrait, not "wide""#
+                ),
+                (
+                    "/v1/ads", ["ad_unit": "u", "format": "rewarded", "format_ids": ["f"]],
+                    "format_ids: only applies to native loads"
+                ),
+                (
+                    "/v1/signals", ["request_id": "r", "timeout_ms": 0],
+                    "timeout_ms: must be between 1 and 10000, not 0"
+                ),
+            ]
+            for (path, body, message) in cases {
+                let reply = try await Self.post(client, path, body)
+                #expect(reply.status == 400, "\(body)")
+                let error = reply.json["error"] as? [String: Any]
+                #expect(error?["code"] as? String == "invalid_request" && error?["message"] as? String == message)
+            }
+            let privacy = try JSONSerialization.data(withJSONObject: [
+                "privacy": ["limit_ad_tracking": false, "lat": 1]
+            ])
+            let refused = try await client.request(.PUT, "/v1/privacy", json: privacy)
+            #expect(refused.status == 400 && refused.apiError?.message == "privacy.lat: unknown key")
+        }
+    }
+
     @Test func failedLoadsRetryOnTheBackoffSchedule() async throws {
         let daemon = try await Self.start(units: [
             "dry": Self.unit("native", [Self.testItem(Self.native, ["behavior": "no_fill"])], extra: ["max_retries": 2])

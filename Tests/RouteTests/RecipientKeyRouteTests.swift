@@ -139,10 +139,9 @@ struct RecipientKeyRouteTests {
             // Fetched again between 0.4 and 0.6 of the lifetime (half, give or take a tenth).
             let next = try await Self.nextFetch(client)
             #expect((239_000...361_000).contains(next.at - next.fetchedAt), "next fetch \(next)")
-            daemon.application.clock.advance(by: .seconds(230))
             #expect(server.requests("/keys").count == 1)
             #expect(try await Self.collect(client).0?.keyID == 1)
-            daemon.application.clock.advance(by: .seconds(131))
+            daemon.application.clock.advance(by: .seconds(361))
             let status = try await Self.bidder(client) { $0.keyIDs == [2, 1] }
             #expect(status.state == .fresh && server.requests("/keys").count == 2)
             let after = try #require(try await Self.collect(client).0)

@@ -1,3 +1,4 @@
+import API
 import Client
 import Foundation
 import SignalCrypto
@@ -117,6 +118,26 @@ struct SignalRouteTests {
             #expect(String(decoding: shown.body, as: UTF8.self) == "{\"privacy\":null}\n")
             let unknown = try await client.request(.POST, "/v1/adapters/nope/reset")
             #expect(unknown.status == 404 && unknown.apiError?.code == "unknown_adapter")
+        }
+    }
+
+    @Test func aPathParameterTheClientEncodesIsTheNameTheDaemonFinds() async throws {
+        // Adapter names may hold any letter; a client encodes each path value as one segment.
+        let name = "zählung-v2"
+        let daemon = try await InProcessDaemon(
+            config: demoConfig(adapters: [["name": name, "type": "test-echo", "recipients": ["demo"]]]))
+        try await daemon.run { client in
+            #expect(Endpoints.resetAdapter.path(name) == "/v1/adapters/z%C3%A4hlung-v2/reset")
+            // Found by its name: the echo adapter has no reset of its own (409 reset_unsupported),
+            // where a name the daemon did not find would be 404 unknown_adapter.
+            let reset = try await client.request(Endpoints.resetAdapter, name)
+            #expect(
+                reset.status == 409 && reset.apiError?.code == "reset_unsupported",
+                "\(String(decoding: reset.body, as: UTF8.self))")
+            let unknown = try await client.request(Endpoints.resetAdapter, "zählung-v3")
+            #expect(unknown.status == 404 && unknown.apiError?.code == "unknown_adapter")
+            let broken = try await client.request(.POST, "/v1/adapters/%E0%A4%A/reset")
+            #expect(broken.status == 400 && broken.apiError?.code == "invalid_request")
         }
     }
 

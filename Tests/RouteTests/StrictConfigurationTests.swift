@@ -216,6 +216,20 @@ import Testing
             ], "\(errors)")
     }
 
+    @Test func aKeyMissingFromAnArrayElementIsReportedAtThatElementsPlace() throws {
+        let errors = refusal(
+            """
+            {
+              "adapters": [
+                {"name": "device-context", "recipients": ["demo"], "colour": 1},
+                {"recipients": ["demo"]}
+              ],
+              "recipients": {"demo": {"demo_key": true}}
+            }
+            """)
+        #expect(errors == ["adapters[0].colour: unknown key", "adapters[1].name: is required"], "\(errors)")
+    }
+
     @Test func theCheckSummaryListsEachUnitsBiddersBesideItsWaterfall() throws {
         let scratch = try TemporaryDirectory()
         let bidder = #"{"network": "openrtb", "parameter": "p", "options": {"endpoint": "http://127.0.0.1:9/bid"}}"#

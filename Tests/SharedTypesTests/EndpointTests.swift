@@ -7,6 +7,7 @@ struct EndpointTests {
         #expect(Endpoints.ad.path("ad-1") == "/v1/ads/ad-1")
         #expect(Endpoints.impression.path("a/b c") == "/v1/ads/a%2Fb%20c/impression")
         #expect(Endpoints.claimReward.path("tx:1") == "/v1/rewards/tx%3A1/claim")
+        #expect(Endpoints.resetAdapter.path("..") == "/v1/adapters/%2E%2E/reset", "never a dot-segment")
         #expect(Endpoints.resetAdapter.parameterNames == ["name"])
         #expect(Endpoints.health.path() == "/v1/health")
     }
@@ -16,6 +17,7 @@ struct EndpointTests {
         #expect(
             Endpoints.events.path(query: [("ad_unit", "/6499/example/rewarded"), ("ad_id", "x&y")])
                 == "/v1/events?ad_unit=%2F6499%2Fexample%2Frewarded&ad_id=x%26y")
+        #expect(Endpoints.events.path(query: [("ad_unit", "a.b")]) == "/v1/events?ad_unit=a%2Eb")
     }
 
     @Test func eachRouteIsListedOnceAndOnlyOwedAnswersWaitForTheLedger() {

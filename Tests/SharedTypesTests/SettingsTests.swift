@@ -19,6 +19,22 @@ struct SettingsTests {
         }
     }
 
+    /// Several bindings in one declaration, an optional spelled in full, and a package type.
+    @Settings
+    package struct Shapes: Codable, Equatable {
+        var low, high: Int?
+        var named: Swift.Optional<String>
+        var rate = 1.5
+    }
+
+    @Test func everyBindingOfADeclarationIsASettingWithItsOwnType() throws {
+        let empty = try JSONDecoder().decode(Shapes.self, from: Data("{}".utf8))
+        #expect(empty == Shapes(low: nil, high: nil, named: nil, rate: 1.5))
+        let full = try JSONDecoder().decode(
+            Shapes.self, from: Data(#"{"low": 1, "high": 2, "named": "n", "rate": 2}"#.utf8))
+        #expect(full == Shapes(low: 1, high: 2, named: "n", rate: 2))
+    }
+
     private func read(_ json: String) throws -> Sample {
         try JSONDecoder().decode(Sample.self, from: Data(json.utf8))
     }

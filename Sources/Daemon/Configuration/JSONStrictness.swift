@@ -130,6 +130,12 @@ enum JSONStrictness {
                     gaveUp = true
                     return nil
                 }
+                // An element of an array has a place of its own (`adapters[1]`): where a key it
+                // lacks is reported.
+                if nameOffsets != nil, case .array? = frames.last {
+                    let element = path(ofFrameAt: frames.count)
+                    nameOffsets?[element] = offset
+                }
                 frames.append(
                     byte == UInt8(ascii: "{") ? .object(names: [], expectsName: true, lastName: "") : .array(index: 0))
             case UInt8(ascii: "}"), UInt8(ascii: "]"):

@@ -34,34 +34,34 @@ struct AdRoutes {
     }
 
     @Sendable func ad(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        try JSONResponse.make(try await ads.ad(try context.parameters.require("id")))
+        try JSONResponse.make(try await ads.ad(try context.pathParameter("id")))
     }
 
     @Sendable func impression(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        try JSONResponse.make(try await ads.impression(try context.parameters.require("id"), uid: context.peer?.uid))
+        try JSONResponse.make(try await ads.impression(try context.pathParameter("id"), uid: context.peer?.uid))
     }
 
     @Sendable func click(_ request: Request, context: DaemonRequestContext) async throws -> Response {
         let body = try await JSONRequest.decode(ClickBody.self, from: request, emptyMeans: ClickBody())
-        return try JSONResponse.make(try await ads.click(try context.parameters.require("id"), asset: body.asset))
+        return try JSONResponse.make(try await ads.click(try context.pathParameter("id"), asset: body.asset))
     }
 
     @Sendable func show(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        try JSONResponse.make(try await ads.show(try context.parameters.require("id"), uid: context.peer?.uid))
+        try JSONResponse.make(try await ads.show(try context.pathParameter("id"), uid: context.peer?.uid))
     }
 
     @Sendable func progress(_ request: Request, context: DaemonRequestContext) async throws -> Response {
         let body = try await JSONRequest.decode(ProgressBody.self, from: request)
-        return try JSONResponse.make(try await ads.progress(try context.parameters.require("id"), body.event))
+        return try JSONResponse.make(try await ads.progress(try context.pathParameter("id"), body.event))
     }
 
     @Sendable func dismiss(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        try JSONResponse.make(try await ads.dismiss(try context.parameters.require("id")))
+        try JSONResponse.make(try await ads.dismiss(try context.pathParameter("id")))
     }
 
     @Sendable func playbackError(_ request: Request, context: DaemonRequestContext) async throws -> Response {
         let body = try await JSONRequest.decode(PlaybackErrorBody.self, from: request)
-        return try JSONResponse.make(try await ads.playbackError(try context.parameters.require("id"), code: body.code))
+        return try JSONResponse.make(try await ads.playbackError(try context.pathParameter("id"), code: body.code))
     }
 
     /// At most `limits.max_event_streams` at once, `max_event_streams_per_peer` of one uid;

@@ -28,7 +28,7 @@ struct RewardRoutes {
     }
 
     @Sendable func claim(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        let id = try context.parameters.require("transaction_id")
+        let id = try context.pathParameter("transaction_id")
         switch try await rewards.claim(id, uid: owner(context), now: clock.nowMilliseconds) {
         case .claimed(let reward): return try JSONResponse.make(ClaimedReward(reward: reward))
         case .alreadyClaimed(let reward): throw RewardAlreadyClaimed(reward: reward)

@@ -85,7 +85,7 @@ struct SignalRoutes {
     }
 
     @Sendable func reset(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        let name = try context.parameters.require("name")
+        let name = try context.pathParameter("name")
         try await state.collector.reset(adapter: name)
         state.logger.info("adapter reset", metadata: ["adapter": "\(name)"])
         return try JSONResponse.make(["adapter": name, "reset": "done"])

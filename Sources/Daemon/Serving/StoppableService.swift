@@ -9,9 +9,17 @@ struct StoppableService: Service {
     let requestStop: @Sendable () -> Void
 
     func run() async {
-        await withGracefulShutdownHandler {
-            await work()
-        } onGracefulShutdown: {
+        // Not the group's child: a cancelled group (its shutdown took too long, or a service
+        // failed) asks for a stop rather than cutting the last write short (the database
+        // refuses a cancelled task's write). It ends with the work's stop, awaited here.
+        let running = Task { await work() }
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await running.value
+            } onGracefulShutdown: {
+                requestStop()
+            }
+        } onCancel: {
             requestStop()
         }
     }
