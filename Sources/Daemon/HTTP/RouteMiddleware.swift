@@ -2,9 +2,9 @@ import Hummingbird
 
 /// Wraps the whole router: answers a request the router has no route for as 405 with `Allow`
 /// when its path takes other methods and as 404 otherwise, and counts and times every request
-/// by route pattern, method and status once its answer is written (as Hummingbird's
-/// `MetricsMiddleware` does: an event stream counts when it ends). It needs the router's own
-/// route list, so it sits outside it.
+/// by route pattern, method and status once its answer is made, or, for a stream, once its last
+/// byte is written (an event stream counts when it ends). It needs the router's own route list,
+/// so it sits outside it.
 struct RouteMiddleware: RouterMiddleware {
     let routes: RouteIndex
     let metrics: DaemonMetrics
@@ -24,8 +24,16 @@ struct RouteMiddleware: RouterMiddleware {
         }
         let (route, status, metrics) = (routeLabel(request, context), response.status.code, metrics)
         let body = response.body
+        // An answer of known length is written at once: recorded now. A stream (the event
+        // stream) is recorded once its last byte is written, so that it counts when it ends
+        // and its duration is its life. (Wrapping every body for that costs a write a request.)
+        guard body.contentLength == nil else {
+            metrics.recordRequest(
+                route: route, method: request.method, status: status, duration: ContinuousClock.now - start)
+            return response
+        }
         // Hummingbird's own `withPostWriteClosure` is package-internal: the same, spelled here.
-        response.body = ResponseBody(contentLength: body.contentLength) { writer in
+        response.body = ResponseBody { writer in
             defer {
                 metrics.recordRequest(
                     route: route, method: request.method, status: status, duration: ContinuousClock.now - start)
