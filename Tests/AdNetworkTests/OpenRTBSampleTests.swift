@@ -49,7 +49,10 @@ struct OpenRTBSampleTests {
             server.answer("/bid", answer)
             let request = NetworkAdRequest(
                 adUnit: "unit", parameter: "tag-7",
-                options: AdapterOptions(["endpoint": .string(server.url("/bid"))].merging(options) { $1 }),
+                // A bidder that answers at once, with time for a machine whose cores are busy;
+                // a test of time says its own timeout_ms.
+                options: AdapterOptions(
+                    ["endpoint": .string(server.url("/bid")), "timeout_ms": .number(10_000)].merging(options) { $1 }),
                 privacy: privacy, currency: "USD", quality: quality)
             do {
                 let ad =

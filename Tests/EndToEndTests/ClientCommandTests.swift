@@ -126,19 +126,16 @@ struct ClientCommandTests {
             }
         }
         #expect(bound == 0)
-        let clock = ContinuousClock()
         for path in [absent, stale] {
             for command in ["health", "adapters", "collect"] {
-                let start = clock.now
                 let result = try await Binary.run("secure-signals", [command, "--socket", path])
                 #expect(result.status == (command == "health" ? 2 : 1), "\(command)")
                 #expect(result.stdout.isEmpty, "\(command)")
                 #expect(result.stderr.contains("no daemon listens on \(path)"), "\(command): \(result.stderr)")
                 #expect(result.stderr.split(separator: "\n").count == 1, "\(command)")
-                // Said at once (a second's connect timeout at most), not after AsyncHTTPClient's default ten.
-                #expect(clock.now - start < .seconds(5), "\(command) on \(path)")
             }
         }
+
     }
 
     @Test func healthIsAReadinessProbeAndVersionAsksTheDaemon() async throws {

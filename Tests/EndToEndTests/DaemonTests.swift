@@ -180,7 +180,7 @@ struct DaemonTests {
         try KeyFiles.writeKeyConfig(newConfig, to: keyConfigPath, overwrite: true)
         daemon.send(SIGHUP)
         let after = try? await eventually(timeout: .seconds(5)) {
-            let signal = try await daemon.client.collect(requestID: "after").signals.first
+            let signal = try? await daemon.client.collect(requestID: "after").signals.first
             return signal?.keyID == 11 ? signal?.envelope : nil
         }
         let envelope = try #require(after, "\(daemon.log)")

@@ -95,10 +95,21 @@ final class RunningDaemon: @unchecked Sendable {
 
     func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
-    /// The exit status, or nil if it is still running after `timeout`.
-    func waitForExit(timeout: Duration = .seconds(15)) async -> Int32? {
-        _ = try? await eventually(timeout: timeout) { process.isRunning ? nil : true }
-        return process.isRunning ? nil : process.terminationStatus
+    /// The exit status, or nil if it is still running after `timeout`; -1 for a process that
+    /// is gone but whose status another reaper in this test process took (a library that waits
+    /// for any child), which Foundation then never sees.
+    func waitForExit(timeout: Duration = .seconds(30)) async -> Int32? {
+        let pid = process.processIdentifier
+        let gone = try? await eventually(timeout: timeout) { () -> Bool? in
+            if !process.isRunning { return true }
+            // Reaped elsewhere: no such process (a zombie is still Foundation's to reap).
+            return kill(pid, 0) == -1 && errno == ESRCH ? true : nil
+        }
+        guard gone != nil else { return nil }
+        // Foundation reaps, then says so: give its bookkeeping a moment before taking the
+        // process for one whose status another reaper took.
+        _ = try? await eventually(timeout: .seconds(5)) { process.isRunning ? nil : true }
+        return process.isRunning ? -1 : process.terminationStatus
     }
 
     /// Kills a daemon the test left running; Foundation reaps it.

@@ -1,6 +1,8 @@
 /// Polls `condition` until it holds, for up to `timeout` of real time: for tests that wait for
-/// something to happen (a background task to land), never for time to pass.
-public func waitUntil(timeout: Duration = .seconds(5), _ condition: () async -> Bool) async throws {
+/// something to happen (a background task to land), never for time to pass. The bound is
+/// generous (a suite run beside a build keeps tasks waiting for a core for seconds); it costs
+/// nothing when the condition holds.
+public func waitUntil(timeout: Duration = .seconds(30), _ condition: () async -> Bool) async throws {
     guard try await poll(every: .milliseconds(1), for: timeout, { await condition() ? true : nil }) != nil else {
         throw WaitFailure(timeout: timeout)
     }
