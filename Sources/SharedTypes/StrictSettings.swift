@@ -8,7 +8,7 @@ public macro Settings() = #externalMacro(module: "WireFormatMacros", type: "Sett
 /// version"), for the error that refuses another.
 @attached(peer)
 public macro Bounds<Bound>(_ range: ClosedRange<Bound>, _ what: String? = nil) =
-    #externalMacro(module: "WireFormatMacros", type: "BoundsMacro")
+    #externalMacro(module: "WireFormatMacros", type: "MarkerMacro")
 
 /// What `@Settings` gives a section.
 public protocol StrictSettings: Decodable {

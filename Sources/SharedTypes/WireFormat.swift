@@ -29,7 +29,7 @@ public macro WireKeys() = #externalMacro(module: "WireFormatMacros", type: "Wire
 
 /// The wire name of a property whose name in snake_case is not it (`uptimeSeconds` is `uptime_s`).
 @attached(peer)
-public macro WireName(_ name: String) = #externalMacro(module: "WireFormatMacros", type: "WireNameMacro")
+public macro WireName(_ name: String) = #externalMacro(module: "WireFormatMacros", type: "MarkerMacro")
 
 /// An optional the wire format writes as an explicit `null` when it is absent, where the API
 /// promises every key; read back as absent from a null or a missing key.

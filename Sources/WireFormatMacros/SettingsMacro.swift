@@ -97,11 +97,3 @@ public struct SettingsMacro: MemberMacro, ExtensionMacro {
         return nil
     }
 }
-
-/// `@Bounds(1...60_000)`: the values a setting may take; `@Settings` reads it.
-public struct BoundsMacro: PeerMacro {
-    public static func expansion(
-        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
-        in context: some MacroExpansionContext
-    ) throws -> [DeclSyntax] { [] }
-}

@@ -103,8 +103,9 @@ public struct WireKeysMacro: MemberMacro {
     }
 }
 
-/// `@WireName("uptime_s")`: marks the wire name of a property; `@WireKeys` reads it.
-public struct WireNameMacro: PeerMacro {
+/// A mark on a property that another macro reads and that expands to nothing itself:
+/// `@WireName("uptime_s")` (read by `@WireKeys`), `@Bounds(1...60_000)` (read by `@Settings`).
+public struct MarkerMacro: PeerMacro {
     public static func expansion(
         of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
@@ -125,6 +126,6 @@ extension String {
 @main
 struct WireFormatMacrosPlugin: CompilerPlugin {
     let providingMacros: [any Macro.Type] = [
-        WireKeysMacro.self, WireNameMacro.self, SettingsMacro.self, BoundsMacro.self,
+        WireKeysMacro.self, MarkerMacro.self, SettingsMacro.self,
     ]
 }

@@ -121,7 +121,7 @@ struct WireFormatTests {
     }
 
     static let macros: [String: MacroSpec] = [
-        "WireKeys": MacroSpec(type: WireKeysMacro.self), "WireName": MacroSpec(type: WireNameMacro.self),
+        "WireKeys": MacroSpec(type: WireKeysMacro.self), "WireName": MacroSpec(type: MarkerMacro.self),
     ]
 
     func expand(_ source: String, into expanded: String, sourceLocation: SourceLocation = #_sourceLocation) {
