@@ -304,7 +304,7 @@ struct DaemonTests {
             return text.contains("secure_signals_http_requests_total{\(route)} 1") ? text : nil
         }
         let sum = metrics.split(separator: "\n").first {
-            $0.hasPrefix("secure_signals_http_request_duration_seconds_sum{\(route)}")
+            $0.hasPrefix(#"secure_signals_http_request_duration_seconds_sum{route="/v1/events",method="GET"}"#)
         }
         let seconds = try #require(sum.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) })
         #expect(seconds >= 0.9, "the stream's whole second of life is its duration: \(sum ?? "")")

@@ -23,20 +23,25 @@ struct RouteMiddleware: RouterMiddleware {
             response = try unrouted(request)
         }
         let (route, status, metrics) = (routeLabel(request, context), response.status.code, metrics)
+        // Timed only when a route answered: a client's made-up paths and methods would
+        // otherwise each add a histogram's dozen series.
+        let routed = context.endpointPath.map { $0 != Self.unrouted } ?? false
         let body = response.body
         // An answer of known length is written at once: recorded now. A stream (the event
         // stream) is recorded once its last byte is written, so that it counts when it ends
         // and its duration is its life. (Wrapping every body for that costs a write a request.)
         guard body.contentLength == nil else {
             metrics.recordRequest(
-                route: route, method: request.method, status: status, duration: ContinuousClock.now - start)
+                route: route, method: request.method, status: status,
+                duration: routed ? ContinuousClock.now - start : nil)
             return response
         }
         // Hummingbird's own `withPostWriteClosure` is package-internal: the same, spelled here.
         response.body = ResponseBody { writer in
             defer {
                 metrics.recordRequest(
-                    route: route, method: request.method, status: status, duration: ContinuousClock.now - start)
+                    route: route, method: request.method, status: status,
+                    duration: routed ? ContinuousClock.now - start : nil)
             }
             try await body.write(writer)
         }

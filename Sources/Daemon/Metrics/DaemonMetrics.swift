@@ -13,7 +13,10 @@ final class DaemonMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     let factory: PrometheusMetricsFactory
     private let scraped: ScrapedMetrics
-    private let requests = Mutex<[String: (count: Metrics.Counter, duration: Metrics.Timer)]>([:])
+    private let requests = Mutex<[String: Metrics.Counter]>([:])
+    /// By route and method only: a histogram is a dozen series, and a status label would
+    /// multiply them by every status a client can provoke.
+    private let durations = Mutex<[String: Metrics.Timer]>([:])
 
     init() {
         registry = PrometheusCollectorRegistry()
@@ -41,23 +44,29 @@ final class DaemonMetrics: Sendable {
 
     /// One request answered, once its answer is written (an event stream's when it ends): its
     /// count and how long it took, by route pattern, method and status.
-    func recordRequest(route: String, method: HTTPRequest.Method, status: Int, duration: Duration) {
-        let key = "\(route) \(method.rawValue) \(status)"
-        let series = requests.withLock { series in
-            if let found = series[key] { return found }
-            let dimensions = [("route", route), ("method", method.rawValue), ("status", "\(status)")]
-            let made = (
-                count: Metrics.Counter(
-                    label: "secure_signals_http_requests_total", dimensions: dimensions, factory: factory),
-                duration: Metrics.Timer(
-                    label: "secure_signals_http_request_duration_seconds", dimensions: dimensions,
-                    preferredDisplayUnit: .seconds, factory: factory)
-            )
-            series[key] = made
+    /// `duration` nil: counted, not timed (a request no route answered).
+    func recordRequest(route: String, method: HTTPRequest.Method, status: Int, duration: Duration?) {
+        let key = "\(route) \(method.rawValue)"
+        let counter = requests.withLock { counters in
+            if let found = counters["\(key) \(status)"] { return found }
+            let made = Metrics.Counter(
+                label: "secure_signals_http_requests_total",
+                dimensions: [("route", route), ("method", method.rawValue), ("status", "\(status)")], factory: factory)
+            counters["\(key) \(status)"] = made
             return made
         }
-        series.count.increment()
-        series.duration.recordNanoseconds(duration.nanoseconds)
+        counter.increment()
+        guard let duration else { return }
+        let timer = durations.withLock { timers in
+            if let found = timers[key] { return found }
+            let made = Metrics.Timer(
+                label: "secure_signals_http_request_duration_seconds",
+                dimensions: [("route", route), ("method", method.rawValue)], preferredDisplayUnit: .seconds,
+                factory: factory)
+            timers[key] = made
+            return made
+        }
+        timer.recordNanoseconds(duration.nanoseconds)
     }
 
     /// The Prometheus text exposition, every family with its `# HELP`: the process, the

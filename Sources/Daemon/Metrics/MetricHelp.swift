@@ -28,7 +28,7 @@ enum MetricHelp {
         "secure_signals_http_requests_total":
             "Requests answered on the socket API, by route, method and status, once the answer is written.",
         "secure_signals_http_request_duration_seconds":
-            "From a request's arrival to its answer (a stream's last byte: an event stream's whole life), by route, method and status.",
+            "From a request's arrival to its answer (a stream's last byte: an event stream's whole life), by route and method.",
         "secure_signals_connections_open": "Connections open on the socket API.",
         "secure_signals_connections_closed_total": "Connections the daemon closed on a limit, by reason.",
         "secure_signals_limit_refusals_total": "Connections and streams refused over a cap, by limit.",
