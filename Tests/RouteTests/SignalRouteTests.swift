@@ -299,6 +299,8 @@ struct SignalRouteTests {
                     #"secure_signals_http_request_duration_seconds_count{route="/v1/signals",method="POST"} 1"#
                 ), "\(text)")
             #expect(text.contains(#"route="unknown",method="GET",status="404""#))
+            // Counted, not timed: a made-up path adds no histogram.
+            #expect(!text.contains(#"secure_signals_http_request_duration_seconds_count{route="unknown""#))
         }
     }
 }
