@@ -1,6 +1,7 @@
 import API
 import Client
 import Foundation
+import NIOHTTP1
 import SignalCrypto
 import TestSupport
 import Testing
@@ -283,6 +284,7 @@ struct SignalRouteTests {
         try await daemon.run { client in
             _ = try await client.collect(requestID: "m")
             _ = try await client.request(.GET, "/nowhere")
+            _ = try await client.request(HTTPMethod(rawValue: "BREW"), "/v1/health")
             let reply = try await client.request(.GET, "/metrics")
             let text = String(decoding: reply.body, as: UTF8.self)
             #expect(reply.status == 200)
@@ -299,6 +301,9 @@ struct SignalRouteTests {
                     #"secure_signals_http_request_duration_seconds_count{route="/v1/signals",method="POST"} 1"#
                 ), "\(text)")
             #expect(text.contains(#"route="unknown",method="GET",status="404""#))
+            // A made-up method is counted as "other": a client cannot add series at will.
+            #expect(text.contains(#"route="/v1/health",method="other",status="405""#), "\(text)")
+            #expect(!text.contains("BREW"))
             // Counted, not timed: a made-up path adds no histogram.
             #expect(!text.contains(#"secure_signals_http_request_duration_seconds_count{route="unknown""#))
         }

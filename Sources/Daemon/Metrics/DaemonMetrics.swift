@@ -46,12 +46,13 @@ final class DaemonMetrics: Sendable {
     /// count and how long it took, by route pattern, method and status.
     /// `duration` nil: counted, not timed (a request no route answered).
     func recordRequest(route: String, method: HTTPRequest.Method, status: Int, duration: Duration?) {
-        let key = "\(route) \(method.rawValue)"
+        let method = Self.methodLabel(method)
+        let key = "\(route) \(method)"
         let counter = requests.withLock { counters in
             if let found = counters["\(key) \(status)"] { return found }
             let made = Metrics.Counter(
                 label: "secure_signals_http_requests_total",
-                dimensions: [("route", route), ("method", method.rawValue), ("status", "\(status)")], factory: factory)
+                dimensions: [("route", route), ("method", method), ("status", "\(status)")], factory: factory)
             counters["\(key) \(status)"] = made
             return made
         }
@@ -61,12 +62,19 @@ final class DaemonMetrics: Sendable {
             if let found = timers[key] { return found }
             let made = Metrics.Timer(
                 label: "secure_signals_http_request_duration_seconds",
-                dimensions: [("route", route), ("method", method.rawValue)], preferredDisplayUnit: .seconds,
+                dimensions: [("route", route), ("method", method)], preferredDisplayUnit: .seconds,
                 factory: factory)
             timers[key] = made
             return made
         }
         timer.recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// The methods HTTP defines, as sent; any other a client makes up is `other`, so that no
+    /// client can add series of its own at will.
+    static func methodLabel(_ method: HTTPRequest.Method) -> String {
+        let known: Set<HTTPRequest.Method> = [.get, .head, .post, .put, .delete, .patch, .options, .trace, .connect]
+        return known.contains(method) ? method.rawValue : "other"
     }
 
     /// The Prometheus text exposition, every family with its `# HELP`: the process, the
