@@ -153,13 +153,6 @@ extension KeyedDecodingContainer {
         }
         return Int(value)
     }
-
-    /// One part of a larger document (a section of the configuration), or `value` when absent.
-    /// While a failure log collects, a part that fails is recorded and read as `value`, so that
-    /// the other parts are still checked.
-    public func part<T: Decodable>(_ key: Key, default value: T) throws -> T {
-        try StrictJSON.collecting(fallback: value) { try decodeIfPresent(T.self, forKey: key) ?? value }
-    }
 }
 
 extension StrictJSON {

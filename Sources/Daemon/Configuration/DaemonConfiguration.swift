@@ -111,32 +111,16 @@ struct DaemonConfiguration: Codable, Sendable {
                     path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.env]),
                     reason: "\"\(key)\" cannot be set: a variable's name has no '=' and neither part a NUL byte")
             }
-            stopGraceMilliseconds = try container.wholeNumber(.stopGraceMilliseconds)
+            // Shutdown as a whole may take 15 s (systemd allows 20): the grace must fit in it.
+            stopGraceMilliseconds = try container.setting(.stopGraceMilliseconds, default: nil, in: 0...10_000)
             circuitBreaker = try container.decodeIfPresent(CircuitBreakerSettings.self, forKey: .circuitBreaker)
             recipients = try container.decodeIfPresent([String].self, forKey: .recipients) ?? []
-            timeoutMilliseconds = try container.wholeNumber(.timeoutMilliseconds)
-            initTimeoutMilliseconds = try container.wholeNumber(.initTimeoutMilliseconds)
-            cacheTTLMilliseconds = try container.wholeNumber(.cacheTTLMilliseconds) ?? 0
+            // A timeout of 0 would fail every collection: timeouts start at 1 ms, a cache TTL at 0 (off).
+            timeoutMilliseconds = try container.setting(.timeoutMilliseconds, default: nil, in: 1...3_600_000)
+            initTimeoutMilliseconds = try container.setting(.initTimeoutMilliseconds, default: nil, in: 1...3_600_000)
+            cacheTTLMilliseconds = try container.setting(.cacheTTLMilliseconds, default: 0, in: 0...3_600_000)
             options = try container.decodeIfPresent(AdapterOptions.self, forKey: .options) ?? AdapterOptions()
             consent = try container.decodeIfPresent(ConsentSettings.self, forKey: .consent)
-            // A timeout of 0 would fail every collection: timeouts start at 1 ms, a cache TTL at 0 (off).
-            for (key, value, minimum) in [
-                (CodingKeys.timeoutMilliseconds, timeoutMilliseconds, 1),
-                (.initTimeoutMilliseconds, initTimeoutMilliseconds, 1),
-                (.cacheTTLMilliseconds, cacheTTLMilliseconds, 0),
-            ] {
-                if let value, value < minimum || value > 3_600_000 {
-                    throw StrictJSON.Failure(
-                        path: StrictJSON.keyPath(decoder.codingPath + [key]),
-                        reason: "must be between \(minimum) and 3600000, not \(value)")
-                }
-            }
-            // Shutdown as a whole may take 15 s (systemd allows 20): the grace must fit in it.
-            if let grace = stopGraceMilliseconds, !(0...10_000).contains(grace) {
-                throw StrictJSON.Failure(
-                    path: StrictJSON.keyPath(decoder.codingPath + [CodingKeys.stopGraceMilliseconds]),
-                    reason: "must be between 0 and 10000, not \(grace)")
-            }
         }
 
         /// Only the keys that `init(from:)` accepts for this kind of adapter: `args`, `env` and
