@@ -26,23 +26,22 @@ struct RouteMiddleware: RouterMiddleware {
         // Timed only when a route answered: a client's made-up paths and methods would
         // otherwise each add a histogram's dozen series.
         let routed = context.endpointPath.map { $0 != Self.unrouted } ?? false
+        let method = request.method
+        let record: @Sendable () -> Void = {
+            metrics.recordRequest(
+                route: route, method: method, status: status, duration: routed ? ContinuousClock.now - start : nil)
+        }
         let body = response.body
         // An answer of known length is written at once: recorded now. A stream (the event
         // stream) is recorded once its last byte is written, so that it counts when it ends
         // and its duration is its life. (Wrapping every body for that costs a write a request.)
         guard body.contentLength == nil else {
-            metrics.recordRequest(
-                route: route, method: request.method, status: status,
-                duration: routed ? ContinuousClock.now - start : nil)
+            record()
             return response
         }
         // Hummingbird's own `withPostWriteClosure` is package-internal: the same, spelled here.
         response.body = ResponseBody { writer in
-            defer {
-                metrics.recordRequest(
-                    route: route, method: request.method, status: status,
-                    duration: routed ? ContinuousClock.now - start : nil)
-            }
+            defer { record() }
             try await body.write(writer)
         }
         return response

@@ -48,12 +48,13 @@ final class DaemonMetrics: Sendable {
     func recordRequest(route: String, method: HTTPRequest.Method, status: Int, duration: Duration?) {
         let method = Self.methodLabel(method)
         let key = "\(route) \(method)"
+        let counterKey = "\(key) \(status)"
         let counter = requests.withLock { counters in
-            if let found = counters["\(key) \(status)"] { return found }
+            if let found = counters[counterKey] { return found }
             let made = Metrics.Counter(
                 label: "secure_signals_http_requests_total",
                 dimensions: [("route", route), ("method", method), ("status", "\(status)")], factory: factory)
-            counters["\(key) \(status)"] = made
+            counters[counterKey] = made
             return made
         }
         counter.increment()
