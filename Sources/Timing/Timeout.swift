@@ -40,10 +40,15 @@ extension Race {
         operation: @escaping @Sendable () async throws -> Value
     ) async -> TimedOutcome<Value> where C.Duration == Duration {
         let race = self
+        // A child, cancelled (and awaited) as this returns, whoever gave the answer.
+        async let _: Void = {
+            try? await clock.sleep(for: timeout)
+            race.finish(.timedOut)
+        }()
         return await withCheckedContinuation { continuation in
             race.begin(continuation)
-            // Neither is the caller's child, so that an operation deaf to cancellation costs it
-            // only the timeout: the first to finish cancels the other (`onFinish` below).
+            // Not the caller's child, so that an operation deaf to cancellation costs it only
+            // the timeout: the race's end cancels it, and it ends when the operation does.
             let work = Task {
                 do {
                     let value = try await operation()
@@ -52,14 +57,7 @@ extension Race {
                     race.finish(.failure(error))
                 }
             }
-            let timer = Task {
-                try? await clock.sleep(for: timeout)
-                if race.finish(.timedOut) { work.cancel() }
-            }
-            race.onFinish {
-                timer.cancel()
-                work.cancel()
-            }
+            race.onFinish { work.cancel() }
         }
     }
 }
