@@ -104,6 +104,14 @@ struct DaemonApplication: Sendable {
         return (wrapped, routes)
     }
 
+    /// Starts initializing every signal adapter and ad network, all at once, and refreshing
+    /// recipients' keys; returns at once (`settle` waits for them, `shutdown` ends them).
+    func beginInitializing() async {
+        await recipientKeys.start()
+        await state.collector.beginInitializing()
+        await state.ads.beginNetworkSetup()
+    }
+
     /// Initializes every signal adapter and ad network, all at once; returns when each is
     /// ready, failed or past its init timeout.
     func initialize() async {
@@ -135,6 +143,7 @@ struct DaemonApplication: Sendable {
         await recipientKeys.stop()
         async let drained: Void = trackers.drain()
         await state.collector.shutdown()
+        await state.ads.shutdown()
         await drained
         await state.ads.events.close()
     }

@@ -1,3 +1,5 @@
+import Timing
+
 /// Frequency caps and pacing: each unit's impressions counted per app (peer uid), durably, and
 /// a load refused while the app is capped.
 extension AdStore {
@@ -19,8 +21,8 @@ extension AdStore {
         impressions.add(impression, forgettingBefore: horizon)
         let log = impressionLog
         do {
-            // Not cancelled with the call: a client that hangs up still saw the ad. Awaited here.
-            try await Task { try await log.record(impression, forgettingBefore: horizon) }.value
+            // Not cancelled with the call: a client that hangs up still saw the ad.
+            try await uncancelled { try await log.record(impression, forgettingBefore: horizon) }
         } catch {
             logger.error(
                 "an impression a frequency cap counts could not be written to the state database; it counts until the daemon stops",

@@ -101,7 +101,7 @@ extension AdStore {
             }
             readyAd[unit.id] = ad.id
             retryAttempts[unit.id] = 0
-            retries.removeValue(forKey: unit.id)?.task.cancel()
+            if retries.removeValue(forKey: unit.id) != nil { retryTimers.cancel(unit.id) }
             publish(.loaded, ad, ["network": .string(fill.network)])
             return .success(ad.snapshot(now: now))
         case .failure(let failure):
@@ -164,8 +164,8 @@ extension AdStore {
             metadata: ["ad_unit": "\(unit.id)", "attempt": "\(attempt)", "in_s": "\(delay)"])
         let clock = self.clock
         let due = clock.now.advanced(by: delay)
-        // Ended by its unit's removal at a reload (cancelled), else by its own load.
-        let task = Task {
+        // Cancelled by its unit's removal at a reload, or by the stop; else ends with its load.
+        retryTimers.start(unit.id) {
             do {
                 try await clock.sleep(until: due, tolerance: nil)
             } catch {
@@ -173,7 +173,7 @@ extension AdStore {
             }
             await self.retry(unit, request)
         }
-        retries[unit.id] = (task, due)
+        retries[unit.id] = due
     }
 
     private func retry(_ unit: AdUnit, _ request: AdLoadRequest) async {
@@ -184,7 +184,7 @@ extension AdStore {
 
     /// How long until `unit`'s failed load is tried again, when a retry is waiting.
     func nextRetry(_ unit: String) -> Duration? {
-        retries[unit].map { max(.zero, clock.now.duration(to: $0.due)) }
+        retries[unit].map { max(.zero, clock.now.duration(to: $0)) }
     }
 
     /// Whether `unit` has an ad a load would hand out now.

@@ -39,8 +39,9 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     /// an older privacy state is not joined.
     var inFlight: [String: (task: Task<LoadResult, Never>, privacy: Int)] = [:]
     var retryAttempts: [String: Int] = [:]
-    /// Each unit's retry waiting for its time (the task that sleeps until `due`, then loads).
-    var retries: [String: (task: Task<Void, Never>, due: C.Instant)] = [:]
+    /// When each unit's waiting retry loads; its task (`retryTimers`, by unit) sleeps until then.
+    var retries: [String: C.Instant] = [:]
+    let retryTimers = OwnedTasks<String>()
     /// The privacy state's decisions, and for each line item (made again when either changes).
     var policy = ConsentPolicy.unset
     var decisions: LineItemDecisions
@@ -127,8 +128,8 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
         // The caps may have changed: what they count now is read again.
         impressions = Self.history(
             in: impressionLog, units: self.units.values, now: wallClock.nowMilliseconds, logger: logger)
-        for (unit, retry) in retries where self.units[unit] == nil {
-            retry.task.cancel()
+        for unit in retries.keys where self.units[unit] == nil {
+            retryTimers.cancel(unit)
             retries[unit] = nil
         }
         for host in fresh { await host.beginSetup() }
@@ -136,7 +137,20 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
 
     var now: Duration { origin.duration(to: clock.now) }
 
+    /// Stops retrying failed loads and returns once no load runs: what a load stores is stored
+    /// before the daemon's state closes.
+    public func shutdown() async {
+        await retryTimers.cancelAll()
+        for load in inFlight.values { _ = await load.task.value }
+    }
+
     // MARK: - Networks
+
+    /// Starts setting up every network that is not lazy, all at once; returns at once
+    /// (`networksSettle` waits for them).
+    public func beginNetworkSetup() async {
+        for host in networks.values where !host.isLazy { await host.beginSetup() }
+    }
 
     /// Sets up every network that is not lazy, all at once.
     public func initializeNetworks() async {

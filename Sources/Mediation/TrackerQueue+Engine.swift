@@ -26,10 +26,10 @@ extension TrackerQueue {
             /// the next ones are taken from the outbox after it.
             var deferred = 0
             var handedThrough: Int64 = 0
-            /// When the earliest stored retry is due (nil: none is owed), and the timer that
-            /// wakes the committer then.
+            /// When the earliest stored retry is due (nil: none is owed), and when the timer
+            /// set for it (`timers`' `.retry`) wakes the committer.
             var retryDue: Int64?
-            var timer: (at: Int64, task: Task<Void, Never>)?
+            var timerAt: Int64?
             /// Drained: nothing more is taken.
             var stopped = false
             /// Who waits for the queue to have nothing to do now (`idle()`).
@@ -58,6 +58,10 @@ extension TrackerQueue {
         let givenUp: [String: Counter]
         let wakes: AsyncStream<Void>.Continuation
         let wakeups: AsyncStream<Void>
+        /// The timers that wake the committer: the next retry's, and a failed read's second
+        /// try. Cancelled when the run ends.
+        let timers = OwnedTasks<RetryTimer>()
+        enum RetryTimer { case retry }
         /// Stored pings, for the sender to deliver.
         let pings: AsyncStream<OwedPing>
         let send: AsyncStream<OwedPing>.Continuation
@@ -131,9 +135,8 @@ extension TrackerQueue {
         /// Wakes the committer at `time` (wall-clock ms), whether or not anything else does.
         func wake(at time: Int64) {
             let (clock, wakes) = (self.clock, self.wakes)
-            // Ends at `time` (its one wake), or at once once the queue has stopped.
-            Task {
-                try? await clock.sleep(untilMilliseconds: time)
+            timers.start {
+                do { try await clock.sleep(untilMilliseconds: time) } catch { return }
                 wakes.yield()
             }
         }
@@ -231,20 +234,17 @@ extension TrackerQueue {
             let now = clock.nowMilliseconds
             state.withLock { state in
                 guard !state.stopped, let due = state.retryDue, due > now else { return }
-                if let timer = state.timer {
-                    guard due < timer.at else { return }
-                    timer.task.cancel()
-                }
+                if let at = state.timerAt, at <= due { return }
                 let (clock, wakes) = (clock, wakes)
-                // Ends at `due`, or when an earlier retry replaces it or the stop cancels it.
-                let task = Task { [weak self] in
+                // Replaces (cancels) a later one.
+                timers.start(.retry) { [weak self] in
                     do { try await clock.sleep(untilMilliseconds: due) } catch { return }
                     self?.state.withLock { state in
-                        if state.timer?.at == due { state.timer = nil }
+                        if state.timerAt == due { state.timerAt = nil }
                     }
                     wakes.yield()
                 }
-                state.timer = (due, task)
+                state.timerAt = due
             }
         }
     }

@@ -73,11 +73,11 @@ public final class TrackerQueue: Sendable {
             // The committer writes what the deliveries settled, then ends.
             engine.wakes.finish()
         }
+        await engine.timers.cancelAll()
         // What comes now is refused; a waiter left (its commit failed) is told.
         let waiters = engine.state.withLock { state in
             state.stopped = true
-            state.timer?.task.cancel()
-            state.timer = nil
+            state.timerAt = nil
             defer { state.waiters = [] }
             return state.waiters.map(\.continuation)
         }
