@@ -44,6 +44,8 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
     private var initLatency: Duration?
     private var cache: Cached?
     private var refreshing = false
+    /// The refresh in the background, while one runs; the stop cancels it.
+    private let background = OwnedTasks<Never>()
     private var breaker: CircuitBreaker<C.Instant>
     private var isShutDown = false
     /// The adapter's creation, while it runs: a shutdown cancels it and stops what it made.
@@ -169,6 +171,7 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
             creation.cancel()
             if case .success(let made) = await creation.value { await made.shutdown() }
         }
+        await background.cancelAll()
         await adapter?.shutdown()
     }
 
@@ -309,11 +312,11 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
         let generation = self.generation
         let clock = self.clock
         // Not the caller's child: a collection past its deadline goes on, so that a late value
-        // still fills the cache; it ends with the adapter's answer or its own timeout.
-        Task {
+        // still fills the cache; it ends with the adapter's answer, its own timeout or the stop.
+        background.start {
             let start = clock.now
             let outcome = await withTimeout(timeout, clock: clock) { try await adapter.collectSignals(for: request) }
-            self.refreshFinished(outcome, for: request, generation: generation, fetchedAt: start)
+            await self.refreshFinished(outcome, for: request, generation: generation, fetchedAt: start)
         }
     }
 

@@ -30,8 +30,9 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
     private var policy = ConsentPolicy.unset
     private var decisions: [String: ConsentDecision] = [:]
     private var privacy: PrivacyState? { policy.state }
-    /// Adapters a reload removed, still stopping (their programs get a grace period).
-    private var retiring: [UUID: Task<Void, Never>] = [:]
+    /// What a reload started: removed adapters stopping (their programs get a grace period)
+    /// and new ones initializing. `shutdown` waits for them.
+    private let lifecycle = OwnedTasks<Never>()
     /// The ephemeral keys of seals, made ahead of need.
     private var keys: EphemeralKeyPool
 
@@ -70,6 +71,15 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
 
     /// The configured adapters' names, in configuration order.
     private var names: [String] { configuration.adapters.map(\.name) }
+
+    /// Starts every adapter's initialization, all at once, and returns: `settle` waits for
+    /// them, `shutdown` ends them.
+    public func beginInitializing() {
+        for slot in names.compactMap({ slots[$0] }) {
+            let (host, context) = (slot.host, context(for: slot.configuration))
+            lifecycle.start { await host.initialize(context: context) }
+        }
+    }
 
     /// Starts every adapter's initialization, all at once, and returns when each is ready,
     /// failed or past its init timeout.
@@ -188,18 +198,13 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         decide()
         for (_, slot) in removed {
             let host = slot.host
-            let id = UUID()
-            // Ends when the host has stopped; `shutdown` waits for every one still retiring.
-            retiring[id] = Task {
-                await host.shutdown()
-                self.retired(id)
-            }
+            lifecycle.start { await host.shutdown() }
         }
         for slot in created {
             if privacy != nil { await slot.host.privacyChanged() }
             let (host, context) = (slot.host, context(for: slot.configuration))
-            // Ends within the adapter's init timeout (a reload does not wait for new adapters).
-            Task { await host.initialize(context: context) }
+            // A reload does not wait for new adapters: each ends within its init timeout.
+            lifecycle.start { await host.initialize(context: context) }
         }
     }
 
@@ -210,13 +215,9 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         let hosts = slots.values.map(\.host)
         await withTaskGroup(of: Void.self) { group in
             for host in hosts { group.addTask { await host.shutdown() } }
-            for task in retiring.values { group.addTask { await task.value } }
+            // Retiring adapters stop, and new ones end their initialization with the stop above.
+            group.addTask { [lifecycle] in await lifecycle.waitForAll() }
         }
-        retiring = [:]
-    }
-
-    private func retired(_ id: UUID) {
-        retiring[id] = nil
     }
 
     /// Collects signals for one request. `adapters` selects some (all when nil; each once);

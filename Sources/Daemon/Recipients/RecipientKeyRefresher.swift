@@ -30,8 +30,10 @@ actor RecipientKeyRefresher {
     private var recipients: [String: Recipient]
     private var started = false
     private var stopped = false
-    /// The recipients being refreshed, by name, with their tasks.
-    private var running: [String: (keys: RecipientKeys, task: Task<Void, Never>)] = [:]
+    /// The recipients being refreshed, by name: the keys each refresh serves.
+    private var running: [String: RecipientKeys] = [:]
+    /// Each refresh's task, by recipient name.
+    private let refreshes = OwnedTasks<String>()
 
     /// Puts the stored sets of `recipients` in force; nothing is fetched before `start`.
     init(
@@ -89,21 +91,21 @@ actor RecipientKeyRefresher {
     }
 
     private func reconcile() {
-        for (name, entry) in running where recipients[name]?.keys !== entry.keys {
-            entry.task.cancel()
+        for (name, keys) in running where recipients[name]?.keys !== keys {
+            refreshes.cancel(name)
             running[name] = nil
         }
         for (name, recipient) in recipients where running[name] == nil {
             guard let keyURL = recipient.keys.keyURL else { continue }
             let keys = recipient.keys
             // Ends when a reload drops the recipient or `stop` cancels it; `stop` waits for each.
-            let task = Task { [fetcher, clock, logger, metrics] in
+            refreshes.start(name) { [fetcher, clock, logger, metrics] in
                 await Refresh(
                     name: name, keyURL: keyURL, keys: keys, owner: self, fetcher: fetcher, clock: clock,
                     logger: logger, metrics: metrics
                 ).run()
             }
-            running[name] = (keys, task)
+            running[name] = keys
         }
     }
 
@@ -111,10 +113,8 @@ actor RecipientKeyRefresher {
     /// set being stored is stored).
     func stop() async {
         stopped = true
-        let tasks = running.values.map(\.task)
         running = [:]
-        for task in tasks { task.cancel() }
-        for task in tasks { await task.value }
+        await refreshes.cancelAll()
     }
 
     /// Stores `set` for `name`, then puts it in force, if `keys` is still the one refreshed
@@ -123,7 +123,7 @@ actor RecipientKeyRefresher {
     fileprivate func keep(_ set: RecipientKeySet, for name: String, in keys: RecipientKeys, url: String) throws
         -> RecipientKeySet?
     {
-        guard !stopped, running[name]?.keys === keys else { throw Superseded() }
+        guard !stopped, running[name] === keys else { throw Superseded() }
         // Made before the file is written: what is stored must be able to seal.
         let sealer = try RecipientKeys.sealer(for: set)
         do {

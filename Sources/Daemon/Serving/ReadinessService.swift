@@ -15,10 +15,8 @@ struct ReadinessService: Service {
         let application = self.application
         let start = ContinuousClock.now
         let listening = self.listening
-        // Not a child: initialization goes on past READY for adapters past their init timeout,
-        // and a shutdown does not wait for it (it ends within each init timeout, and the
-        // adapters' stop ends what is left).
-        Task { await application.initialize() }
+        // Goes on past READY for adapters past their init timeout; the adapters' stop ends it.
+        await application.beginInitializing()
         await cancelWhenGracefulShutdown {
             for await _ in listening.prefix(1) {}
             // Every adapter and network ready or failed, however late, or 10 s after start.

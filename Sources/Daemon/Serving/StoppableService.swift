@@ -1,4 +1,5 @@
 import ServiceLifecycle
+import Timing
 
 /// A piece whose work is a `run()` that lasts until it is asked to stop (the tracker queue,
 /// the event journal's writer), in the daemon's service group: a graceful shutdown asks it to
@@ -9,13 +10,12 @@ struct StoppableService: Service {
     let requestStop: @Sendable () -> Void
 
     func run() async {
-        // Not the group's child: a cancelled group (its shutdown took too long, or a service
-        // failed) asks for a stop rather than cutting the last write short (the database
-        // refuses a cancelled task's write). It ends with the work's stop, awaited here.
-        let running = Task { await work() }
+        // A cancelled group (its shutdown took too long, or a service failed) asks for a stop
+        // rather than cutting the last write short (the database refuses a cancelled task's
+        // write): the work is not cancelled, and ends with its stop.
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
-                await running.value
+                await uncancelled(work)
             } onGracefulShutdown: {
                 requestStop()
             }
