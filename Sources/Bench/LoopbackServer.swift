@@ -37,7 +37,7 @@ public final class LoopbackServer: Sendable {
             configuration: ServiceGroupConfiguration(
                 services: [app], gracefulShutdownSignals: [], cancellationSignals: [], logger: quiet))
         self.group = group
-        // Ended by `stop`, or by `deinit`'s graceful shutdown when a caller never stops it.
+        // Ended by `stop`, or cancelled by `deinit` when a caller never stops it.
         running = Task { try await group.run() }
         var found = 0
         for await port in ports { found = port }
@@ -56,8 +56,7 @@ public final class LoopbackServer: Sendable {
     }
 
     deinit {
-        let group = self.group
-        // Ends at once: it only asks the group (whose task above then ends) to shut down.
-        Task { await group.triggerGracefulShutdown() }
+        // A caller that never stopped it: the group is cancelled, its listener closed.
+        running.cancel()
     }
 }

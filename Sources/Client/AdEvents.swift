@@ -28,9 +28,7 @@ extension DaemonClient {
     /// the stream, so that no event after this call is missed; with `lastEventID` (the `id` of
     /// the last event seen), the events after it that the daemon kept come first.
     public func events(adUnit: String? = nil, adID: String? = nil, lastEventID: String? = nil) async throws
-        -> AsyncThrowingStream<
-            ServerSentAdEvent, any Error
-        >
+        -> AdEventStream
     {
         let query = [adUnit.map { ("ad_unit", $0) }, adID.map { ("ad_id", $0) }].compactMap { $0 }
         let path = Endpoints.events.path(query: query)
@@ -45,23 +43,29 @@ extension DaemonClient {
         var buffers = response.body.makeAsyncIterator()
         // The daemon's first bytes are a comment saying it subscribed the stream.
         guard let first = try await buffers.next() else { throw ClientError("the event stream ended at once") }
-        let (events, output) = AsyncThrowingStream<ServerSentAdEvent, any Error>.makeStream()
-        // Ends with the response, or when the caller stops iterating (`onTermination` cancels it).
-        let pump = Task { [buffers] in
-            var buffers = buffers
-            var reader = EventStreamReader()
-            do {
-                for event in reader.read(first.readableBytesView) { output.yield(event) }
-                while let buffer = try await buffers.next() {
-                    for event in reader.read(buffer.readableBytesView) { output.yield(event) }
-                }
-                output.finish()
-            } catch {
-                output.finish(throwing: error)
-            }
+        var reader = EventStreamReader()
+        return AdEventStream(buffers: buffers, reader: reader, pending: reader.read(first.readableBytesView))
+    }
+}
+
+/// The events of one `GET /v1/events` response, read as the caller asks for them: it ends with
+/// the response, and the connection closes when the caller drops it.
+public struct AdEventStream: AsyncSequence {
+    public typealias Element = ServerSentAdEvent
+    fileprivate var buffers: HTTPClientResponse.Body.AsyncIterator
+    fileprivate var reader: EventStreamReader
+    fileprivate var pending: [ServerSentAdEvent]
+
+    public func makeAsyncIterator() -> Self { self }
+}
+
+extension AdEventStream: AsyncIteratorProtocol {
+    public mutating func next() async throws -> ServerSentAdEvent? {
+        while pending.isEmpty {
+            guard let buffer = try await buffers.next() else { return nil }
+            pending = reader.read(buffer.readableBytesView)
         }
-        output.onTermination = { _ in pump.cancel() }
-        return events
+        return pending.removeFirst()
     }
 }
 

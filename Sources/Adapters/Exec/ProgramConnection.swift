@@ -1,6 +1,7 @@
 import Foundation
 import SecureSignals
 import SharedTypes
+import Synchronization
 
 /// An error the program itself answered a request with.
 struct ProgramReportedError: Error {
@@ -24,7 +25,9 @@ actor ProgramConnection {
     private let counters: ProgramCounters
     private let encoder = WireFormat.encoder()
     private let decoder = WireFormat.decoder()
-    private var pending: [Int: Completion] = [:]
+    /// The calls waiting for their reply, by id. Under a lock of its own, so that a caller's
+    /// cancellation (which cannot await the actor) forgets its call at once.
+    nonisolated private let pending = Mutex<[Int: Completion]>([:])
     private var nextID = 1
     private var queuedBytes = 0
     private var closedBecause: SignalError?
@@ -50,19 +53,21 @@ actor ProgramConnection {
         line.append(UInt8(ascii: "\n"))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: Completion) in
-                pending[id] = continuation
+                // A caller cancelled before this point is answered here; after it, by `onCancel`
+                // (the task is marked cancelled before its handler runs).
+                let cancelled = pending.withLock { pending in
+                    if Task.isCancelled { return true }
+                    pending[id] = continuation
+                    return false
+                }
+                if cancelled { return continuation.resume(throwing: CancellationError()) }
                 queuedBytes += line.count
                 outgoingContinuation.yield(line)
             }
         } onCancel: {
-            // Ends at once: a cancellation handler cannot await the actor that forgets the call.
-            Task { await self.abandon(id) }
+            // The caller gave up (its timeout): a reply that comes later is unmatched.
+            self.pending.withLock { $0.removeValue(forKey: id) }?.resume(throwing: CancellationError())
         }
-    }
-
-    /// The caller gave up (its timeout): a reply that comes later is unmatched.
-    private func abandon(_ id: Int) {
-        pending.removeValue(forKey: id)?.resume(throwing: CancellationError())
     }
 
     /// The writer put `count` bytes into the program's stdin.
@@ -80,7 +85,7 @@ actor ProgramConnection {
             counters.dropLine(isJSON ? .notAReply : .notJSON, bytes: line.count)
             return
         }
-        guard let completion = pending.removeValue(forKey: reply.id) else {
+        guard let completion = pending.withLock({ $0.removeValue(forKey: reply.id) }) else {
             counters.unmatchedReply(id: reply.id)
             return
         }
@@ -99,8 +104,10 @@ actor ProgramConnection {
     func close(because reason: SignalError) {
         guard closedBecause == nil else { return }
         closedBecause = reason
-        let waiting = pending
-        pending = [:]
+        let waiting = pending.withLock { pending in
+            defer { pending = [:] }
+            return pending
+        }
         for completion in waiting.values { completion.resume(throwing: reason) }
         outgoingContinuation.finish()
     }

@@ -84,24 +84,23 @@ struct ProgramRun: Sendable {
                 await Self.stop(execution, connection: connection, on: stop, or: end, unless: exited, grace: grace)
             }
             group.addTask { await Self.write(connection.outgoing, to: execution.standardInputWriter, connection) }
-            // The readers run in tasks of their own, which nothing cancels: they read to the real
+            // The readers are not cancelled with the run (`uncancelled`): they read to the real
             // end of the program's output, so that its last words reach the log and its exit is
             // seen. Each ends with the program's output, and is awaited here.
             group.addTask {
-                await Task {
+                await uncancelled {
                     await Self.readReplies(execution, connection: connection, counters: counters, exited: exited)
                 }
-                .value
             }
             group.addTask {
-                await Task {
+                await uncancelled {
                     await Self.forEachLine(of: execution.standardError, limit: Self.lineLimit) { piece in
                         switch piece {
                         case .line(let line): counters.stderr(line)
                         case .tooLong(let count): counters.stderr(Array("(a line of \(count) bytes)".utf8))
                         }
                     }
-                }.value
+                }
             }
             group.addTask {
                 let outcome = await self.initialize(connection)
