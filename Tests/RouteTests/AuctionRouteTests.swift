@@ -271,8 +271,10 @@ struct AuctionRouteTests: MediationScenario {
         server.answer("*", .init(status: 200, contentType: "image/gif"))
         server.answer("/bid/one", .init(body: try Self.bid(server, "one", price: 2)))
         var bidder = Self.bidder(server, "one")
+        // A generous timeout: what is asserted is the request, not time, on a busy machine too.
         bidder["options"] = [
             "endpoint": server.url("/bid/one"), "currency": "EUR", "signals": ["device-context", "file"],
+            "timeout_ms": 5000,
         ]
         let units: [String: Any] = [
             Self.unit: ["format": "native", "currency": "EUR", "auction": ["timeout_ms": 5000], "bidders": [bidder]]

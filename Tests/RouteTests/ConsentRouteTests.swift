@@ -23,7 +23,8 @@ struct ConsentRouteTests: MediationScenario {
                         "network": "openrtb", "parameter": "tag",
                         "options": [
                             "endpoint": server.url("/bid"), "signals": ["device-context", "first-party-id"],
-                            "currency": "EUR",
+                            // Generous: what is asserted is consent, not time, on a busy machine too.
+                            "currency": "EUR", "timeout_ms": 5000,
                         ],
                         "consent": ["gvl_vendor_id": 755],
                     ]

@@ -118,6 +118,29 @@ struct ArchitectureTests {
         #expect(sleeps.count <= 12, "\(sleeps.count) sleeps: \(sleeps)")
     }
 
+    /// Background work is structured: at most 8 unstructured `Task {` in the sources (work
+    /// callers join, what must outlive a cancelled caller, and the primitives that own the
+    /// rest), each under a comment, within 4 lines, saying who ends it.
+    @Test func unstructuredTasksAreFewAndEachSaysWhoEndsIt() throws {
+        let files = try #require(FileManager.default.enumerator(atPath: Self.sources.path)).compactMap { $0 as? String }
+        var tasks: [String] = []
+        var uncommented: [String] = []
+        let task = try Regex(#"(^|[^A-Za-z.])Task \{"#)
+        for file in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: Self.sources.appendingPathComponent(file), encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            for (number, line) in lines.enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                guard !code.hasPrefix("//"), line.contains(task) else { continue }
+                tasks.append("\(file):\(number + 1)")
+                let above = lines[max(0, number - 4)..<number].map { $0.trimmingCharacters(in: .whitespaces) }
+                if !above.contains(where: { $0.hasPrefix("//") }) { uncommented.append("\(file):\(number + 1)") }
+            }
+        }
+        #expect(tasks.count <= 8, "\(tasks.count) unstructured tasks: \(tasks.sorted())")
+        #expect(uncommented.isEmpty, "no comment says who ends: \(uncommented.sorted())")
+    }
+
     /// One concept a file: no source file grows past 400 lines (split it by concern instead).
     @Test func noSourceFileIsOver400Lines() throws {
         let files = try #require(FileManager.default.enumerator(atPath: Self.sources.path)).compactMap { $0 as? String }
