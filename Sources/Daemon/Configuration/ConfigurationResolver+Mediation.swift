@@ -127,3 +127,9 @@ extension ConfigurationResolver {
         return []
     }
 }
+
+extension ConfigurationResolver {
+    func resolvingPaths(_ options: AdapterOptions) -> AdapterOptions {
+        AdapterOptions(resolvingPaths(options.values))
+    }
+}
