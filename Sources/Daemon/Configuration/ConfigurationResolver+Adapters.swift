@@ -85,19 +85,6 @@ extension ConfigurationResolver {
         return consent
     }
 
-    /// An error for each key of `options` that `declared` does not list, at its path below `at`.
-    func unknownKeys(in options: AdapterOptions, declared: OptionKeys, at: String, kind: String)
-        -> [ConfigurationError]
-    {
-        declared.unknown(in: options).map { unknown in
-            fail(
-                "\(at).\(unknown.path)",
-                unknown.known.isEmpty
-                    ? "unknown \(kind); this takes none"
-                    : "unknown \(kind); known: \(unknown.known.joined(separator: ", "))")
-        }
-    }
-
     /// An `exec` entry's program: resolved like every path, and executable now.
     func program(_ exec: String, _ adapter: DaemonConfiguration.AdapterSettings, at: String) throws
         -> ProgramSpec
