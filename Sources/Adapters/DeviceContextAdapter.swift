@@ -9,12 +9,17 @@ import SharedTypes
 /// The device's context: OS name and version, kernel release, architecture, locale, time
 /// zone, and the brand and model its options name. Computed once at init (the seed's
 /// signals that stay the same across collections); needs no consent, as it names no one.
-///
-/// Options: `brand`, `model` (strings), `os_release_path` (default `/etc/os-release`).
 public struct DeviceContextAdapter: SignalAdapter {
     public static let name = "device-context"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
-    public static let optionKeys: OptionKeys = ["brand", "model", "os_release_path"]
+
+    /// Its `options`.
+    @Settings
+    public struct Options: Decodable, Sendable, Equatable {
+        var brand: String?
+        var model: String?
+        var osReleasePath = "/etc/os-release"
+    }
 
     /// The kernel release: what this adapter reads the device through.
     public let sdkVersion: SemanticVersion
@@ -34,10 +39,8 @@ public struct DeviceContextAdapter: SignalAdapter {
 
     }
 
-    public init(context: AdapterContext) async throws {
-        self.context = try Self.read(
-            brand: try context.options.string("brand"), model: try context.options.string("model"),
-            osReleasePath: try context.options.string("os_release_path") ?? "/etc/os-release")
+    public init(options: Options, context: AdapterContext) async throws {
+        self.context = try Self.read(brand: options.brand, model: options.model, osReleasePath: options.osReleasePath)
         let kernel = self.context.kernel
         self.sdkVersion = SemanticVersion(parsing: kernel) ?? SemanticVersion(0, 0, 0)
         self.encoded = Array(try WireFormat.encoder().encode(self.context))

@@ -5,27 +5,31 @@ import SharedTypes
 /// A signal that another program keeps in a file: its bytes, as they are at each request.
 /// `sdk_unavailable` while the file is missing; `collection_failed` when it is older than
 /// `max_age_ms`.
-///
-/// Options: `path` (required), `max_age_ms`, `sdk_version` (the writing program's version).
 public struct FileSignalAdapter: SignalAdapter {
     public static let name = "file"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
-    public static let optionKeys: OptionKeys = ["path", "max_age_ms", "sdk_version"]
     public let sdkVersion: SemanticVersion
+
+    /// Its `options`.
+    @Settings
+    public struct Options: Decodable, Sendable, Equatable {
+        /// The file (relative to the configuration file's directory).
+        var path: String
+        /// How old the file may be; any age when not set.
+        @WireName("max_age_ms") var maxAgeMilliseconds: Int?
+        /// The version of the program that writes the file.
+        var sdkVersion = SemanticVersion(0, 0, 0)
+    }
 
     private let path: String
     private let maxAge: TimeInterval?
     /// Files larger than this are not read at all; the collector's cap is far below it.
     private static let readLimit = 1 << 20
 
-    public init(context: AdapterContext) async throws {
-        path = try context.options.requiredString("path")
-        maxAge = try context.options.int("max_age_ms").map { TimeInterval($0) / 1000 }
-        let version = try context.options.string("sdk_version") ?? "0.0.0"
-        guard let parsed = SemanticVersion(parsing: version) else {
-            throw SignalError(.adapterInitFailed, "option 'sdk_version' is not a version: \(version)")
-        }
-        sdkVersion = parsed
+    public init(options: Options, context: AdapterContext) async throws {
+        path = options.path
+        maxAge = options.maxAgeMilliseconds.map { TimeInterval($0) / 1000 }
+        sdkVersion = options.sdkVersion
     }
 
     public func collectSignals(for request: SignalRequest) async throws -> Signal {

@@ -15,8 +15,6 @@ import Synchronization
 public final class FirstPartyIDAdapter: SignalAdapter, ResettableSignalAdapter {
     public static let name = "first-party-id"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
-    /// It takes none: its id lives in the state directory.
-    public static let optionKeys: OptionKeys = []
     public static let consent = ConsentRequirement(purposes: [1], identifier: true)
     public let sdkVersion = SemanticVersion(1, 0, 0)
 
@@ -24,7 +22,8 @@ public final class FirstPartyIDAdapter: SignalAdapter, ResettableSignalAdapter {
     /// The id; nil until first asked for under consent: nothing is stored on the device before.
     private let id: Mutex<String?>
 
-    public init(context: AdapterContext) async throws {
+    /// It takes no options: its id lives in the state directory.
+    public init(options: NoOptions, context: AdapterContext) async throws {
         file = context.stateDirectory.appendingPathComponent("first-party-id")
         do {
             try FileManager.default.createDirectory(at: context.stateDirectory, withIntermediateDirectories: true)

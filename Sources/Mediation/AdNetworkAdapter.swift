@@ -7,27 +7,28 @@ import SharedTypes
 /// rewarded ads by the waterfall. Its loads complete exactly once, whatever its SDK does:
 /// wrap callback-style SDKs with `OnceCompletion`.
 public protocol AdNetworkAdapter: Sendable {
+    /// What its `setup` holds: a `@Settings` struct, decoded when the configuration is read
+    /// (errors name their key paths). `NoOptions` (the default) for a network that takes none.
+    associatedtype Setup: Decodable & Sendable & Equatable = NoOptions
+    /// What a line item's `options` hold, decoded with the configuration; the line item carries
+    /// them to every load (`lineItemOptions(of:)`). `NoOptions` by default.
+    associatedtype LineItemOptions: Decodable & Sendable & Equatable = NoOptions
     /// The network's name, as line items name it.
     static var name: String { get }
     static var adapterVersion: SemanticVersion { get }
-    /// The keys its `setup` may hold; any other key is a configuration error.
-    static var setupKeys: OptionKeys { get }
-    /// The keys a line item's `options` may hold; any other key is a configuration error.
-    static var lineItemOptionKeys: OptionKeys { get }
     var sdkVersion: SemanticVersion { get }
     /// Whether the network counts impressions and clicks itself: the daemon then fires no
     /// trackers of its own for its ads.
     var tracksImpressionsAndClicks: Bool { get }
-    /// Sets the network up with its setup parameters; a throw is its init error.
-    init(setup: AdNetworkSetup) async throws
+    /// Sets the network up; a throw is its init error.
+    init(setup: Setup, context: AdNetworkContext) async throws
     /// What is wrong with a line item for this network in a unit of `format` whose prices are in
-    /// `currency`, checked when the configuration is read (`--check-config`, start, reload); nil
-    /// when nothing is.
+    /// `currency`, beyond what its options say alone: checked when the configuration is read
+    /// (`--check-config`, start, reload); nil when nothing is.
     static func problem(
-        with item: LineItem, format: AdFormat, currency: String, setup: AdapterOptions, signalAdapters: Set<String>
+        with item: LineItem, options: LineItemOptions, setup: Setup, format: AdFormat, currency: String,
+        signalAdapters: Set<String>
     ) -> String?
-    /// What is wrong with the network's setup parameters, checked with the line items.
-    static func problem(withSetup setup: AdapterOptions) -> String?
     func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd
     func loadRewardedAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd
 }
@@ -36,10 +37,9 @@ extension AdNetworkAdapter {
     public var tracksImpressionsAndClicks: Bool { false }
 
     public static func problem(
-        with item: LineItem, format: AdFormat, currency: String, setup: AdapterOptions, signalAdapters: Set<String>
+        with item: LineItem, options: LineItemOptions, setup: Setup, format: AdFormat, currency: String,
+        signalAdapters: Set<String>
     ) -> String? { nil }
-
-    public static func problem(withSetup setup: AdapterOptions) -> String? { nil }
 
     public func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
         throw AdLoadError(.invalidRequest, "\(Self.name) serves no native ads")
@@ -50,14 +50,12 @@ extension AdNetworkAdapter {
     }
 }
 
-/// What a network is set up with.
-public struct AdNetworkSetup: Sendable {
-    public var parameters: AdapterOptions
+/// What a network is set up with, besides its setup.
+public struct AdNetworkContext: Sendable {
     public var logger: Logger
     public var services: AdNetworkServices
 
-    public init(parameters: AdapterOptions, logger: Logger, services: AdNetworkServices) {
-        self.parameters = parameters
+    public init(logger: Logger, services: AdNetworkServices) {
         self.logger = logger
         self.services = services
     }
@@ -68,8 +66,9 @@ public struct NetworkAdRequest: Sendable {
     public var adUnit: String
     /// The line item's `parameter`: usually the network's own ad unit id.
     public var parameter: String
-    /// The line item's own options.
-    public var options: AdapterOptions
+    /// The line item's own options, as its network decoded them (`lineItemOptions(of:)`);
+    /// nil: the network's defaults.
+    public var options: DecodedOptions?
     /// The custom native format ids the client renders (native loads).
     public var formatIDs: [String]
     public var preferences: NativeAdPreferences
@@ -91,7 +90,7 @@ public struct NetworkAdRequest: Sendable {
     public var quality: AdQuality
 
     public init(
-        adUnit: String, parameter: String, options: AdapterOptions = AdapterOptions(), formatIDs: [String] = [],
+        adUnit: String, parameter: String, options: DecodedOptions? = nil, formatIDs: [String] = [],
         preferences: NativeAdPreferences = NativeAdPreferences(), privacy: PrivacyState? = nil,
         servingMode: ServingMode = .personalized, deadline: ContinuousClock.Instant? = nil,
         networkBuffer: Duration = .zero, floorCPM: Double? = nil, currency: String,

@@ -13,10 +13,11 @@ public struct AdNetworkRegistry: Sendable {
     public var names: [String] { types.keys.sorted() }
 }
 
-/// One configured network: its type, setup parameters, and when to set it up.
+/// One configured network: its type, setup, and when to set it up.
 public struct AdNetworkConfiguration: Sendable, Equatable {
     public var name: String
-    public var setup: AdapterOptions
+    /// Its `setup`, decoded by its type when the configuration was read; nil: its defaults.
+    public var setup: DecodedOptions?
     /// Set up when the daemon starts (the default), or on its first load.
     public var lazy: Bool
     public var initTimeout: Duration
@@ -24,7 +25,7 @@ public struct AdNetworkConfiguration: Sendable, Equatable {
     public static let standardInitTimeout = Duration.seconds(10)
 
     public init(
-        name: String, setup: AdapterOptions = AdapterOptions(), lazy: Bool = false,
+        name: String, setup: DecodedOptions? = nil, lazy: Bool = false,
         initTimeout: Duration = standardInitTimeout
     ) {
         self.name = name

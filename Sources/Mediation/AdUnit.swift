@@ -56,7 +56,9 @@ public struct LineItem: Sendable, Equatable {
     public var network: String
     public var parameter: String
     public var timeout: Duration
-    public var options: AdapterOptions
+    /// Its `options`, decoded by its network when the configuration was read; nil: the
+    /// network's defaults.
+    public var options: DecodedOptions?
     /// What it needs from the user's consent (`consent`); a line item the privacy state denies
     /// is skipped. Its vendor id also picks the serving mode of its requests.
     public var consent: ConsentRequirement
@@ -65,7 +67,7 @@ public struct LineItem: Sendable, Equatable {
     public var cpm: Double?
 
     public init(
-        network: String, parameter: String, timeout: Duration = .seconds(2), options: AdapterOptions = AdapterOptions(),
+        network: String, parameter: String, timeout: Duration = .seconds(2), options: DecodedOptions? = nil,
         consent: ConsentRequirement = .none, cpm: Double? = nil
     ) {
         self.cpm = cpm

@@ -48,9 +48,12 @@ actor NetworkHost {
 
     private func runSetup() async -> (any AdNetworkAdapter)? {
         let type = self.type
-        let setup = AdNetworkSetup(parameters: configuration.setup, logger: logger, services: services)
+        let context = AdNetworkContext(logger: logger, services: services)
+        let setup = configuration.setup
         let start = ContinuousClock.now
-        let outcome = await withTimeout(configuration.initTimeout) { try await type.init(setup: setup) }
+        let outcome = await withTimeout(configuration.initTimeout) {
+            try await type.make(setup: setup, context: context)
+        }
         initLatency = .now - start
         switch outcome {
         case .value(let adapter):

@@ -35,7 +35,7 @@ public struct AdapterRegistry: Sendable {
         }
         return AdapterFactory(kind: .builtin, declaredVersion: type.adapterVersion, enforcesInitTimeout: false) {
             context in
-            try await type.init(context: context)
+            try await type.make(options: configuration.options, context: context)
         }
     }
 }

@@ -17,7 +17,9 @@ public struct AdapterConfiguration: Sendable, Equatable {
     public var initTimeout: Duration
     /// How long a plaintext may be reused (re-sealed fresh each time); zero turns caching off.
     public var cacheTTL: Duration
-    public var options: AdapterOptions
+    /// A built-in's options, decoded by its type when the configuration was read; nil: its
+    /// defaults. A program's options are its `program`'s.
+    public var options: DecodedOptions?
     public var circuitBreaker: CircuitBreakerSettings
     /// What it needs from the user's consent: the configuration's `consent`, else its type's.
     public var consent: ConsentRequirement
@@ -25,7 +27,7 @@ public struct AdapterConfiguration: Sendable, Equatable {
     public init(
         name: String, type: String? = nil, program: ProgramSpec? = nil, recipients: [String],
         timeout: Duration = standardTimeout, initTimeout: Duration = standardInitTimeout, cacheTTL: Duration = .zero,
-        options: AdapterOptions = AdapterOptions(), circuitBreaker: CircuitBreakerSettings = CircuitBreakerSettings(),
+        options: DecodedOptions? = nil, circuitBreaker: CircuitBreakerSettings = CircuitBreakerSettings(),
         consent: ConsentRequirement = .none
     ) {
         self.consent = consent

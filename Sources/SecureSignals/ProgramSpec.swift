@@ -1,5 +1,7 @@
-/// A program that runs as an adapter (`exec` in the configuration): what to start, and how
-/// long it gets to stop.
+import SharedTypes
+
+/// A program that runs as an adapter (`exec` in the configuration): what to start, what to tell
+/// it, and how long it gets to stop.
 public struct ProgramSpec: Sendable, Equatable {
     /// An absolute path.
     public var executable: String
@@ -8,15 +10,18 @@ public struct ProgramSpec: Sendable, Equatable {
     public var environment: [String: String]
     /// Between SIGTERM and SIGKILL, at shutdown.
     public var stopGrace: Duration
+    /// Its `options`, passed to it as written (`initialize`): the program defines them.
+    public var options: [String: JSONValue]
 
     public init(
         executable: String, arguments: [String] = [], environment: [String: String] = [:],
-        stopGrace: Duration = .seconds(3)
+        stopGrace: Duration = .seconds(3), options: [String: JSONValue] = [:]
     ) {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
         self.stopGrace = stopGrace
+        self.options = options
     }
 }
 

@@ -32,20 +32,42 @@ extension SignalSource {
 /// is the adapter's init error, answered unchanged on every later request. `collectSignals` is
 /// then called before every ad request, concurrently with the other adapters, under a timeout.
 public protocol SignalAdapter: SignalSource {
+    /// What its `options` hold: a `@Settings` struct (keys, defaults, bounds), decoded when the
+    /// configuration is read, so that a misspelt key or a wrong value is a configuration error
+    /// naming its key path. `NoOptions` (the default) for an adapter that takes none.
+    associatedtype Options: Decodable & Sendable & Equatable = NoOptions
     /// The registered name; the configuration allowlists adapters by it.
     static var name: String { get }
     static var adapterVersion: SemanticVersion { get }
-    /// The keys its `options` may hold; any other key is a configuration error.
-    static var optionKeys: OptionKeys { get }
     /// What it needs from the user's consent unless its configuration says (`consent`); by
     /// default nothing.
     static var consent: ConsentRequirement { get }
-    init(context: AdapterContext) async throws
+    init(options: Options, context: AdapterContext) async throws
 }
 
 extension SignalAdapter {
     public var adapterVersion: SemanticVersion { Self.adapterVersion }
     public static var consent: ConsentRequirement { .none }
+
+    /// `json` decoded as its options, as the configuration decodes them: every failure named by
+    /// its key path below `path`.
+    public static func decodeOptions(_ json: [String: JSONValue], at path: String = "options")
+        throws(StrictJSON.Failures) -> DecodedOptions
+    {
+        try DecodedOptions.decoding(Options.self, from: json, at: path)
+    }
+
+    /// An instance made with `options` as its type decoded them (its defaults when nil): how the
+    /// registry makes a configured adapter.
+    public static func make(options: DecodedOptions?, context: AdapterContext) async throws -> Self {
+        let typed: Options
+        do {
+            typed = try DecodedOptions.typed(options, as: Options.self, at: "options")
+        } catch {
+            throw SignalError(.adapterInitFailed, error.description)
+        }
+        return try await Self(options: typed, context: context)
+    }
 }
 
 /// An adapter whose state can be reset on request (`POST /v1/adapters/{name}/reset`).
@@ -72,11 +94,10 @@ public struct SignalRequest: Sendable {
     }
 }
 
-/// What an adapter gets at init.
+/// What an adapter gets at init, besides its options.
 public struct AdapterContext: Sendable {
     /// The configured instance name (several instances of one adapter type may run).
     public var name: String
-    public var options: AdapterOptions
     /// A directory the adapter may keep state in, across restarts.
     public var stateDirectory: URL
     public var logger: Logger
@@ -88,13 +109,12 @@ public struct AdapterContext: Sendable {
     public var metrics: any MetricsFactory
 
     public init(
-        name: String, options: AdapterOptions, stateDirectory: URL, logger: Logger,
+        name: String, stateDirectory: URL, logger: Logger,
         initTimeout: Duration = AdapterConfiguration.standardInitTimeout,
         clock: any Clock<Duration> = ContinuousClock(),
         metrics: any MetricsFactory = MetricsSystem.factory
     ) {
         self.name = name
-        self.options = options
         self.stateDirectory = stateDirectory
         self.logger = logger
         self.initTimeout = initTimeout

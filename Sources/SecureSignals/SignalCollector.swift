@@ -96,7 +96,7 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         var adapterLogger = logger
         adapterLogger[metadataKey: "adapter"] = "\(adapter.name)"
         return AdapterContext(
-            name: adapter.name, options: adapter.options, stateDirectory: configuration.stateDirectory,
+            name: adapter.name, stateDirectory: configuration.stateDirectory,
             logger: adapterLogger, initTimeout: adapter.initTimeout, clock: clock, metrics: metrics)
     }
 

@@ -13,6 +13,8 @@ public enum StrictJSON {
         /// The key path, such as `adapters[1].timeout_ms`; empty for the document itself.
         public var path: String
         public var reason: String
+        /// For an unknown key, the keys its object takes (options name them in their errors).
+        public var knownKeys: [String]?
         public var description: String { path.isEmpty ? reason : "\(path): \(reason)" }
 
         public init(path: String, reason: String) {
@@ -129,7 +131,8 @@ extension Decoder {
         let container = try container(keyedBy: AnyCodingKey.self)
         for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
         where !known.contains(key.stringValue) {
-            let failure = StrictJSON.Failure(path: StrictJSON.keyPath(codingPath + [key]), reason: "unknown key")
+            var failure = StrictJSON.Failure(path: StrictJSON.keyPath(codingPath + [key]), reason: "unknown key")
+            failure.knownKeys = known.sorted()
             guard let log = StrictJSON.FailureLog.current else { throw failure }
             log.record(failure)
         }

@@ -36,7 +36,7 @@ struct HostileServerTests {
 
     static func vastFailure(tag: String, services: AdNetworkServices) async throws -> AdLoadError {
         let network = try await VASTAdNetwork(
-            setup: AdNetworkSetup(parameters: AdapterOptions(), logger: logger, services: services))
+            setup: NoOptions(), context: AdNetworkContext(logger: logger, services: services))
         do {
             _ = try await network.loadRewardedAd(NetworkAdRequest(adUnit: "u", parameter: tag, currency: "USD"))
         } catch {

@@ -36,8 +36,9 @@ struct OpenRTBSampleTests {
                 "app": .object(["bundle": .string("tv.example.player"), "name": .string("Player")]),
                 "device": .object(["make": .string("Acme"), "model": .string("Box 4"), "devicetype": .number(7)]),
             ].merging(setup) { $1 }
-            network = try await OpenRTBAdNetwork(
-                setup: AdNetworkSetup(parameters: AdapterOptions(parameters), logger: logger, services: services))
+            network = try await OpenRTBAdNetwork.make(
+                setup: try OpenRTBAdNetwork.decodeSetup(parameters),
+                context: AdNetworkContext(logger: logger, services: services))
         }
 
         /// Loads with the bidder answering `answer` at `/bid`; an ad that loads is kept, as the
@@ -47,13 +48,18 @@ struct OpenRTBSampleTests {
             privacy: PrivacyState? = nil, quality: AdQuality = AdQuality()
         ) async -> Result<NetworkAd, AdLoadError> {
             server.answer("/bid", answer)
-            let request = NetworkAdRequest(
-                adUnit: "unit", parameter: "tag-7",
+            let decoded: DecodedOptions
+            do {
                 // A bidder that answers at once, with time for a machine whose cores are busy;
                 // a test of time says its own timeout_ms.
-                options: AdapterOptions(
-                    ["endpoint": .string(server.url("/bid")), "timeout_ms": .number(10_000)].merging(options) { $1 }),
-                privacy: privacy, currency: "USD", quality: quality)
+                decoded = try OpenRTBAdNetwork.decodeLineItemOptions(
+                    ["endpoint": .string(server.url("/bid")), "timeout_ms": .number(10_000)].merging(options) { $1 })
+            } catch {
+                return .failure(AdLoadError(.invalidRequest, error.description))
+            }
+            let request = NetworkAdRequest(
+                adUnit: "unit", parameter: "tag-7", options: decoded, privacy: privacy, currency: "USD",
+                quality: quality)
             do {
                 let ad =
                     switch format {

@@ -68,7 +68,7 @@ struct VASTSampleTests {
                 settings: .init(retryDelay: .milliseconds(10)), logger: logger
             ).started())
         let network = try await VASTAdNetwork(
-            setup: AdNetworkSetup(parameters: AdapterOptions(), logger: logger, services: services))
+            setup: NoOptions(), context: AdNetworkContext(logger: logger, services: services))
         for file in Self.files {
             let expected = Self.expected[file] ?? ("load", nil)
             let before = expected.errorPath.map { server.requests($0).count } ?? 0

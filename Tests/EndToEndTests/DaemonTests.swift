@@ -491,7 +491,7 @@ struct DaemonTests {
             ),
             (
                 #"{"adapters": [{"name": "file", "options": {"path": "/tmp/x", "max_age": 1}}]}"#,
-                "adapters[0].options.max_age: unknown option; known: max_age_ms, path, sdk_version"
+                "adapters[0].options.max_age: unknown key; known: max_age_ms, path, sdk_version"
             ),
             (
                 #"{"state_directory": "/proc/self/status/state"}"#,
@@ -541,7 +541,7 @@ struct DaemonTests {
         #expect(lines.count == 2, "\(entries.stderr)")
         #expect(lines.first?.contains("adapters[0].name: no adapter type named \"nope\"") == true)
         #expect(
-            lines.last?.hasSuffix("adapters[1].options.brnd: unknown option; known: brand, model, os_release_path")
+            lines.last?.hasSuffix("adapters[1].options.brnd: unknown key; known: brand, model, os_release_path")
                 == true)
     }
 

@@ -121,8 +121,12 @@ struct AdStoreTests {
         #expect(kept.count == 1)
     }
 
-    func item(_ parameter: String, _ options: [String: JSONValue] = [:], timeout: Duration = .seconds(2)) -> LineItem {
-        LineItem(network: "test", parameter: parameter, timeout: timeout, options: AdapterOptions(options))
+    func item(_ parameter: String, _ options: [String: JSONValue] = [:], timeout: Duration = .seconds(2)) throws
+        -> LineItem
+    {
+        LineItem(
+            network: "test", parameter: parameter, timeout: timeout,
+            options: try TestAdNetwork.decodeLineItemOptions(options))
     }
 
     /// Collects events from `hub` until `count` have come (or 5 s pass).
@@ -131,7 +135,7 @@ struct AdStoreTests {
     }
 
     @Test func theWaterfallTriesEachLineItemAndReportsEveryAttempt() async throws {
-        let unit = AdUnit(
+        let unit = try AdUnit(
             id: "u", format: .native,
             waterfall: [
                 item(Self.native, ["behavior": .string("error")]),
@@ -147,7 +151,7 @@ struct AdStoreTests {
     }
 
     @Test func aFailedLoadAnswersTheLastReasonAndEveryAttempt() async throws {
-        let unit = AdUnit(
+        let unit = try AdUnit(
             id: "u", format: .native,
             waterfall: [
                 item(Self.native, ["behavior": .string("error")]), item(Self.native, ["behavior": .string("no_fill")]),
@@ -467,7 +471,7 @@ extension AdStoreTests {
 
 extension AdStoreTests {
     @Test func attemptLatenciesOverASecondAreInMilliseconds() async throws {
-        let unit = AdUnit(id: "u", format: .native, waterfall: [item(Self.native, ["delay_ms": .number(1100)])])
+        let unit = try AdUnit(id: "u", format: .native, waterfall: [item(Self.native, ["delay_ms": .number(1100)])])
         let ad = try await store([unit]).load(AdLoadRequest(adUnit: "u", format: .native)).get()
         let latency = try #require(ad.responseInfo.attempts.first?.latencyMilliseconds)
         #expect(latency >= 1100 && latency < 60_000, "\(latency) ms")

@@ -15,28 +15,35 @@ import Testing
 final class ScriptedBidder: BiddingAdNetwork {
     static let name = "bidder"
     static let adapterVersion = SemanticVersion(1, 0, 0)
-    static let setupKeys: OptionKeys = []
-    static let lineItemOptionKeys: OptionKeys = ["price", "delay_ms", "behavior", "id", "exp_s"]
     let sdkVersion = SemanticVersion(1, 0, 0)
     /// Every notice sent, as `win id` or `loss id reason min`, in order.
     static let notices = Mutex<[String]>([])
     private let ads: TestAdNetwork
 
-    init(setup: AdNetworkSetup) async throws {
-        ads = try await TestAdNetwork(setup: setup)
+    @Settings
+    struct LineItemOptions: Decodable, Sendable, Equatable {
+        var price = 1.0
+        @WireName("delay_ms") var delayMilliseconds: Int?
+        var behavior: String?
+        var id = "?"
+        @WireName("exp_s") var expirySeconds: Int?
+    }
+
+    init(setup: NoOptions, context: AdNetworkContext) async throws {
+        ads = try await TestAdNetwork.make(setup: nil, context: context)
     }
 
     func bid(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> NetworkBid {
-        let options = request.options
-        let id = (try? options.string("id")) ?? "?"
-        if let delay = try? options.int("delay_ms") { try? await Task.sleep(for: .milliseconds(delay)) }
-        let behavior = try? options.string("behavior")
+        let options = try lineItemOptions(of: request)
+        let id = options.id
+        if let delay = options.delayMilliseconds { try? await Task.sleep(for: .milliseconds(delay)) }
+        let behavior = options.behavior
         if behavior == "no_bid" { throw AdLoadError(.noFill, "no bid") }
         if behavior == "error" { throw AdLoadError(.networkError, "the bidder failed") }
         let ads = self.ads
-        let expiry = (try? options.int("exp_s")).map { Duration.seconds($0) }
+        let expiry = options.expirySeconds.map { Duration.seconds($0) }
         return NetworkBid(
-            price: (try? options.number("price")) ?? 1, currency: "USD",
+            price: options.price, currency: "USD",
             load: { _ async throws(AdLoadError) -> NetworkAd in
                 switch behavior {
                 case "load_fails": throw AdLoadError(.networkError, "the markup did not load")
@@ -91,11 +98,12 @@ struct AuctionTests {
             clock: clock, logger: Logger(label: "test"))
     }
 
-    func bidder(_ id: String, price: Double, _ options: [String: JSONValue] = [:]) -> LineItem {
+    func bidder(_ id: String, price: Double, _ options: [String: JSONValue] = [:]) throws -> LineItem {
         var options = options
         options["price"] = .number(price)
         options["id"] = .string(run + id)
-        var item = LineItem(network: "bidder", parameter: id, options: AdapterOptions(options))
+        var item = LineItem(
+            network: "bidder", parameter: id, options: try ScriptedBidder.decodeLineItemOptions(options))
         // As the unit's 10 s: a bidder answers at once, and a busy machine may keep it waiting
         // for a core longer than the default 2 s.
         item.timeout = .seconds(10)
@@ -103,10 +111,11 @@ struct AuctionTests {
     }
 
     /// A waterfall line item of the test network worth `cpm`; `fills: false` makes it answer no fill.
-    func lineItem(_ name: String, cpm: Double?, fills: Bool = false) -> LineItem {
+    func lineItem(_ name: String, cpm: Double?, fills: Bool = false) throws -> LineItem {
         LineItem(
             network: "test", parameter: TestAdNetwork.nativeUnit,
-            options: AdapterOptions(fills ? ["delay_ms": .int(0)] : ["behavior": "no_fill", "delay_ms": .int(0)]),
+            options: try TestAdNetwork.decodeLineItemOptions(
+                fills ? ["delay_ms": .int(0)] : ["behavior": "no_fill", "delay_ms": .int(0)]),
             cpm: cpm)
     }
 
@@ -117,7 +126,7 @@ struct AuctionTests {
     func notices() -> [String] { ScriptedBidder.notices(run).map { $0.replacingOccurrences(of: run, with: "") } }
 
     @Test func theBestBidServesAndEveryOtherBidderHearsItLost() async throws {
-        let unit = AdUnit(
+        let unit = try AdUnit(
             id: "u", format: .native, waterfall: [],
             bidders: [bidder("a", price: 2), bidder("b", price: 5.5), bidder("c", price: 3)])
         let ad = try await load(try store(unit)).get()
@@ -133,7 +142,7 @@ struct AuctionTests {
     }
 
     @Test func aBidIsSlottedAmongTheLineItemsByPrice() async throws {
-        let unit = AdUnit(
+        let unit = try AdUnit(
             id: "u", format: .native,
             waterfall: [lineItem("low", cpm: 1), lineItem("high", cpm: 9), lineItem("mid", cpm: 4)],
             bidders: [bidder("a", price: 5, ["behavior": "load_fails"])])
@@ -151,7 +160,7 @@ struct AuctionTests {
     }
 
     @Test func aLineItemWorthMoreServesBeforeTheBidAndTheBidLosesToItsPrice() async throws {
-        let unit = AdUnit(
+        let unit = try AdUnit(
             id: "u", format: .native, waterfall: [lineItem("high", cpm: 8, fills: true)],
             bidders: [bidder("a", price: 5)])
         let ad = try await load(try store(unit)).get()
@@ -161,7 +170,7 @@ struct AuctionTests {
     }
 
     @Test func whenTheWinnerCannotLoadTheNextCandidateServes() async throws {
-        let unit = AdUnit(
+        let unit = try AdUnit(
             id: "u", format: .native, waterfall: [lineItem("floor", cpm: 1, fills: true)],
             bidders: [bidder("a", price: 6, ["behavior": "load_fails"]), bidder("b", price: 4)])
         let ad = try await load(try store(unit)).get()
@@ -172,7 +181,7 @@ struct AuctionTests {
     }
 
     @Test func bidsUnderTheFloorLoseAtOnceWithTheFloorAsThePriceToWin() async throws {
-        let unit = AdUnit(
+        let unit = try AdUnit(
             id: "u", format: .native, waterfall: [lineItem("fallback", cpm: nil, fills: true)],
             bidders: [bidder("a", price: 0.5), bidder("b", price: 1.5)], floorCPM: 1)
         let ad = try await load(try store(unit)).get()
@@ -182,7 +191,7 @@ struct AuctionTests {
     }
 
     @Test func aBidderPastItsTimeIsATimeoutAndTheOthersAreNotKeptWaiting() async throws {
-        var unit = AdUnit(
+        var unit = try AdUnit(
             id: "u", format: .native, waterfall: [],
             bidders: [bidder("slow", price: 9, ["delay_ms": .int(3_600_000)]), bidder("fast", price: 2)])
         unit.auction = AuctionTiming(
@@ -200,9 +209,9 @@ struct AuctionTests {
     @Test func aWaterfallAdThatComesAfterItsTimeoutIsDroppedWithItsNotice() async throws {
         // The scripted network ignores its cancellation: its ad comes after the line item's
         // 300 ms, when the waterfall has moved on. It owes a notice, and sends it.
-        var slow = bidder("slow", price: 9, ["delay_ms": .int(3_600_000)])
+        var slow = try bidder("slow", price: 9, ["delay_ms": .int(3_600_000)])
         slow.timeout = .milliseconds(300)
-        let unit = AdUnit(id: "u", format: .native, waterfall: [slow, lineItem("next", cpm: nil, fills: true)])
+        let unit = try AdUnit(id: "u", format: .native, waterfall: [slow, lineItem("next", cpm: nil, fills: true)])
         let ad = try await load(try store(unit)).get()
         #expect(ad.responseInfo.attempts.map(\.outcome) == [.timeout, .filled])
         let heard = try await eventually { notices().isEmpty ? nil : notices() }
@@ -210,7 +219,7 @@ struct AuctionTests {
     }
 
     @Test func noBidsErrorsAndWrongFormatsAreEachTheirBiddersOwn() async throws {
-        let unit = AdUnit(
+        let unit = try AdUnit(
             id: "u", format: .native, waterfall: [],
             bidders: [
                 bidder("none", price: 1, ["behavior": "no_bid"]), bidder("broken", price: 1, ["behavior": "error"]),
@@ -224,7 +233,7 @@ struct AuctionTests {
 
     @Test func aBidsExpiryShortensTheUnitsButNeverLengthensIt() async throws {
         let clock = ManualClock()
-        let unit = AdUnit(
+        let unit = try AdUnit(
             id: "u", format: .native, waterfall: [], expiry: .seconds(600),
             bidders: [bidder("short", price: 2, ["exp_s": .int(120)])])
         let store = try store(unit, clock: clock)
@@ -236,7 +245,7 @@ struct AuctionTests {
             try await store.impression(ad.adID)
         }
 
-        let long = AdUnit(
+        let long = try AdUnit(
             id: "u", format: .native, waterfall: [], expiry: .seconds(60),
             bidders: [bidder("long", price: 2, ["exp_s": .int(3600)])])
         let longClock = ManualClock()
@@ -268,7 +277,7 @@ struct AuctionTests {
     }
 
     @Test func bidsInAnotherCurrencyThanTheUnitsAreRefusedNotCompared() async throws {
-        let unit = AdUnit(
+        let unit = try AdUnit(
             id: "u", format: .native, waterfall: [], bidders: [bidder("dollars", price: 9)], currency: "EUR")
         let failure = await load(try store(unit))
         guard case .failure(let failed) = failure else {

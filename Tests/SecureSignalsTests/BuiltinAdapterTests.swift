@@ -16,10 +16,17 @@ struct BuiltinAdapterTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    func context(_ options: [String: JSONValue] = [:]) -> AdapterContext {
+    func context() -> AdapterContext {
         AdapterContext(
-            name: "test", options: AdapterOptions(options), stateDirectory: directory.appendingPathComponent("state"),
-            logger: Logger(label: "test"))
+            name: "test", stateDirectory: directory.appendingPathComponent("state"), logger: Logger(label: "test"))
+    }
+
+    /// An adapter made as the registry makes it, with `options` decoded as the configuration
+    /// decodes them (none: its defaults).
+    func make<Adapter: SignalAdapter>(_ type: Adapter.Type, _ options: [String: JSONValue]? = nil) async throws
+        -> Adapter
+    {
+        try await Adapter.make(options: try options.map { try Adapter.decodeOptions($0) }, context: context())
     }
 
     let consenting = SignalRequest(requestID: "r", privacy: PrivacyState(limitAdTracking: false))
@@ -28,10 +35,9 @@ struct BuiltinAdapterTests {
         let release = directory.appendingPathComponent("os-release")
         try "NAME=\"Signage OS\"\nVERSION_ID=\"4.2\"\n# comment\nID=signage\n".write(
             to: release, atomically: true, encoding: .utf8)
-        let adapter = try await DeviceContextAdapter(
-            context: context([
-                "os_release_path": .string(release.path), "brand": .string("Acme"), "model": .string("TV-9"),
-            ]))
+        let adapter = try await make(
+            DeviceContextAdapter.self,
+            ["os_release_path": .string(release.path), "brand": .string("Acme"), "model": .string("TV-9")])
         guard case .plaintext(let bytes) = try await adapter.collectSignals(for: consenting) else {
             Issue.record("expected a plaintext")
             return
@@ -44,7 +50,7 @@ struct BuiltinAdapterTests {
         #expect(!device.kernel.isEmpty && !device.architecture.isEmpty && !device.timeZone.isEmpty)
         #expect(adapter.sdkVersion == SemanticVersion(parsing: device.kernel))
         await #expect(throws: SignalError.self) {
-            _ = try await DeviceContextAdapter(context: context(["os_release_path": .string("/nonexistent")]))
+            _ = try await make(DeviceContextAdapter.self, ["os_release_path": .string("/nonexistent")])
         }
     }
 
@@ -83,20 +89,20 @@ struct BuiltinAdapterTests {
     }
 
     @Test func firstPartyIDPersistsIsPrivateAndRotates() async throws {
-        let adapter = try await FirstPartyIDAdapter(context: context())
+        let adapter = try await make(FirstPartyIDAdapter.self)
         let file = directory.appendingPathComponent("state/first-party-id").path
         // Nothing is stored on the device until the id is first asked for.
         #expect(!FileManager.default.fileExists(atPath: file))
         let first = try await adapter.collectSignals(for: consenting)
         let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-        let again = try await FirstPartyIDAdapter(context: context()).collectSignals(for: consenting)
+        let again = try await make(FirstPartyIDAdapter.self).collectSignals(for: consenting)
         #expect(first == again, "the id survives a restart")
         try await adapter.reset()
         #expect(!FileManager.default.fileExists(atPath: file), "a reset erases the id")
         let rotated = try await adapter.collectSignals(for: consenting)
         #expect(rotated != first)
-        #expect(try await FirstPartyIDAdapter(context: context()).collectSignals(for: consenting) == rotated)
+        #expect(try await make(FirstPartyIDAdapter.self).collectSignals(for: consenting) == rotated)
         #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o600)
     }
 
@@ -108,10 +114,9 @@ struct BuiltinAdapterTests {
 
     @Test func fileSignalsAreReadFreshAndChecked() async throws {
         let file = directory.appendingPathComponent("signal.bin")
-        let adapter = try await FileSignalAdapter(
-            context: context([
-                "path": .string(file.path), "max_age_ms": .number(60_000), "sdk_version": .string("3.18.5"),
-            ]))
+        let adapter = try await make(
+            FileSignalAdapter.self,
+            ["path": .string(file.path), "max_age_ms": .number(60_000), "sdk_version": .string("3.18.5")])
         #expect(adapter.sdkVersion.description == "3.18.5")
         await #expect(throws: SignalError(.sdkUnavailable, "\(file.path) does not exist")) {
             _ = try await adapter.collectSignals(for: consenting)
@@ -128,6 +133,8 @@ struct BuiltinAdapterTests {
         } catch let error as SignalError {
             #expect(error.code == .collectionFailed)
         }
-        await #expect(throws: SignalError.self) { _ = try await FileSignalAdapter(context: context()) }
+        // Without its path: the configuration refuses it, and so does the registry's make.
+        #expect(throws: StrictJSON.Failures.self) { try FileSignalAdapter.decodeOptions([:]) }
+        await #expect(throws: SignalError.self) { _ = try await make(FileSignalAdapter.self) }
     }
 }

@@ -105,7 +105,7 @@ struct CollectorTests {
         let collector = try await collector([
             AdapterConfiguration(
                 name: "test-fail-init", recipients: ["bidder"],
-                options: AdapterOptions(["message": .string("no SDK here")]))
+                options: try FailingInitAdapter.decodeOptions(["message": "no SDK here"]))
         ])
         for request in ["a", "b", "c"] {
             let result = await collector.collect(requestID: request)
@@ -164,7 +164,7 @@ struct CollectorTests {
     @Test func signalsOverTheCapAreRefused() async throws {
         let collector = try await collector([
             AdapterConfiguration(
-                name: "test-echo", recipients: ["bidder"], options: AdapterOptions(["bytes": .number(4097)]))
+                name: "test-echo", recipients: ["bidder"], options: try EchoAdapter.decodeOptions(["bytes": 4097]))
         ])
         let result = await collector.collect(requestID: "r")
         #expect(result.signals.isEmpty)
@@ -194,7 +194,7 @@ struct CollectorTests {
             [
                 AdapterConfiguration(
                     name: "test-slow-init", recipients: ["bidder"], initTimeout: .milliseconds(50),
-                    options: AdapterOptions(["delay_ms": .number(300)]))
+                    options: try SlowInitAdapter.decodeOptions(["delay_ms": 300]))
             ], clock: clock, initialize: false)
         let initializing = Task { await collector.initializeAll() }
         try await waitUntil { clock.sleeping == 2 }  // the init timeout, and the adapter's own 300 ms
@@ -214,10 +214,10 @@ struct CollectorTests {
     @Test func adaptersAreInitializedOnceAndConcurrently() async throws {
         let clock = ManualClock()
         let collector = try await collector(
-            (0..<8).map {
+            try (0..<8).map {
                 AdapterConfiguration(
                     name: "slow-\($0)", type: "test-slow-init", recipients: ["bidder"],
-                    options: AdapterOptions(["delay_ms": .number(600)]))
+                    options: try SlowInitAdapter.decodeOptions(["delay_ms": 600]))
             }, clock: clock, initialize: false)
         let initializing = Task { await collector.initializeAll() }
         // All eight wait out their 600 ms at once, each beside its init timeout: one after

@@ -22,7 +22,7 @@ struct RegressionTests {
             logger: Logger(label: "test"))
         await host.initialize(
             context: AdapterContext(
-                name: "test-echo", options: AdapterOptions(), stateDirectory: FileManager.default.temporaryDirectory,
+                name: "test-echo", stateDirectory: FileManager.default.temporaryDirectory,
                 logger: Logger(label: "test")))
         let consenting = SignalRequest(requestID: "a", privacy: PrivacyState(limitAdTracking: false))
         let limited = SignalRequest(requestID: "b", privacy: PrivacyState(limitAdTracking: true))
@@ -40,9 +40,8 @@ struct RegressionTests {
     @Test func concurrentResetsLeaveTheServedIDOnDisk() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("resets-\(UUID().uuidString)")
         let adapter = try await FirstPartyIDAdapter(
-            context: AdapterContext(
-                name: "first-party-id", options: AdapterOptions(), stateDirectory: directory, logger: Logger(label: "t")
-            ))
+            options: NoOptions(),
+            context: AdapterContext(name: "first-party-id", stateDirectory: directory, logger: Logger(label: "t")))
         let request = SignalRequest(requestID: "r", privacy: PrivacyState(limitAdTracking: false))
         for _ in 0..<25 {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -119,7 +118,7 @@ struct RegressionTests {
             clock: clock, logger: Logger(label: "test"))
         await host.initialize(
             context: AdapterContext(
-                name: name, options: AdapterOptions(), stateDirectory: FileManager.default.temporaryDirectory,
+                name: name, stateDirectory: FileManager.default.temporaryDirectory,
                 logger: Logger(label: "test"), clock: clock))
         return host
     }

@@ -8,16 +8,21 @@ import Synchronization
 public struct EchoAdapter: SignalAdapter {
     public static let name = "test-echo"
     public static let adapterVersion = SemanticVersion(2, 3, 4)
-    public static let optionKeys: OptionKeys = ["delay_ms", "bytes"]
     public let sdkVersion = SemanticVersion(9, 8, 7)
     private let delay: Duration
     private let size: Int?
     private let calls = Counter()
     private let clock: any Clock<Duration>
 
-    public init(context: AdapterContext) async throws {
-        delay = .milliseconds(try context.options.int("delay_ms") ?? 0)
-        size = try context.options.int("bytes")
+    @Settings
+    public struct Options: Decodable, Sendable, Equatable {
+        @WireName("delay_ms") var delayMilliseconds = 0
+        var bytes: Int?
+    }
+
+    public init(options: Options, context: AdapterContext) async throws {
+        delay = .milliseconds(options.delayMilliseconds)
+        size = options.bytes
         clock = context.clock
     }
 
@@ -33,9 +38,8 @@ public struct EchoAdapter: SignalAdapter {
 public struct HangAdapter: SignalAdapter {
     public static let name = "test-hang"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
-    public static let optionKeys: OptionKeys = []
     public let sdkVersion = SemanticVersion(1, 0, 0)
-    public init(context: AdapterContext) async throws {}
+    public init(options: NoOptions, context: AdapterContext) async throws {}
 
     public func collectSignals(for request: SignalRequest) async throws -> Signal {
         await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
@@ -47,11 +51,15 @@ public struct HangAdapter: SignalAdapter {
 public struct FailingInitAdapter: SignalAdapter {
     public static let name = "test-fail-init"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
-    public static let optionKeys: OptionKeys = ["message"]
     public let sdkVersion = SemanticVersion(1, 0, 0)
 
-    public init(context: AdapterContext) async throws {
-        throw SignalError(.sdkUnavailable, try context.options.string("message") ?? "the test SDK is not installed")
+    @Settings
+    public struct Options: Decodable, Sendable, Equatable {
+        var message = "the test SDK is not installed"
+    }
+
+    public init(options: Options, context: AdapterContext) async throws {
+        throw SignalError(.sdkUnavailable, options.message)
     }
 
     public func collectSignals(for request: SignalRequest) async throws -> Signal { .plaintext([]) }
@@ -61,11 +69,15 @@ public struct FailingInitAdapter: SignalAdapter {
 public struct SlowInitAdapter: SignalAdapter {
     public static let name = "test-slow-init"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
-    public static let optionKeys: OptionKeys = ["delay_ms"]
     public let sdkVersion = SemanticVersion(1, 0, 0)
 
-    public init(context: AdapterContext) async throws {
-        try await context.clock.sleep(for: .milliseconds(try context.options.int("delay_ms") ?? 1000))
+    @Settings
+    public struct Options: Decodable, Sendable, Equatable {
+        @WireName("delay_ms") var delayMilliseconds = 1000
+    }
+
+    public init(options: Options, context: AdapterContext) async throws {
+        try await context.clock.sleep(for: .milliseconds(options.delayMilliseconds))
     }
 
     public func collectSignals(for request: SignalRequest) async throws -> Signal {
@@ -77,9 +89,8 @@ public struct SlowInitAdapter: SignalAdapter {
 public struct SelfSealingAdapter: SignalAdapter {
     public static let name = "test-self-sealed"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
-    public static let optionKeys: OptionKeys = []
     public let sdkVersion = SemanticVersion(1, 0, 0)
-    public init(context: AdapterContext) async throws {}
+    public init(options: NoOptions, context: AdapterContext) async throws {}
 
     public func collectSignals(for request: SignalRequest) async throws -> Signal { .sealed("sealed-by-the-adapter") }
 }
@@ -88,9 +99,8 @@ public struct SelfSealingAdapter: SignalAdapter {
 public struct ThrowingAdapter: SignalAdapter {
     public static let name = "test-throw"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
-    public static let optionKeys: OptionKeys = []
     public let sdkVersion = SemanticVersion(1, 0, 0)
-    public init(context: AdapterContext) async throws {}
+    public init(options: NoOptions, context: AdapterContext) async throws {}
 
     struct Broken: Error, CustomStringConvertible { var description: String { "the test SDK broke" } }
     public func collectSignals(for request: SignalRequest) async throws -> Signal { throw Broken() }
@@ -101,10 +111,9 @@ public struct ThrowingAdapter: SignalAdapter {
 public final class FailsUntilResetAdapter: SignalAdapter, ResettableSignalAdapter {
     public static let name = "test-fails-until-reset"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
-    public static let optionKeys: OptionKeys = []
     public let sdkVersion = SemanticVersion(1, 0, 0)
     private let wasReset = Mutex(false)
-    public init(context: AdapterContext) async throws {}
+    public init(options: NoOptions, context: AdapterContext) async throws {}
 
     public func collectSignals(for request: SignalRequest) async throws -> Signal {
         guard wasReset.withLock({ $0 }) else { throw SignalError(.collectionFailed, "the test SDK is broken") }

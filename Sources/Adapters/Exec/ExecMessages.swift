@@ -16,7 +16,7 @@ enum ExecMessage {
     @WireKeys
     struct InitializeParams: Encodable, Sendable {
         var adapter: String
-        var options: AdapterOptions
+        var options: [String: JSONValue]
     }
 
     @WireKeys

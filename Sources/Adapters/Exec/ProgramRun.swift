@@ -32,7 +32,6 @@ struct ProgramRun: Sendable {
 
     let spec: ProgramSpec
     let name: String
-    let options: AdapterOptions
     let initTimeout: Duration
     let counters: ProgramCounters
 
@@ -159,7 +158,7 @@ struct ProgramRun: Sendable {
 
     /// Sends `initialize` (id 0) and reads the program's versions from its answer.
     private func initialize(_ connection: ProgramConnection) async -> Result<Versions, SignalError> {
-        let params = ExecMessage.InitializeParams(adapter: name, options: options)
+        let params = ExecMessage.InitializeParams(adapter: name, options: spec.options)
         let outcome = await withTimeout(initTimeout) { try await connection.call("initialize", params, id: 0) }
         switch outcome {
         case .value(let result):

@@ -49,7 +49,7 @@ actor ProgramSupervisor {
         self.record = ProgramRecord(stateDirectory: context.stateDirectory, adapter: context.name)
         self.counters = ProgramCounters(adapter: context.name, logger: context.logger, metrics: context.metrics)
         self.run = ProgramRun(
-            spec: spec, name: context.name, options: context.options, initTimeout: context.initTimeout,
+            spec: spec, name: context.name, initTimeout: context.initTimeout,
             counters: counters)
     }
 

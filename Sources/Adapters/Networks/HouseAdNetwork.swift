@@ -5,7 +5,7 @@ import SharedTypes
 import Synchronization
 
 /// The publisher's own ads, from a directory of JSON files: a real last line of a waterfall,
-/// which fills whenever a file fits. Setup parameter `directory` (required). A line item's
+/// which fills whenever a file fits, from the `directory` of its setup. A line item's
 /// `parameter` names one file (`spring-sale` for `spring-sale.json`), or is `*` for any file of
 /// the load's format, taken in turn. Files are read at each load, so the publisher may change
 /// them while the daemon runs.
@@ -16,16 +16,20 @@ import Synchronization
 public final class HouseAdNetwork: AdNetworkAdapter {
     public static let name = "house"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
-    public static let setupKeys: OptionKeys = ["directory"]
-    /// None: a line item says which file in its `parameter`.
-    public static let lineItemOptionKeys: OptionKeys = []
     public let sdkVersion = SemanticVersion(1, 0, 0)
+
+    /// Its `setup`. A line item takes no options: its `parameter` says which file.
+    @Settings
+    public struct Setup: Decodable, Sendable, Equatable {
+        /// The ads' directory (relative to the configuration file's directory).
+        var directory: String
+    }
 
     private let directory: URL
     private let turn = Atomic<Int>(0)
 
-    public init(setup: AdNetworkSetup) async throws {
-        let path = try setup.parameters.requiredString("directory")
+    public init(setup: Setup, context: AdNetworkContext) async throws {
+        let path = setup.directory
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw AdLoadError(.invalidRequest, "house ads directory \(path) does not exist")

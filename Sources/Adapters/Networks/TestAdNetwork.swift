@@ -9,22 +9,47 @@ import Synchronization
 /// the custom native format `10063170` (Headline, MainImage, Caption) to a client that lists
 /// it; `/21775744923/example/native-backfill` fills native ads with an AdChoices overlay.
 ///
-/// A line item's `parameter` is the test ad unit. Its options make the network misbehave, for
-/// tests of everything around it: `"behavior"`: `no_fill`, `error`, `hang`, `complete_twice`
-/// (answers twice: one completion counts), `dismiss_first` (reports a rewarded ad's dismiss
-/// before its reward), `reward_at_midpoint` (grants the reward at the midpoint, as a playable
-/// may); `delay_ms`; and `impression_tracker`, `click_tracker`, `deep_link`.
-/// Setup parameters: `tracks_itself` (bool) makes it track impressions and clicks itself;
-/// `setup_delay_ms` makes its setup slow.
+/// A line item's `parameter` is the test ad unit; its options make the network misbehave, for
+/// tests of everything around it.
 public final class TestAdNetwork: AdNetworkAdapter {
     public static let name = "test"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
-    public static let setupKeys: OptionKeys = ["tracks_itself", "setup_delay_ms"]
-    public static let lineItemOptionKeys: OptionKeys = [
-        "behavior", "delay_ms", "impression_tracker", "click_tracker", "deep_link",
-    ]
     public let sdkVersion = SemanticVersion(1, 0, 0)
     public let tracksImpressionsAndClicks: Bool
+
+    /// Its `setup`.
+    @Settings
+    public struct Setup: Decodable, Sendable, Equatable {
+        /// It tracks impressions and clicks itself.
+        var tracksItself = false
+        /// Its setup is this slow.
+        @WireName("setup_delay_ms") var setupDelayMilliseconds: Int?
+    }
+
+    /// A line item's `options`.
+    @Settings
+    public struct LineItemOptions: Decodable, Sendable, Equatable {
+        var behavior: Behavior?
+        /// Before it answers.
+        @WireName("delay_ms") var delayMilliseconds: Int?
+        var impressionTracker: String?
+        var clickTracker: String?
+        var deepLink: String?
+    }
+
+    /// How a line item makes it misbehave.
+    public enum Behavior: String, Decodable, Sendable, CaseIterable {
+        case noFill = "no_fill"
+        case error, hang
+        /// Answers twice: one completion counts.
+        case completeTwice = "complete_twice"
+        /// Reports a rewarded ad's dismiss before its reward.
+        case dismissFirst = "dismiss_first"
+        /// Grants the reward at the midpoint, as a playable may.
+        case rewardAtMidpoint = "reward_at_midpoint"
+
+        public init(from decoder: any Decoder) throws { self = try StrictJSON.oneOf(decoder) }
+    }
 
     public static let rewardedUnit = "/6499/example/rewarded"
     public static let nativeUnit = "/21775744923/example/native"
@@ -36,35 +61,37 @@ public final class TestAdNetwork: AdNetworkAdapter {
     /// Completions a `complete_twice` load made that did not count.
     public static let ignoredCompletions = Atomic<Int>(0)
 
-    public init(setup: AdNetworkSetup) async throws {
-        tracksImpressionsAndClicks = try setup.parameters.bool("tracks_itself") ?? false
-        if let delay = try setup.parameters.int("setup_delay_ms") { try await Task.sleep(for: .milliseconds(delay)) }
+    public init(setup: Setup, context: AdNetworkContext) async throws {
+        tracksImpressionsAndClicks = setup.tracksItself
+        if let delay = setup.setupDelayMilliseconds { try await Task.sleep(for: .milliseconds(delay)) }
     }
 
     public func loadRewardedAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
-        try await misbehave(request)
+        let options = try lineItemOptions(of: request)
+        try await misbehave(options)
         guard request.parameter == Self.rewardedUnit else {
             throw AdLoadError(.noFill, "no rewarded test ad for '\(request.parameter)'")
         }
         let presentation: (any RewardedPresentationSource)? =
-            switch try? request.options.string("behavior") {
-            case "dismiss_first": DismissFirstPresentation()
-            case "reward_at_midpoint": MidpointRewardPresentation()
+            switch options.behavior {
+            case .dismissFirst: DismissFirstPresentation()
+            case .rewardAtMidpoint: MidpointRewardPresentation()
             default: nil
             }
         return try await complete(
-            request,
+            options,
             NetworkAd(
                 content: .rewarded(Reward(type: "coins", amount: 10)),
                 clickDestination: "https://developers.google.com/ad-manager/mobile-ads-sdk",
-                deepLinks: deepLinks(request), impressionTrackers: trackers("impression_tracker", request),
-                clickTrackers: trackers("click_tracker", request),
+                deepLinks: deepLinks(options), impressionTrackers: options.impressionTracker.map { [$0] } ?? [],
+                clickTrackers: options.clickTracker.map { [$0] } ?? [],
                 value: AdValue(valueMicros: 12_500, currency: "USD", precision: "precise"),
                 presentation: presentation))
     }
 
     public func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
-        try await misbehave(request)
+        let options = try lineItemOptions(of: request)
+        try await misbehave(options)
         let content: NetworkAd.Content
         switch request.parameter {
         case Self.nativeUnit where request.formatIDs.contains(Self.customFormatID):
@@ -84,20 +111,20 @@ public final class TestAdNetwork: AdNetworkAdapter {
             throw AdLoadError(.noFill, "no native test ad for '\(request.parameter)'")
         }
         return try await complete(
-            request,
+            options,
             NetworkAd(
                 content: content, clickDestination: "https://developers.google.com/ad-manager/mobile-ads-sdk",
-                deepLinks: deepLinks(request), impressionTrackers: trackers("impression_tracker", request),
-                clickTrackers: trackers("click_tracker", request),
+                deepLinks: deepLinks(options), impressionTrackers: options.impressionTracker.map { [$0] } ?? [],
+                clickTrackers: options.clickTracker.map { [$0] } ?? [],
                 value: AdValue(valueMicros: 1_000, currency: "USD", precision: "estimated")))
     }
 
-    private func misbehave(_ request: NetworkAdRequest) async throws(AdLoadError) {
-        if let delay = try? request.options.int("delay_ms") { try? await Task.sleep(for: .milliseconds(delay)) }
-        switch try? request.options.string("behavior") {
-        case "no_fill": throw AdLoadError(.noFill, "the test network was told not to fill")
-        case "error": throw AdLoadError(.networkError, "the test network was told to fail")
-        case "hang":
+    private func misbehave(_ options: LineItemOptions) async throws(AdLoadError) {
+        if let delay = options.delayMilliseconds { try? await Task.sleep(for: .milliseconds(delay)) }
+        switch options.behavior {
+        case .noFill: throw AdLoadError(.noFill, "the test network was told not to fill")
+        case .error: throw AdLoadError(.networkError, "the test network was told to fail")
+        case .hang:
             try? await Task.sleep(for: .seconds(3600))
             throw AdLoadError(.timeout, "hung")
         default: break
@@ -105,8 +132,8 @@ public final class TestAdNetwork: AdNetworkAdapter {
     }
 
     /// Answers through a once-only completion, twice when told to: the second must not count.
-    private func complete(_ request: NetworkAdRequest, _ ad: NetworkAd) async throws(AdLoadError) -> NetworkAd {
-        let twice = (try? request.options.string("behavior")) == "complete_twice"
+    private func complete(_ options: LineItemOptions, _ ad: NetworkAd) async throws(AdLoadError) -> NetworkAd {
+        let twice = options.behavior == .completeTwice
         return try await OnceCompletion<NetworkAd, AdLoadError>.run { completion in
             completion.complete(.success(ad))
             if twice, !completion.complete(.failure(AdLoadError(.networkError, "a second, late completion"))) {
@@ -115,14 +142,8 @@ public final class TestAdNetwork: AdNetworkAdapter {
         }
     }
 
-    private func trackers(_ key: String, _ request: NetworkAdRequest) -> [String] {
-        ((try? request.options.string(key)) ?? nil).map { [$0] } ?? []
-    }
-
-    private func deepLinks(_ request: NetworkAdRequest) -> [String] {
-        ((try? request.options.string("deep_link")) ?? nil).map { [$0] } ?? [
-            "market://details?id=com.google.android.gms"
-        ]
+    private func deepLinks(_ options: LineItemOptions) -> [String] {
+        options.deepLink.map { [$0] } ?? ["market://details?id=com.google.android.gms"]
     }
 
     private func image(_ creative: TestCreatives.Image, _ preferences: NativeAdPreferences) -> NativeImage {

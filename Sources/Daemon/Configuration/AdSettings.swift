@@ -120,7 +120,8 @@ struct LineItemSettings: Codable, Sendable {
     var network: String
     var parameter = ""
     @WireName("timeout_ms") @Bounds(1...60_000) var timeoutMilliseconds = 2000
-    var options = AdapterOptions()
+    /// Decoded by its network's type (the resolver).
+    var options: [String: JSONValue] = [:]
     var consent: ConsentSettings?
     /// What the line item is worth: where bids are slotted against it.
     @Bounds(0...1_000_000, "a CPM") var cpm: Double?
@@ -136,7 +137,8 @@ struct AdNetworkSettings: Codable, Sendable {
     var lazy = false
     @WireName("init_timeout_ms") @Bounds(1...600_000)
     var initTimeoutMilliseconds = Int(AdNetworkConfiguration.standardInitTimeout.wholeMilliseconds)
-    var setup = AdapterOptions()
+    /// Decoded by the network's type (the resolver).
+    var setup: [String: JSONValue] = [:]
 }
 
 /// The mediation part of a resolved configuration.

@@ -8,7 +8,7 @@ import SharedTypes
 #endif
 
 extension ConfigurationResolver {
-    /// `adapters`: each a registered type (with options it takes) or a program to run, named
+    /// `adapters`: each a registered type (its options decoded by it) or a program to run, named
     /// once, sealing for recipients that are configured. Every entry is checked.
     func adapters(recipientNames: Set<String>) throws -> [AdapterConfiguration] {
         var adapters: [AdapterConfiguration] = []
@@ -37,6 +37,7 @@ extension ConfigurationResolver {
         }
         var errors: [ConfigurationError] = []
         var program: ProgramSpec?
+        var options: DecodedOptions?
         if let exec = adapter.exec {
             do {
                 program = try self.program(exec, adapter, at: at)
@@ -46,8 +47,14 @@ extension ConfigurationResolver {
         } else {
             let typeName = adapter.type ?? adapter.name
             if let type = registry.type(named: typeName) {
-                errors += unknownKeys(
-                    in: adapter.options, declared: type.optionKeys, at: "\(at).options", kind: "option")
+                do {
+                    options = try decoding(adapter.options, at: "\(at).options") {
+                        json, path throws(StrictJSON.Failures) in
+                        try type.decodeOptions(json, at: path)
+                    }
+                } catch {
+                    errors += error.errors
+                }
             } else {
                 errors.append(
                     fail(
@@ -65,7 +72,7 @@ extension ConfigurationResolver {
             name: adapter.name, type: adapter.type, program: program, recipients: adapter.recipients,
             timeout: .milliseconds(adapter.timeoutMilliseconds ?? settings.deadlines.adapterTimeoutMilliseconds),
             initTimeout: .milliseconds(adapter.initTimeoutMilliseconds ?? settings.deadlines.initTimeoutMilliseconds),
-            cacheTTL: .milliseconds(adapter.cacheTTLMilliseconds), options: resolvingPaths(adapter.options),
+            cacheTTL: .milliseconds(adapter.cacheTTLMilliseconds), options: options,
             circuitBreaker: adapter.circuitBreaker ?? settings.circuitBreaker, consent: consent(of: adapter))
     }
 
@@ -76,19 +83,6 @@ extension ConfigurationResolver {
         var consent = adapter.consent?.requirement ?? type?.consent ?? .none
         consent.identifier = consent.identifier || type?.consent.identifier == true
         return consent
-    }
-
-    /// An error for each key of `options` that `declared` does not list, at its path below `at`.
-    func unknownKeys(in options: AdapterOptions, declared: OptionKeys, at: String, kind: String)
-        -> [ConfigurationError]
-    {
-        declared.unknown(in: options).map { unknown in
-            fail(
-                "\(at).\(unknown.path)",
-                unknown.known.isEmpty
-                    ? "unknown \(kind); this takes none"
-                    : "unknown \(kind); known: \(unknown.known.joined(separator: ", "))")
-        }
     }
 
     /// An `exec` entry's program: resolved like every path, and executable now.
@@ -107,28 +101,25 @@ extension ConfigurationResolver {
         return ProgramSpec(
             executable: path, arguments: adapter.args, environment: adapter.env,
             stopGrace: .milliseconds(
-                adapter.stopGraceMilliseconds ?? DaemonConfiguration.AdapterSettings.defaultStopGraceMilliseconds))
+                adapter.stopGraceMilliseconds ?? DaemonConfiguration.AdapterSettings.defaultStopGraceMilliseconds),
+            options: resolvingPaths(adapter.options))
     }
 
-    /// Options named `path`, `directory` or ending in `_path`, at any depth, are paths: relative
-    /// ones resolve like the file's own.
-    func resolvingPaths(_ options: AdapterOptions) -> AdapterOptions {
-        AdapterOptions(options.values.mapValues { resolvingPaths($0) }.merging(pathsOnly(options.values)) { $1 })
+    /// `options` with the paths they name made absolute (`ConfigurationPaths.resolving`).
+    func resolvingPaths(_ options: [String: JSONValue]) -> [String: JSONValue] {
+        ConfigurationPaths.resolving(options, in: directory)
     }
 
-    private func pathsOnly(_ values: [String: JSONValue]) -> [String: JSONValue] {
-        values.filter { key, _ in key == "path" || key == "directory" || key.hasSuffix("_path") }
-            .mapValues { value in
-                guard case .string(let path) = value else { return value }
-                return .string(absolute(path))
-            }
-    }
-
-    private func resolvingPaths(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .object(let members): .object(members.mapValues { resolvingPaths($0) }.merging(pathsOnly(members)) { $1 })
-        case .array(let items): .array(items.map { resolvingPaths($0) })
-        default: value
+    /// What `decode` (a built-in's type) makes of `options`, their paths made absolute first:
+    /// decoded once, as the configuration is read. Each failure names its key path below `at`.
+    func decoding(
+        _ options: [String: JSONValue], at: String,
+        by decode: ([String: JSONValue], String) throws(StrictJSON.Failures) -> DecodedOptions
+    ) throws(ConfigurationErrors) -> DecodedOptions {
+        do {
+            return try decode(resolvingPaths(options), at)
+        } catch {
+            throw ConfigurationErrors(errors: error.all.map { fail($0.path, $0.reason) })
         }
     }
 }

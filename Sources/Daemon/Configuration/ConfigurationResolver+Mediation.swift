@@ -3,55 +3,63 @@ import Mediation
 import SharedTypes
 
 extension ConfigurationResolver {
-    /// `ad_networks` and `ad_units`: networks that exist, with setups they accept; units whose
-    /// line items name known networks and suit them. Every network and unit is checked.
+    /// `ad_networks` and `ad_units`: networks that exist, their setups decoded by their types;
+    /// units whose line items name known networks, their options decoded by them, and suit
+    /// them. Every network and unit is checked.
     func mediation(signalAdapters: Set<String>) throws -> MediationConfiguration {
         let networkTypes = BuiltinAdNetworks.registry
+        let used = Set(settings.adUnits.values.flatMap { ($0.waterfall + ($0.bidders ?? [])).map(\.network) })
+        var setups: [String: DecodedOptions] = [:]
         // A network whose setup failed is reported once: its line items are not judged by it.
         var failedSetups = Set<String>()
-        for name in settings.adNetworks.keys.sorted()
-        where try problems.collecting({ try network(name, types: networkTypes) }) == nil {
-            failedSetups.insert(name)
+        for name in used.union(settings.adNetworks.keys).sorted() {
+            switch try problems.collecting({ try setup(of: name, types: networkTypes) }) {
+            case .some(.some(let setup)): setups[name] = setup
+            case .some(.none): break
+            case .none: failedSetups.insert(name)
+            }
         }
         var units: [AdUnit] = []
         for (id, unit) in settings.adUnits.sorted(by: { $0.key < $1.key }) {
             let checked = try problems.collecting {
                 try self.unit(
-                    id, unit, types: networkTypes, signalAdapters: signalAdapters, failedSetups: failedSetups)
+                    id, unit, types: networkTypes, signalAdapters: signalAdapters, setups: setups,
+                    failedSetups: failedSetups)
             }
             if let checked { units.append(checked) }
         }
-        let used = Set(settings.adUnits.values.flatMap { ($0.waterfall + ($0.bidders ?? [])).map(\.network) })
         let networks = used.union(settings.adNetworks.keys).sorted().map { name in
             let network = settings.adNetworks[name]
             return AdNetworkConfiguration(
-                name: name, setup: resolvingPaths(network?.setup ?? AdapterOptions()), lazy: network?.lazy ?? false,
+                name: name, setup: setups[name], lazy: network?.lazy ?? false,
                 initTimeout: .milliseconds(network?.initTimeoutMilliseconds ?? 10_000))
         }
         return MediationConfiguration(units: units, networks: networks)
     }
 
-    /// One entry of `ad_networks`: a known network, its setup keys declared and accepted.
-    func network(_ name: String, types: AdNetworkRegistry) throws {
+    /// A network's setup, decoded by its type: one `ad_networks` lists must be known; one that
+    /// only line items name is set up with its defaults (nil when its type is unknown: the line
+    /// items say so).
+    func setup(of name: String, types: AdNetworkRegistry) throws -> DecodedOptions? {
+        let listed = settings.adNetworks[name]
         guard let type = types.type(named: name) else {
+            guard listed != nil else { return nil }
             throw fail(
                 "ad_networks.\(name)",
                 "no ad network named \"\(name)\" (known: \(types.names.joined(separator: ", ")))")
         }
-        let setup = resolvingPaths(settings.adNetworks[name]?.setup ?? AdapterOptions())
-        let unknown = unknownKeys(
-            in: setup, declared: type.setupKeys, at: "ad_networks.\(name).setup", kind: "setup key")
-        guard unknown.isEmpty else { throw ConfigurationErrors(errors: unknown) }
-        if let problem = type.problem(withSetup: setup) {
-            throw fail("ad_networks.\(name).setup", problem)
+        return try decoding(listed?.setup ?? [:], at: "ad_networks.\(name).setup") {
+            json, path throws(StrictJSON.Failures) in
+            try type.decodeSetup(json, at: path)
         }
     }
 
     /// One entry of `ad_units`: each line item's (and bidder's) network known, its options
-    /// declared, and the item suiting the network and the unit's format; a bidder's network bids.
+    /// decoded by it, and the item suiting the network and the unit's format; a bidder's
+    /// network bids.
     func unit(
         _ id: String, _ unit: AdUnitSettings, types: AdNetworkRegistry, signalAdapters: Set<String>,
-        failedSetups: Set<String> = []
+        setups: [String: DecodedOptions] = [:], failedSetups: Set<String> = []
     ) throws -> AdUnit {
         guard !id.isEmpty, id.utf8.count <= 256 else {
             throw fail("ad_units", "an ad unit id must be 1 to 256 bytes")
@@ -59,17 +67,17 @@ extension ConfigurationResolver {
         var errors: [ConfigurationError] = []
         let currency = unit.currency ?? "USD"
         func lineItems(_ settings: [LineItemSettings], at list: String, bidding: Bool) -> [LineItem] {
-            let items = settings.map {
-                LineItem(
-                    network: $0.network, parameter: $0.parameter, timeout: .milliseconds($0.timeoutMilliseconds),
-                    options: $0.options, consent: $0.consent?.requirement ?? .none, cpm: $0.cpm)
-            }
-            for (index, item) in items.enumerated() {
+            settings.enumerated().map { index, setting in
+                var item = LineItem(
+                    network: setting.network, parameter: setting.parameter,
+                    timeout: .milliseconds(setting.timeoutMilliseconds),
+                    consent: setting.consent?.requirement ?? .none, cpm: setting.cpm)
                 errors += check(
-                    item, at: "ad_units.\(id).\(list)[\(index)]", format: unit.format, currency: currency,
-                    bidding: bidding, types: types, signalAdapters: signalAdapters, failedSetups: failedSetups)
+                    &item, options: setting.options, at: "ad_units.\(id).\(list)[\(index)]", format: unit.format,
+                    currency: currency, bidding: bidding, types: types, signalAdapters: signalAdapters,
+                    setup: setups[setting.network], failedSetups: failedSetups)
+                return item
             }
-            return items
         }
         let waterfall = lineItems(unit.waterfall, at: "waterfall", bidding: false)
         let bidders = lineItems(unit.bidders ?? [], at: "bidders", bidding: true)
@@ -94,10 +102,12 @@ extension ConfigurationResolver {
     }
 
     /// What is wrong with one line item at `at`: its network unknown (or, for a bidder, not one
-    /// that bids), an option it does not declare, or what the network itself finds.
+    /// that bids), its `options` as its network decodes them (kept in `item`), or what the
+    /// network itself finds.
     private func check(
-        _ item: LineItem, at: String, format: AdFormat, currency: String, bidding: Bool, types: AdNetworkRegistry,
-        signalAdapters: Set<String>, failedSetups: Set<String>
+        _ item: inout LineItem, options: [String: JSONValue], at: String, format: AdFormat, currency: String,
+        bidding: Bool, types: AdNetworkRegistry, signalAdapters: Set<String>, setup: DecodedOptions?,
+        failedSetups: Set<String>
     ) -> [ConfigurationError] {
         guard let type = types.type(named: item.network) else {
             return [
@@ -114,13 +124,16 @@ extension ConfigurationResolver {
                     "\(item.network) does not bid (networks that bid: \(bidders.joined(separator: ", ")))")
             ]
         }
-        let unknown = unknownKeys(
-            in: item.options, declared: type.lineItemOptionKeys, at: "\(at).options", kind: "option")
-        guard unknown.isEmpty else { return unknown }
+        do {
+            item.options = try decoding(options, at: "\(at).options") { json, path throws(StrictJSON.Failures) in
+                try type.decodeLineItemOptions(json, at: path)
+            }
+        } catch {
+            return error.errors
+        }
         guard !failedSetups.contains(item.network) else { return [] }
-        let setup = resolvingPaths(settings.adNetworks[item.network]?.setup ?? AdapterOptions())
         if let problem = type.problem(
-            with: item, format: format, currency: currency, setup: setup, signalAdapters: signalAdapters)
+            with: item, setup: setup, format: format, currency: currency, signalAdapters: signalAdapters)
         {
             return [fail(at, problem)]
         }

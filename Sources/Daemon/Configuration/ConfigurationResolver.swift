@@ -61,7 +61,7 @@ struct ConfigurationResolver {
 
     /// `path`, absolute: a relative one resolves against the configuration file's directory.
     func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : directory.appendingPathComponent(path).standardizedFileURL.path
+        ConfigurationPaths.absolute(path, in: directory)
     }
 
     /// `log_level`: one of swift-log's levels, or nil when not set.

@@ -66,7 +66,8 @@ struct DaemonConfiguration: Codable, Sendable {
         @WireName("timeout_ms") var timeoutMilliseconds: Int?
         @WireName("init_timeout_ms") var initTimeoutMilliseconds: Int?
         @WireName("cache_ttl_ms") var cacheTTLMilliseconds: Int
-        var options: AdapterOptions
+        /// A built-in's options, decoded by its type (the resolver); a program's, passed to it.
+        var options: [String: JSONValue]
         var circuitBreaker: CircuitBreakerSettings?
         var consent: ConsentSettings?
 
@@ -75,7 +76,7 @@ struct DaemonConfiguration: Codable, Sendable {
 
         init(
             name: String, type: String? = nil, recipients: [String], cacheTTLMilliseconds: Int = 0,
-            options: AdapterOptions = AdapterOptions()
+            options: [String: JSONValue] = [:]
         ) {
             self.name = name
             self.type = type
@@ -119,7 +120,7 @@ struct DaemonConfiguration: Codable, Sendable {
             timeoutMilliseconds = try container.setting(.timeoutMilliseconds, default: nil, in: 1...3_600_000)
             initTimeoutMilliseconds = try container.setting(.initTimeoutMilliseconds, default: nil, in: 1...3_600_000)
             cacheTTLMilliseconds = try container.setting(.cacheTTLMilliseconds, default: 0, in: 0...3_600_000)
-            options = try container.decodeIfPresent(AdapterOptions.self, forKey: .options) ?? AdapterOptions()
+            options = try container.decodeIfPresent([String: JSONValue].self, forKey: .options) ?? [:]
             consent = try container.decodeIfPresent(ConsentSettings.self, forKey: .consent)
         }
 

@@ -94,9 +94,7 @@ public struct ResolvedConfiguration: Sendable {
             .init(name: "first-party-id", recipients: ["demo"]),
             .init(
                 name: "file", recipients: ["demo"],
-                options: AdapterOptions([
-                    "path": .string(runDirectory + "/secure-signals.signal"), "max_age_ms": .number(3_600_000),
-                ])),
+                options: ["path": .string(runDirectory + "/secure-signals.signal"), "max_age_ms": 3_600_000]),
         ]
         settings.adUnits = MediationConfiguration.testUnits
         return try ConfigurationResolver(

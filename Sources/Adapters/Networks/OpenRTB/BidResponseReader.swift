@@ -7,7 +7,7 @@ import SharedTypes
 /// winning bid's markup and notices. Anything unreadable is a `network_error` naming what.
 struct BidResponseReader {
     let requestID: String
-    let item: OpenRTBLineItem
+    let ask: OpenRTBAsk
     let format: AdFormat
     /// The ad unit's blocks: a bid that hits one is dropped before the winner is chosen.
     var quality = AdQuality()
@@ -82,7 +82,7 @@ struct BidResponseReader {
             }
             throw AdLoadError(.noFill, decoded.seatbid == nil ? "no bid: no seatbid" : "no bid: empty seatbid")
         }
-        let currency = decoded.cur?.uppercased() ?? item.currency
+        let currency = decoded.cur?.uppercased() ?? ask.currency
         /// Bid `index`'s `lurl`, told it lost for `reason`; nil when it has none.
         func lossNotice(_ index: Int, _ reason: AuctionLossReason, minimumToWin: Double? = nil) -> String? {
             guard let lurl = bids[index].bid.lurl.flatMap(nonEmpty) else { return nil }
@@ -101,10 +101,10 @@ struct BidResponseReader {
         if let bad = bids.first(where: { !AdValue.isPlausible(cpm: $0.bid.price) }) {
             throw invalid("a bid has an invalid price \(bad.bid.price)")
         }
-        guard currency == item.currency else {
-            throw invalid("the bids are in \(currency); the request asked for \(item.currency)")
+        guard currency == ask.currency else {
+            throw invalid("the bids are in \(currency); the request asked for \(ask.currency)")
         }
-        let floor = item.bidfloor ?? 0
+        let floor = ask.bidfloor ?? 0
         // A bid for another format (its mtype) cannot serve here, whatever its price.
         let expected = format == .native ? 4 : 2
         let misfits = bids.map { bid in bid.bid.mtype.map { $0 != expected } ?? false }
@@ -174,7 +174,7 @@ struct BidResponseReader {
                     lossNotices: lossNotices(winner: nil))
             }
             throw Failure(
-                AdLoadError(.noFill, "no bid at or above the floor \(AuctionMacros.format(floor)) \(item.currency)"),
+                AdLoadError(.noFill, "no bid at or above the floor \(AuctionMacros.format(floor)) \(ask.currency)"),
                 lossNotices: lossNotices(winner: nil))
         }
         let winner = bids[winnerIndex]

@@ -8,22 +8,10 @@ import Timing
 /// A bidder that speaks OpenRTB 2.6: each load is a one-impression auction, native (with a
 /// Native 1.2 request) or rewarded video (VAST), carrying the device's privacy state and the
 /// secure signals its line item names. The best bid in the requested currency at or above the
-/// floor wins.
-///
-/// Setup parameters: `app` (`id`, `name`, `bundle`, `storeurl`, `ver`, `publisher_id`),
-/// `device` (`make`, `model`, `devicetype`, `ua`, `hwv`, `w`, `h`, `os_release_path`),
-/// `endpoint` (the default for line items), `coppa`, `gdpr`. Line item options: see
-/// `OpenRTBLineItem`.
+/// floor wins. Its `setup` is `Setup`; a line item's options, `OpenRTBLineItem`.
 public struct OpenRTBAdNetwork: BiddingAdNetwork {
     public static let name = "openrtb"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
-    public static let setupKeys = OptionKeys(
-        ["endpoint", "coppa", "gdpr"],
-        nested: [
-            "app": ["id", "name", "bundle", "storeurl", "ver", "publisher_id"],
-            "device": ["ua", "make", "model", "hwv", "devicetype", "os_release_path", "w", "h"],
-        ])
-    public static let lineItemOptionKeys = OpenRTBLineItem.keys
     /// The OpenRTB version it speaks.
     public let sdkVersion = SemanticVersion(2, 6, 0)
 
@@ -36,78 +24,37 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
     private let defaultEndpoint: String?
     private let regs: BidRequest.Regs
 
-    /// The setup parameters, read; the device's own context is added at set-up.
-    private struct Setup {
-        var endpoint: String?
-        var app: BidRequest.App?
-        /// `device` as configured; its `os`, `osv` and `language` come from the device at set-up.
-        var device: BidRequest.Device
-        var osReleasePath: String
-        var screen: (width: Int, height: Int)
-        var regs: BidRequest.Regs
-
-        init(_ parameters: AdapterOptions) throws {
-            endpoint = try parameters.string("endpoint")
-            if let appOptions = try parameters.options("app") {
-                app = BidRequest.App(
-                    id: try appOptions.string("id"), name: try appOptions.string("name"),
-                    bundle: try appOptions.string("bundle"), storeurl: try appOptions.string("storeurl"),
-                    ver: try appOptions.string("ver"),
-                    publisher: try appOptions.string("publisher_id").map { BidRequest.Publisher(id: $0) })
-            }
-            let options = try parameters.options("device") ?? AdapterOptions()
-            device = BidRequest.Device(
-                ua: try options.string("ua"), make: try options.string("make"), model: try options.string("model"),
-                hwv: try options.string("hwv"), devicetype: try options.int("devicetype"))
-            osReleasePath = try options.string("os_release_path") ?? "/etc/os-release"
-            screen = (try options.int("w") ?? 1920, try options.int("h") ?? 1080)
-            regs = BidRequest.Regs(
-                coppa: try parameters.bool("coppa").map { $0 ? 1 : 0 }, gdpr: try parameters.int("gdpr"))
-        }
-    }
-
-    public static func problem(withSetup setup: AdapterOptions) -> String? {
-        do {
-            _ = try Setup(setup)
-            return nil
-        } catch {
-            return (error as? SignalError)?.message ?? "\(error)"
-        }
-    }
-
-    public init(setup: AdNetworkSetup) async throws {
-        let parsed = try Setup(setup.parameters)
-        services = setup.services
-        blockedBids = BlockedBidCounters(factory: setup.services.metrics)
-        logger = setup.logger
-        defaultEndpoint = parsed.endpoint
-        app = parsed.app
-        let context = try DeviceContextAdapter.read(
-            brand: parsed.device.make, model: parsed.device.model, osReleasePath: parsed.osReleasePath)
-        var device = parsed.device
-        device.os = context.os
-        device.osv = context.osVersion
-        device.language = Self.language(of: context.locale)
+    public init(setup: Setup, context: AdNetworkContext) async throws {
+        services = context.services
+        blockedBids = BlockedBidCounters(factory: context.services.metrics)
+        logger = context.logger
+        defaultEndpoint = setup.endpoint
+        app = setup.app?.bidRequest
+        let deviceContext = try DeviceContextAdapter.read(
+            brand: setup.device.make, model: setup.device.model, osReleasePath: setup.device.osReleasePath)
+        var device = setup.device.bidRequest
+        device.os = deviceContext.os
+        device.osv = deviceContext.osVersion
+        device.language = Self.language(of: deviceContext.locale)
         self.device = device
-        screen = parsed.screen
-        regs = parsed.regs
+        screen = (setup.device.w, setup.device.h)
+        regs = BidRequest.Regs(coppa: setup.coppa.map { $0 ? 1 : 0 }, gdpr: setup.gdpr)
     }
 
     public static func problem(
-        with item: LineItem, format: AdFormat, currency: String, setup: AdapterOptions, signalAdapters: Set<String>
+        with item: LineItem, options: OpenRTBLineItem, setup: Setup, format: AdFormat, currency: String,
+        signalAdapters: Set<String>
     ) -> String? {
-        let lineItem: OpenRTBLineItem
+        let ask: OpenRTBAsk
         do {
-            lineItem = try OpenRTBLineItem(
-                item.options, defaultEndpoint: try? setup.string("endpoint"), unitCurrency: currency)
+            ask = try OpenRTBAsk(options, defaultEndpoint: setup.endpoint, unitCurrency: currency, unitFloor: nil)
         } catch {
             return error.message
         }
-        guard let url = URL(string: lineItem.endpoint), ["http", "https"].contains(url.scheme?.lowercased() ?? "")
-        else {
-            return "option 'endpoint' must be an http(s) URL, not \(lineItem.endpoint)"
+        guard let url = URL(string: ask.endpoint), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+            return "option 'endpoint' must be an http(s) URL, not \(ask.endpoint)"
         }
-        if let unknown = lineItem.signals.first(where: { !signalAdapters.contains($0) }) {
+        if let unknown = options.signals.first(where: { !signalAdapters.contains($0) }) {
             return "option 'signals' names '\(unknown)', which is not a configured signal adapter"
         }
         return nil
@@ -157,7 +104,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         let auction: BidResponseReader.Auction
         let network: OpenRTBAdNetwork
         let request: NetworkAdRequest
-        let item: OpenRTBLineItem
+        let ask: OpenRTBAsk
         let format: AdFormat
         let notices = OwedNotices()
 
@@ -167,7 +114,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
             var request = self.request
             request.deadline = deadline
             if auction.markup == nil, auction.winNotice != nil { _ = notices.settleWinner() }
-            return try await network.ad(of: auction, request: request, item: item, format: format)
+            return try await network.ad(of: auction, request: request, ask: ask, format: format)
         }
 
         /// The winner's `nurl` (unless its fetch served the markup), and the other bids' losses.
@@ -194,18 +141,18 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
     /// buffer an ad unit's auction keeps, as `tmax`. A bidder that would be left less than
     /// `AuctionTiming.minimumTmax` is not asked (a timeout), and no signals are collected for it.
     private func auction(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> WonAuction {
-        var item = try OpenRTBLineItem(
-            request.options, defaultEndpoint: defaultEndpoint, unitCurrency: request.currency)
-        if let unitFloor = request.floorCPM { item.bidfloor = max(item.bidfloor ?? 0, unitFloor) }
+        let ask = try OpenRTBAsk(
+            try lineItemOptions(of: request), defaultEndpoint: defaultEndpoint, unitCurrency: request.currency,
+            unitFloor: request.floorCPM)
         let start = ContinuousClock.now
-        let budget = request.budget(.milliseconds(item.timeoutMilliseconds))
+        let budget = request.budget(.milliseconds(ask.options.timeoutMilliseconds))
         // The bidder's least tmax is kept first; the signals may take half of the rest at most,
         // less a slack for the work around them, so that they never push tmax under it.
         let spare = budget - request.networkBuffer - AuctionTiming.minimumTmax
         guard spare >= .zero else { throw Self.notAsked(tmax: budget - request.networkBuffer) }
         let requestID = UUID().uuidString.lowercased()
         var bidRequest = try await bidRequest(
-            id: requestID, for: request, item: item, format: format,
+            id: requestID, for: request, ask: ask, format: format,
             signalsBudget: min(budget / 2, max(.zero, spare - .milliseconds(2))))
         let remaining = max(.milliseconds(1), budget - (ContinuousClock.now - start))
         // tmax is sent in whole milliseconds, rounded: the minimum is judged on what is sent.
@@ -224,19 +171,19 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         do {
             response = try await services.fetcher.send(
                 AdServerRequest(
-                    method: .post, url: item.endpoint,
+                    method: .post, url: ask.endpoint,
                     headers: [("Content-Type", "application/json"), ("x-openrtb-version", "2.6")]
-                        + item.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+                        + ask.options.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
                     body: body, timeout: remaining))
         } catch {
             throw AdLoadError(error.kind == .timeout ? .timeout : .networkError, "bidder: \(error.message)")
         }
         do {
             let auction = try BidResponseReader(
-                requestID: requestID, item: item, format: format, quality: request.quality, limits: services.limits,
+                requestID: requestID, ask: ask, format: format, quality: request.quality, limits: services.limits,
                 blocked: { blockedBids.count($0) }
             ).read(response)
-            return WonAuction(auction: auction, network: self, request: request, item: item, format: format)
+            return WonAuction(auction: auction, network: self, request: request, ask: ask, format: format)
         } catch {
             services.trackers.enqueue(error.lossNotices, kind: .loss)
             throw error.error
@@ -254,7 +201,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
     /// The winning bid's ad: its markup (fetched through the win notice when the bid has none,
     /// OpenRTB 2.6 §6.3.1), read as the unit's format, with its billing notice on the impression.
     fileprivate func ad(
-        of auction: BidResponseReader.Auction, request: NetworkAdRequest, item: OpenRTBLineItem, format: AdFormat
+        of auction: BidResponseReader.Auction, request: NetworkAdRequest, ask: OpenRTBAsk, format: AdFormat
     ) async throws(AdLoadError) -> NetworkAd {
         var markup = auction.markup
         if markup == nil, let nurl = auction.winNotice {
@@ -276,7 +223,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
                 throw AdLoadError(.networkError, "the video bid's adm is not a VAST document")
             }
             ad = try await RewardedVideo(services: services, request: request).load(
-                document: auction.macros.expand(text), url: nil, reward: item.reward)
+                document: auction.macros.expand(text), url: nil, reward: ask.options.reward)
         }
         ad.impressionTrackers += auction.billingNotice.map { [$0] } ?? []
         ad.value = auction.value
@@ -285,10 +232,10 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
     }
 
     private func bidRequest(
-        id: String, for request: NetworkAdRequest, item: OpenRTBLineItem, format: AdFormat, signalsBudget: Duration
+        id: String, for request: NetworkAdRequest, ask: OpenRTBAsk, format: AdFormat, signalsBudget: Duration
     ) async throws(AdLoadError) -> BidRequest {
         var impression = BidRequest.Impression(
-            tagid: request.parameter, bidfloor: item.bidfloor, bidfloorcur: item.bidfloor == nil ? nil : item.currency)
+            tagid: request.parameter, bidfloor: ask.bidfloor, bidfloorcur: ask.bidfloor == nil ? nil : ask.currency)
         switch format {
         case .native:
             let native = NativeRequest.object(mainImageMinimum: Self.mainImageMinimum(request.preferences))
@@ -317,7 +264,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         // Limited serving (the GDPR applies, no basis for ads): no identifier signal (the daemon
         // never sends device.ifa).
         let (attached, failed) = await signals(
-            for: item, requestID: id, within: signalsBudget, identifiers: request.servingMode != .limited)
+            for: ask.options, requestID: id, within: signalsBudget, identifiers: request.servingMode != .limited)
         if !attached.isEmpty || !failed.isEmpty {
             user.ext = .init(secureSignals: nonEmpty(attached), secureSignalsErrors: nonEmpty(failed))
         }
@@ -326,8 +273,8 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         return BidRequest(
             id: id, imp: [impression], app: app, device: device,
             user: user.consent == nil && user.ext == nil ? nil : user, regs: hasRegs ? regs : nil,
-            source: BidRequest.Source(tid: UUID().uuidString.lowercased()), tmax: item.timeoutMilliseconds,
-            cur: [item.currency], badv: nonEmpty(quality.blockedAdvertisers), bcat: nonEmpty(quality.blockedCategories),
+            source: BidRequest.Source(tid: UUID().uuidString.lowercased()), tmax: ask.options.timeoutMilliseconds,
+            cur: [ask.currency], badv: nonEmpty(quality.blockedAdvertisers), bcat: nonEmpty(quality.blockedCategories),
             cattax: quality.blockedCategories.isEmpty ? nil : quality.categoryTaxonomy,
             bapp: nonEmpty(quality.blockedApps))
     }

@@ -3,55 +3,63 @@ import SecureSignals
 import SharedTypes
 import Timing
 
-/// One `openrtb` line item's options: where its bidder is and what to ask it for.
-struct OpenRTBLineItem: Sendable {
-    var endpoint: String
-    var timeoutMilliseconds: Int
-    var bidfloor: Double?
-    var currency: String
+/// One `openrtb` line item's options: where its bidder is and what to ask it for. Decoded once,
+/// when the configuration is read; each load only fills in what they leave to the network and
+/// the ad unit (`OpenRTBAsk`).
+@Settings
+public struct OpenRTBLineItem: Decodable, Sendable, Equatable, RewardOptions {
+    /// The bidder's URL; the setup's `endpoint` when not set.
+    var endpoint: String?
+    /// The whole auction's, signals included: never less than a bidder's least `tmax`.
+    @WireName("timeout_ms") @Bounds(Self.leastTimeout...60_000) var timeoutMilliseconds = 800
+    @Bounds(0...1_000_000, "a CPM") var bidfloor: Double?
+    /// ISO 4217: the ad unit's when not set, and only the same as it when set.
+    var currency: String?
     /// The signal adapters whose envelopes go in `user.ext.secure_signals`.
-    var signals: [String]
+    var signals: [String] = []
     /// Only envelopes sealed for this recipient (all of them when nil).
     var recipient: String?
-    var headers: [String: String]
-    var reward: Reward
+    var headers: [String: String] = [:]
+    var rewardType = "reward"
+    var rewardAmount = 1.0
 
-    static let defaultTimeoutMilliseconds = 800
-    static let keys: OptionKeys = [
-        "endpoint", "timeout_ms", "bidfloor", "currency", "signals", "recipient", "headers", "reward_type",
-        "reward_amount",
-    ]
+    static let leastTimeout = Int(milliseconds(AuctionTiming.minimumTmax))
 
-    /// Reads `options`, with `endpoint` from the network's setup when the line item has none.
-    /// `currency` is the ad unit's (`unitCurrency`); one the option names must be the same, or the
-    /// bidder would be told the unit's floor in the wrong money and every bid refused.
-    init(_ options: AdapterOptions, defaultEndpoint: String?, unitCurrency: String) throws(AdLoadError) {
-        guard let endpoint = try options.read({ try options.string("endpoint") }) ?? defaultEndpoint, !endpoint.isEmpty
-        else {
+    public func validate(at codingPath: [any CodingKey]) throws {
+        if let currency, currency.count != 3 || !currency.allSatisfy({ $0.isLetter && $0.isUppercase }) {
+            throw StrictJSON.Failure(
+                at: codingPath, CodingKeys.currency, "must be an ISO 4217 code such as USD, not \"\(currency)\"")
+        }
+    }
+}
+
+/// What one load asks its bidder: a line item's options, with the setup's `endpoint` and the
+/// ad unit's currency and floor where the options leave them out.
+struct OpenRTBAsk: Sendable {
+    let options: OpenRTBLineItem
+    let endpoint: String
+    let currency: String
+    /// The higher of the option's and the ad unit's.
+    let bidfloor: Double?
+
+    /// A currency the options name must be the unit's, or the bidder would be told the unit's
+    /// floor in the wrong money and every bid refused.
+    init(_ options: OpenRTBLineItem, defaultEndpoint: String?, unitCurrency: String, unitFloor: Double?)
+        throws(AdLoadError)
+    {
+        guard let endpoint = options.endpoint ?? defaultEndpoint, !endpoint.isEmpty else {
             throw AdLoadError(.invalidRequest, "option 'endpoint' is required: the bidder's URL")
         }
-        self.endpoint = endpoint
-        timeoutMilliseconds = try options.timeoutMilliseconds("timeout_ms", default: Self.defaultTimeoutMilliseconds)
-        let least = Int(milliseconds(AuctionTiming.minimumTmax))
-        guard timeoutMilliseconds >= least else {
-            throw AdLoadError(
-                .invalidRequest, "option 'timeout_ms' must be at least \(least): a bidder is never asked with less")
-        }
-        bidfloor = try options.read { try options.number("bidfloor") }
-        if let bidfloor, bidfloor < 0 { throw AdLoadError(.invalidRequest, "option 'bidfloor' must not be negative") }
-        currency = try options.read { try options.string("currency") } ?? unitCurrency
-        guard currency.count == 3, currency.allSatisfy({ $0.isLetter && $0.isUppercase }) else {
-            throw AdLoadError(.invalidRequest, "option 'currency' must be an ISO 4217 code such as USD")
-        }
+        let currency = options.currency ?? unitCurrency
         guard currency == unitCurrency else {
             throw AdLoadError(
                 .invalidRequest,
                 "option 'currency' is \(currency), but the ad unit's prices are in \(unitCurrency) (its 'currency'): leave the option out or make them the same"
             )
         }
-        signals = try options.read { try options.strings("signals") } ?? []
-        recipient = try options.read { try options.string("recipient") }
-        headers = try options.read { try options.stringMap("headers") } ?? [:]
-        reward = try options.reward()
+        self.options = options
+        self.endpoint = endpoint
+        self.currency = currency
+        bidfloor = unitFloor.map { max(options.bidfloor ?? 0, $0) } ?? options.bidfloor
     }
 }
