@@ -31,6 +31,14 @@ struct RouteDocumentationTests {
             "router only: \(registered.subtracting(specified)); spec only: \(specified.subtracting(registered))")
     }
 
+    /// Every code an error answer may carry (`APIErrorCode`, which every failure's code is) is
+    /// in the API reference, where clients look it up.
+    @Test func everyErrorCodeIsDocumented() throws {
+        let reference = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/api.md"), encoding: .utf8)
+        let missing = APIErrorCode.allCases.filter { !reference.contains("`\($0.rawValue)`") }
+        #expect(missing.isEmpty, "not in docs/api.md: \(missing.map(\.rawValue))")
+    }
+
     @Test func theOpenAPISpecCarriesTheDaemonsVersion() throws {
         let spec = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
         #expect(spec.contains("\n  version: \(DaemonVersion.current)\n"))

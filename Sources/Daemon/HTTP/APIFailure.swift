@@ -1,15 +1,16 @@
+import API
 import Hummingbird
 import SharedTypes
 
 /// A failure the socket API answers with: a stable code, a message for people, and the HTTP
 /// status it is answered with. Every error a route may throw conforms (the domain errors in
-/// `ErrorAnswers.swift`, the daemon's own as `APIError`); `ErrorMiddleware` turns each into
-/// `{"error": {"code", "message"}}` and whatever `encodeDetails` adds beside it.
-protocol APIFailure: Error {
+/// `ErrorAnswers.swift`, the daemon's own as `APIError`); each is Hummingbird's
+/// `HTTPResponseError`, answered as `{"error": {"code", "message"}}` and whatever
+/// `encodeDetails` adds beside it (`ErrorMiddleware` answers the errors that are not).
+protocol APIFailure: HTTPResponseError {
     /// The code clients switch on, such as `unknown_ad`; stable across versions.
-    var errorCode: String { get }
+    var errorCode: APIErrorCode { get }
     var message: String { get }
-    var status: HTTPResponse.Status { get }
     /// Headers the answer carries: `Retry-After`, or `Connection: close` when the connection
     /// cannot go on (the daemon closes it after the answer).
     var headers: HTTPFields { get }
@@ -18,27 +19,32 @@ protocol APIFailure: Error {
 }
 
 extension APIFailure {
-    var headers: HTTPFields { [:] }
+    /// None by default.
+    public var headers: HTTPFields { [:] }
 
     func encodeDetails(to container: inout KeyedEncodingContainer<AnyCodingKey>) throws {}
 
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try response()
+    }
+
     /// The answer: the status, the headers, and the error as JSON.
     func response() throws -> Response {
-        var response = try JSONResponse.make(ErrorAnswer(failure: self), status: status)
+        var response = try WireResponseEncoder.response(ErrorAnswer(failure: self), status: status)
         response.headers.append(contentsOf: headers)
         return response
     }
 
     /// The answer's body alone, for the connection's own answers below the router.
     func body() throws -> [UInt8] {
-        try JSONResponse.bytes(ErrorAnswer(failure: self))
+        try WireResponseEncoder.bytes(ErrorAnswer(failure: self))
     }
 }
 
 /// The body of every error answer.
 private struct ErrorAnswer: Encodable {
     struct Detail: Encodable {
-        var code: String
+        var code: APIErrorCode
         var message: String
     }
 

@@ -11,13 +11,13 @@ struct AccessMiddleware: RouterMiddleware {
         next: (Request, DaemonRequestContext) async throws -> Response
     ) async throws -> Response {
         guard let peer = context.peer else {
-            throw APIError(.forbidden, "peer_not_allowed", "the peer's credentials cannot be read")
+            throw APIError(.forbidden, .peerNotAllowed, "the peer's credentials cannot be read")
         }
         guard state.access.allows(peer) else {
             context.logger.warning(
                 "refused a peer outside the access policy",
                 metadata: ["peer_pid": "\(peer.pid)", "peer_uid": "\(peer.uid)", "peer_gid": "\(peer.gid)"])
-            throw APIError(.forbidden, "peer_not_allowed", "uid \(peer.uid) may not use this socket")
+            throw APIError(.forbidden, .peerNotAllowed, "uid \(peer.uid) may not use this socket")
         }
         return try await next(request, context)
     }

@@ -11,6 +11,10 @@ struct DaemonRequestContext: RequestContext {
     /// The connection: an event stream ends when it closes.
     let channel: any Channel
 
+    /// Bodies are read strictly, answers written in the wire format.
+    var requestDecoder: StrictRequestDecoder { StrictRequestDecoder() }
+    var responseEncoder: WireResponseEncoder { WireResponseEncoder() }
+
     init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
         peer = PeerCredentialScope.current

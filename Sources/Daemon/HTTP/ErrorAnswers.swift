@@ -1,3 +1,4 @@
+import API
 import Consent
 import Hummingbird
 import Mediation
@@ -8,18 +9,30 @@ import SharedTypes
 // Each domain error as the socket API answers it: its code and its status. The one place
 // where a failure of the cores becomes HTTP.
 
-/// The codes of a domain error, each with the status it is answered with.
-protocol AnsweredCode {
+/// The codes of a domain error, each with the API's code and the status it is answered with.
+public protocol AnsweredCode {
+    var answer: APIErrorCode { get }
     var status: HTTPResponse.Status { get }
 }
 
-extension CodedError: APIFailure where Codes: AnsweredCode {
-    var errorCode: String { code.rawValue }
-    var status: HTTPResponse.Status { code.status }
+extension CodedError: APIFailure, HTTPResponseError, ResponseGenerator where Codes: AnsweredCode {
+    var errorCode: APIErrorCode { code.answer }
+    public var status: HTTPResponse.Status { code.status }
 }
 
 extension AdLoadErrorCode: AnsweredCode {
-    var status: HTTPResponse.Status {
+    public var answer: APIErrorCode {
+        switch self {
+        case .invalidRequest: .invalidRequest
+        case .noFill: .noFill
+        case .timeout: .timeout
+        case .networkError: .networkError
+        case .internalError: .internalError
+        case .frequencyCapped: .frequencyCapped
+        }
+    }
+
+    public var status: HTTPResponse.Status {
         switch self {
         case .invalidRequest: .badRequest
         case .noFill: .notFound
@@ -33,12 +46,12 @@ extension AdLoadErrorCode: AnsweredCode {
 
 /// A failed load answers its error, and the waterfall's attempts when it made any.
 extension AdLoadFailure: APIFailure {
-    var errorCode: String { error.errorCode }
+    var errorCode: APIErrorCode { error.errorCode }
     var message: String { error.message }
-    var status: HTTPResponse.Status { error.status }
+    public var status: HTTPResponse.Status { error.status }
 
     /// A capped load's `Retry-After`, in whole seconds rounded up.
-    var headers: HTTPFields {
+    public var headers: HTTPFields {
         guard let retryAfter else { return [:] }
         return [.retryAfter: "\((retryAfter.wholeMilliseconds + 999) / 1000)"]
     }
@@ -52,13 +65,25 @@ extension AdLoadFailure: APIFailure {
 /// A consent string that cannot be decoded: the message names the string, the section and what
 /// was wrong, never the string itself.
 extension ConsentStringError: APIFailure {
-    var errorCode: String { "invalid_consent" }
+    var errorCode: APIErrorCode { .invalidConsent }
     var message: String { description }
-    var status: HTTPResponse.Status { .badRequest }
+    public var status: HTTPResponse.Status { .badRequest }
 }
 
 extension AdLifecycleErrorCode: AnsweredCode {
-    var status: HTTPResponse.Status {
+    public var answer: APIErrorCode {
+        switch self {
+        case .unknownAd: .unknownAd
+        case .adExpired: .adExpired
+        case .adAlreadyUsed: .adAlreadyUsed
+        case .notShown: .notShown
+        case .wrongFormat: .wrongFormat
+        case .adAlreadyDismissed: .adAlreadyDismissed
+        case .stateUnavailable: .stateUnavailable
+        }
+    }
+
+    public var status: HTTPResponse.Status {
         switch self {
         case .unknownAd: .notFound
         case .adExpired: .gone
@@ -69,12 +94,12 @@ extension AdLifecycleErrorCode: AnsweredCode {
 }
 
 extension ResetFailure: APIFailure {
-    var errorCode: String {
+    var errorCode: APIErrorCode {
         switch self {
-        case .unknownAdapter: "unknown_adapter"
-        case .unsupported: "reset_unsupported"
-        case .notReady: "adapter_not_ready"
-        case .failed: "reset_failed"
+        case .unknownAdapter: .unknownAdapter
+        case .unsupported: .resetUnsupported
+        case .notReady: .adapterNotReady
+        case .failed: .resetFailed
         }
     }
 
@@ -85,7 +110,7 @@ extension ResetFailure: APIFailure {
         }
     }
 
-    var status: HTTPResponse.Status {
+    public var status: HTTPResponse.Status {
         switch self {
         case .unknownAdapter: .notFound
         case .unsupported, .notReady: .conflict
@@ -96,19 +121,21 @@ extension ResetFailure: APIFailure {
 
 /// A request body that does not decode: the message names the field.
 extension StrictJSON.Failure: APIFailure {
-    var errorCode: String { "invalid_request" }
+    var errorCode: APIErrorCode { .invalidRequest }
     var message: String { description }
-    var status: HTTPResponse.Status { .badRequest }
+    public var status: HTTPResponse.Status { .badRequest }
 }
 
 /// A request the HTTP parser could not read: the connection cannot go on after the answer.
-extension HTTPParserError: APIFailure {
-    var errorCode: String { self == .headerOverflow ? "headers_too_large" : "invalid_request" }
-    var status: HTTPResponse.Status { self == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest }
+struct MalformedRequest: APIFailure {
+    let error: HTTPParserError
+
+    var errorCode: APIErrorCode { error == .headerOverflow ? .headersTooLarge : .invalidRequest }
+    var status: HTTPResponse.Status { error == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest }
     var headers: HTTPFields { [.connection: "close"] }
 
     var message: String {
-        switch self {
+        switch error {
         case .headerOverflow: return "the request's headers are over the limit (80 KiB, 1000 fields)"
         case .invalidChunkSize: return "malformed HTTP request: a chunk of the chunked body has an invalid size"
         case .invalidContentLength, .unexpectedContentLength:
@@ -117,7 +144,7 @@ extension HTTPParserError: APIFailure {
         case .invalidVersion: return "malformed HTTP request: not HTTP/1.0 or HTTP/1.1"
         case .invalidURL: return "malformed HTTP request: an invalid request target"
         case .invalidHeaderToken: return "malformed HTTP request: an invalid header"
-        default: return "malformed HTTP request (\(self.debugDescription))"
+        default: return "malformed HTTP request (\(error.debugDescription))"
         }
     }
 }

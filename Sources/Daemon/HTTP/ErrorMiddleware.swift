@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NIOHTTP1
 
 /// The router's first middleware: whatever a route or a middleware after it throws becomes the
 /// API's JSON error here (`APIFailure`; a bug is 500 `internal_error`), before the router could
@@ -23,13 +24,15 @@ struct ErrorMiddleware: RouterMiddleware {
         switch error {
         case let failure as any APIFailure:
             return try failure.response()
+        case let error as HTTPParserError:
+            return try MalformedRequest(error: error).response()
         case let error as HTTPError where error.status == .contentTooLarge:
             return try APIError.bodyTooLarge.response()
         case let error as HTTPError:
-            return try APIError(error.status, "http_error", error.body ?? error.status.reasonPhrase).response()
+            return try APIError(error.status, .httpError, error.body ?? error.status.reasonPhrase).response()
         default:
             context.logger.error("request failed", metadata: ["error": "\(error)"])
-            return try APIError(.internalServerError, "internal_error", "the daemon failed to answer; see its log")
+            return try APIError(.internalServerError, .internalError, "the daemon failed to answer; see its log")
                 .response()
         }
     }

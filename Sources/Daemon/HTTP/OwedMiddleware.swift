@@ -59,12 +59,12 @@ struct OwedMiddleware: RouterMiddleware {
 
     /// Refused up front: nothing was done.
     static let unavailable = APIError(
-        .serviceUnavailable, "state_unavailable",
+        .serviceUnavailable, .stateUnavailable,
         "the daemon's state database takes no commits now (see GET /v1/health); nothing was done: retry later")
 
     /// The call ran, and what it owes could not be committed: not acknowledged.
     static let notRecorded = APIError(
-        .serviceUnavailable, "state_unavailable",
+        .serviceUnavailable, .stateUnavailable,
         "the daemon could not commit what this call owes to its state database (see GET /v1/health); "
             + "it may have been applied, its pings going once the disk takes them: retry later")
 }

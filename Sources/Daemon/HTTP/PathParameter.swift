@@ -7,7 +7,7 @@ extension DaemonRequestContext {
     func pathParameter(_ name: String) throws -> String {
         let raw = try parameters.require(name)
         guard let decoded = raw.removingPercentEncoding else {
-            throw APIError(.badRequest, "invalid_request", "\(name): \"\(raw)\" is not percent-encoded text")
+            throw APIError(.badRequest, .invalidRequest, "\(name): \"\(raw)\" is not percent-encoded text")
         }
         return decoded
     }

@@ -57,11 +57,11 @@ struct RouteMiddleware: RouterMiddleware {
     /// 405 for a path that takes other methods, 404 for one the router does not have.
     private func unrouted(_ request: Request) throws -> Response {
         guard let route = routes.route(matching: request.uri.path) else {
-            return try APIError(.notFound, "not_found", "no route \(request.method) \(request.uri.path)").response()
+            return try APIError(.notFound, .notFound, "no route \(request.method) \(request.uri.path)").response()
         }
         let allowed = route.allowedMethods.map(\.rawValue).joined(separator: ", ")
         var response = try APIError(
-            .methodNotAllowed, "method_not_allowed", "\(route.pattern) takes \(allowed), not \(request.method)"
+            .methodNotAllowed, .methodNotAllowed, "\(route.pattern) takes \(allowed), not \(request.method)"
         ).response()
         response.headers[.allow] = allowed
         return response

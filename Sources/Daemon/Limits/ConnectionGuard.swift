@@ -120,7 +120,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                     context.close(promise: nil)
                     return
                 }
-                return writeAnswer(failure, context: context, promise: promise)
+                return writeAnswer(MalformedRequest(error: failure), context: context, promise: promise)
             }
             let asked = keepAlive.popFirst() ?? (true, false)
             answerCloses =
@@ -217,7 +217,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             // whose answer is being written.
             guard !activity.wasAnsweredEarly, !answerInProgress else { return context.close(promise: nil) }
             let timeout = APIError(
-                .requestTimeout, "request_timeout",
+                .requestTimeout, .requestTimeout,
                 "the request did not arrive within \(Int(limits.limits.readTimeout / .milliseconds(1))) ms")
             writeAnswer(timeout, context: context, promise: nil)
             context.writeAndClose(wrapOutboundOut(.end(nil)), promise: nil)

@@ -16,7 +16,7 @@ struct FairShareMiddleware: RouterMiddleware {
                 of: refusal, total: .maxRequestsInFlightPerPeer, perPeer: .maxRequestsInFlightPerPeer)
             limits.refused(by: .maxRequestsInFlightPerPeer, value: value, peer: context.peer)
             throw APIError(
-                .tooManyRequests, "too_many_requests",
+                .tooManyRequests, .tooManyRequests,
                 "this uid has \(value) requests in flight (limits.max_requests_in_flight_per_peer); retry after 1 s",
                 headers: [.retryAfter: "1"])
         }

@@ -60,7 +60,7 @@ struct Refusals: Sendable {
 
     private static func failure(_ message: String) -> APIError {
         APIError(
-            .serviceUnavailable, "too_many_connections", message,
+            .serviceUnavailable, .tooManyConnections, message,
             headers: [.connection: "close", .retryAfter: "1"])
     }
 

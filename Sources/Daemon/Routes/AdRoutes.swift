@@ -23,45 +23,48 @@ struct AdRoutes {
         router.add(Endpoints.playbackError, use: playbackError)
     }
 
-    @Sendable func load(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        let body = try await JSONRequest.decode(AdLoadBody.self, from: request)
-        return try JSONResponse.make(try await ads.load(body.request, uid: context.peer?.uid).get())
+    @Sendable func load(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: AdLoadBody.self, context: context)
+        return try await ads.load(body.request, uid: context.peer?.uid).get()
     }
 
     /// Each ad unit as the calling app (its peer uid) sees it: caps, whether capped, whether ready.
-    @Sendable func units(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        try JSONResponse.make(["ad_units": await ads.unitStatuses(uid: context.peer?.uid)])
+    @Sendable func units(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
+        ["ad_units": await ads.unitStatuses(uid: context.peer?.uid)]
     }
 
-    @Sendable func ad(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        try JSONResponse.make(try await ads.ad(try context.pathParameter("id")))
+    @Sendable func ad(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
+        try await ads.ad(try context.pathParameter("id"))
     }
 
-    @Sendable func impression(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        try JSONResponse.make(try await ads.impression(try context.pathParameter("id"), uid: context.peer?.uid))
+    @Sendable func impression(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator
+    {
+        try await ads.impression(try context.pathParameter("id"), uid: context.peer?.uid)
     }
 
-    @Sendable func click(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        let body = try await JSONRequest.decode(ClickBody.self, from: request, emptyMeans: ClickBody())
-        return try JSONResponse.make(try await ads.click(try context.pathParameter("id"), asset: body.asset))
+    @Sendable func click(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: ClickBody.self, context: context)
+        return try await ads.click(try context.pathParameter("id"), asset: body.asset)
     }
 
-    @Sendable func show(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        try JSONResponse.make(try await ads.show(try context.pathParameter("id"), uid: context.peer?.uid))
+    @Sendable func show(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
+        try await ads.show(try context.pathParameter("id"), uid: context.peer?.uid)
     }
 
-    @Sendable func progress(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        let body = try await JSONRequest.decode(ProgressBody.self, from: request)
-        return try JSONResponse.make(try await ads.progress(try context.pathParameter("id"), body.event))
+    @Sendable func progress(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: ProgressBody.self, context: context)
+        return try await ads.progress(try context.pathParameter("id"), body.event)
     }
 
-    @Sendable func dismiss(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        try JSONResponse.make(try await ads.dismiss(try context.pathParameter("id")))
+    @Sendable func dismiss(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
+        try await ads.dismiss(try context.pathParameter("id"))
     }
 
-    @Sendable func playbackError(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        let body = try await JSONRequest.decode(PlaybackErrorBody.self, from: request)
-        return try JSONResponse.make(try await ads.playbackError(try context.pathParameter("id"), code: body.code))
+    @Sendable func playbackError(_ request: Request, context: DaemonRequestContext) async throws
+        -> some ResponseGenerator
+    {
+        let body = try await request.decode(as: PlaybackErrorBody.self, context: context)
+        return try await ads.playbackError(try context.pathParameter("id"), code: body.code)
     }
 
     /// At most `limits.max_event_streams` at once, `max_event_streams_per_peer` of one uid;
@@ -75,7 +78,7 @@ struct AdRoutes {
         var after: UInt64?
         if let last = request.headers.first(where: { $0.name.canonicalName == "last-event-id" })?.value {
             guard let id = UInt64(last.trimmingCharacters(in: .whitespaces)), id <= UInt64(Int64.max) else {
-                throw APIError(.badRequest, "invalid_request", "Last-Event-ID: must be an event's id, not \"\(last)\"")
+                throw APIError(.badRequest, .invalidRequest, "Last-Event-ID: must be an event's id, not \"\(last)\"")
             }
             after = id
         }
@@ -84,7 +87,7 @@ struct AdRoutes {
             let (cap, value) = ClientLimits.cap(of: refusal, total: .maxEventStreams, perPeer: .maxEventStreamsPerPeer)
             limits.refused(by: cap, value: value, peer: peer)
             throw APIError(
-                .serviceUnavailable, "too_many_connections",
+                .serviceUnavailable, .tooManyConnections,
                 cap == .maxEventStreams
                     ? "the daemon has its \(value) event-stream clients (limits.max_event_streams); try again later"
                     : "this uid has \(value) event streams open (limits.max_event_streams_per_peer); close one first",

@@ -16,23 +16,22 @@ struct RewardRoutes {
         router.add(Endpoints.claimReward, use: claim)
     }
 
-    @Sendable func list(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+    @Sendable func list(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
         let name = request.uri.queryParameters.get("state") ?? RewardState.unclaimed.rawValue
         guard let state = RewardState(rawValue: name) else {
             throw APIError(
-                .badRequest, "invalid_request", "state: must be unclaimed, claimed or all, not \"\(name)\"")
+                .badRequest, .invalidRequest, "state: must be unclaimed, claimed or all, not \"\(name)\"")
         }
-        return try JSONResponse.make(
-            RewardList(
-                rewards: try await rewards.rewards(uid: owner(context), state: state, now: clock.nowMilliseconds)))
+        return RewardList(
+            rewards: try await rewards.rewards(uid: owner(context), state: state, now: clock.nowMilliseconds))
     }
 
-    @Sendable func claim(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+    @Sendable func claim(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
         let id = try context.pathParameter("transaction_id")
         switch try await rewards.claim(id, uid: owner(context), now: clock.nowMilliseconds) {
-        case .claimed(let reward): return try JSONResponse.make(ClaimedReward(reward: reward))
+        case .claimed(let reward): return ClaimedReward(reward: reward)
         case .alreadyClaimed(let reward): throw RewardAlreadyClaimed(reward: reward)
-        case .notFound: throw APIError(.notFound, "unknown_reward", "no reward '\(id)' of this peer")
+        case .notFound: throw APIError(.notFound, .unknownReward, "no reward '\(id)' of this peer")
         }
     }
 
@@ -56,7 +55,7 @@ struct ClaimedReward: Encodable {
 /// 409 `already_claimed`, with the reward as it was claimed.
 struct RewardAlreadyClaimed: APIFailure {
     var reward: EarnedReward
-    var errorCode: String { "already_claimed" }
+    var errorCode: APIErrorCode { .alreadyClaimed }
     var message: String { "reward '\(reward.transactionID)' was already claimed" }
     var status: HTTPResponse.Status { .conflict }
 

@@ -22,7 +22,7 @@ struct SignalRoutes {
         router.add(Endpoints.recipients, use: recipients)
     }
 
-    @Sendable func health(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+    @Sendable func health(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
         let statuses = await state.statuses()
         var counts: [String: Int] = [:]
         for status in statuses { counts[status.state.rawValue, default: 0] += 1 }
@@ -31,18 +31,17 @@ struct SignalRoutes {
         if let outage = state.stateHealth.outage {
             warnings.append(StateWatch.describe(outage))
         }
-        return try JSONResponse.make(
-            HealthReport(
-                status: state.stateHealth.isAvailable ? "ok" : "degraded", adapters: counts,
-                uptimeSeconds: Double(uptime.components.seconds), version: DaemonVersion.current, warnings: warnings))
+        return HealthReport(
+            status: state.stateHealth.isAvailable ? "ok" : "degraded", adapters: counts,
+            uptimeSeconds: Double(uptime.components.seconds), version: DaemonVersion.current, warnings: warnings)
     }
 
-    @Sendable func adapters(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        try JSONResponse.make(["adapters": await state.statuses()])
+    @Sendable func adapters(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
+        ["adapters": await state.statuses()]
     }
 
-    @Sendable func signals(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        let body = try await JSONRequest.decode(SignalsBody.self, from: request)
+    @Sendable func signals(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: SignalsBody.self, context: context)
         if let asked = body.timeoutMilliseconds,
             case let deadline = Int(milliseconds(await state.collector.requestTimeout)),
             asked > deadline
@@ -53,41 +52,47 @@ struct SignalRoutes {
         let result = await state.collector.collect(
             requestID: body.requestID, adapters: body.adapters,
             timeout: body.timeoutMilliseconds.map { .milliseconds($0) })
-        return try JSONResponse.make(result)
+        return result
     }
 
-    @Sendable func privacy(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        try JSONResponse.make(PrivacyAnswer(privacy: await state.privacy.policy.state))
+    @Sendable func privacy(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
+        PrivacyAnswer(privacy: await state.privacy.policy.state)
     }
 
-    @Sendable func setPrivacy(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        let privacy = try await JSONRequest.decode(PrivacyBody.self, from: request).privacy
+    @Sendable func setPrivacy(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator
+    {
+        let privacy = try await request.decode(as: PrivacyBody.self, context: context).privacy
         try await state.privacy.set(privacy)
         state.logger.info("privacy state set", metadata: ["limit_ad_tracking": "\(privacy.limitAdTracking)"])
-        return try JSONResponse.make(PrivacyAnswer(privacy: privacy))
+        return PrivacyAnswer(privacy: privacy)
     }
 
     /// The consent strings in force, decoded: `{}` when none is set.
-    @Sendable func decodedPrivacy(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        try JSONResponse.make(await state.privacy.policy.decoded.json)
+    @Sendable func decodedPrivacy(_ request: Request, context: DaemonRequestContext) async throws
+        -> some ResponseGenerator
+    {
+        await state.privacy.policy.decoded.json
     }
 
     /// Back to no state at all: no consent, as before the platform first set one.
-    @Sendable func clearPrivacy(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+    @Sendable func clearPrivacy(_ request: Request, context: DaemonRequestContext) async throws
+        -> some ResponseGenerator
+    {
         try await state.privacy.set(nil)
         state.logger.info("privacy state cleared")
-        return try JSONResponse.make(PrivacyAnswer(privacy: nil))
+        return PrivacyAnswer(privacy: nil)
     }
 
     /// Each recipient's keys: where they come from, their ids, and how fresh a fetched set is.
-    @Sendable func recipients(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        try JSONResponse.make(RecipientList(recipients: await state.collector.recipientStatuses()))
+    @Sendable func recipients(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator
+    {
+        RecipientList(recipients: await state.collector.recipientStatuses())
     }
 
-    @Sendable func reset(_ request: Request, context: DaemonRequestContext) async throws -> Response {
+    @Sendable func reset(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
         let name = try context.pathParameter("name")
         try await state.collector.reset(adapter: name)
         state.logger.info("adapter reset", metadata: ["adapter": "\(name)"])
-        return try JSONResponse.make(["adapter": name, "reset": "done"])
+        return ["adapter": name, "reset": "done"]
     }
 }

@@ -14,11 +14,13 @@ struct TestbedRoutes {
 
     /// `POST /testbed/clock` `{"advance_ms": N}`: moves the daemon's clock forward, so that
     /// tests of expiry, retry schedules and caches run through the socket without waiting.
-    @Sendable func advanceClock(_ request: Request, context: DaemonRequestContext) async throws -> Response {
-        let body = try await JSONRequest.decode(ClockBody.self, from: request)
+    @Sendable func advanceClock(_ request: Request, context: DaemonRequestContext) async throws
+        -> some ResponseGenerator
+    {
+        let body = try await request.decode(as: ClockBody.self, context: context)
         clock.advance(by: .milliseconds(body.advanceMilliseconds))
         logger.notice("testbed clock moved", metadata: ["advance_ms": "\(body.advanceMilliseconds)"])
-        return try JSONResponse.make(["advanced_ms": body.advanceMilliseconds])
+        return ["advanced_ms": body.advanceMilliseconds]
     }
 
     @Settings

@@ -1,0 +1,18 @@
+import Consent
+import Hummingbird
+import Mediation
+import SecureSignals
+import SharedTypes
+
+// The bodies the socket API answers with, which handlers return as they are: the request
+// context's encoder (`WireResponseEncoder`) writes each.
+
+extension MediatedAd: ResponseEncodable {}
+extension LifecycleOutcome: ResponseEncodable {}
+extension CollectionResult: ResponseEncodable {}
+extension HealthReport: ResponseEncodable {}
+extension RecipientList: ResponseEncodable {}
+extension JSONValue: ResponseEncodable {}
+extension PrivacyAnswer: ResponseEncodable {}
+extension RewardList: ResponseEncodable {}
+extension ClaimedReward: ResponseEncodable {}
