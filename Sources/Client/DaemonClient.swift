@@ -133,8 +133,7 @@ public struct DaemonClient: Sendable {
     }
 
     public func adapters() async throws -> [AdapterStatus] {
-        struct Answer: Decodable { var adapters: [AdapterStatus] }
-        return try await call(Endpoints.adapters, as: Answer.self).adapters
+        try await call(Endpoints.adapters, as: AdapterList.self).adapters
     }
 
     /// `GET /v1/recipients`: each recipient's keys, by name.

@@ -95,8 +95,7 @@ struct PrivacyCommand: AsyncParsableCommand {
 
 /// The state in `reply` (`{"privacy": ...}`), a field a line.
 private func printState(_ reply: DaemonClient.Reply) throws {
-    struct Answer: Decodable { var privacy: PrivacyState? }
-    guard let state = try WireFormat.decoder().decode(Answer.self, from: reply.body).privacy else {
+    guard let state = try WireFormat.decoder().decode(PrivacyAnswer.self, from: reply.body).privacy else {
         return print("no privacy state: no consent")
     }
     print("limit ad tracking  \(state.limitAdTracking)")

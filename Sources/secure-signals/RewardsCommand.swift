@@ -41,9 +41,8 @@ struct RewardsCommand: AsyncParsableCommand {
         func run() async throws {
             let query = [("state", state)]
             if connection.json { return try await printRaw(connection, Endpoints.rewards, query: query) }
-            struct Answer: Decodable { var rewards: [EarnedReward] }
             let reply = try await connection.client.request(Endpoints.rewards, query: query).successful()
-            let rewards = try WireFormat.decoder().decode(Answer.self, from: reply.body).rewards
+            let rewards = try WireFormat.decoder().decode(RewardList.self, from: reply.body).rewards
             guard !rewards.isEmpty else { return print("no \(state == "all" ? "" : state + " ")rewards") }
             print(
                 Table(
@@ -68,9 +67,8 @@ struct RewardsCommand: AsyncParsableCommand {
         func run() async throws {
             let claim = Endpoints.claimReward
             if connection.json { return try await printRaw(connection, claim, transactionID, body: Data("{}".utf8)) }
-            struct Answer: Decodable { var reward: EarnedReward }
             let reply = try await connection.client.request(claim, transactionID, json: Data("{}".utf8)).successful()
-            let reward = try WireFormat.decoder().decode(Answer.self, from: reply.body).reward
+            let reward = try WireFormat.decoder().decode(ClaimedReward.self, from: reply.body).reward
             print("claimed: \(reward.amountText) \(reward.rewardType) (\(reward.transactionID))")
         }
     }

@@ -1,3 +1,4 @@
+import API
 import Consent
 import Hummingbird
 import Mediation
@@ -15,4 +16,6 @@ extension RecipientList: ResponseEncodable {}
 extension JSONValue: ResponseEncodable {}
 extension PrivacyAnswer: ResponseEncodable {}
 extension RewardList: ResponseEncodable {}
+extension AdapterList: ResponseEncodable {}
+extension AdapterReset: ResponseEncodable {}
 extension ClaimedReward: ResponseEncodable {}

@@ -42,16 +42,6 @@ struct RewardRoutes {
     }
 }
 
-@WireKeys
-struct RewardList: Encodable {
-    var rewards: [EarnedReward]
-}
-
-@WireKeys
-struct ClaimedReward: Encodable {
-    var reward: EarnedReward
-}
-
 /// 409 `already_claimed`, with the reward as it was claimed.
 struct RewardAlreadyClaimed: APIFailure {
     var reward: EarnedReward

@@ -37,7 +37,7 @@ struct SignalRoutes {
     }
 
     @Sendable func adapters(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
-        ["adapters": await state.statuses()]
+        AdapterList(adapters: await state.statuses())
     }
 
     @Sendable func signals(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
@@ -93,6 +93,6 @@ struct SignalRoutes {
         let name = try context.pathParameter("name")
         try await state.collector.reset(adapter: name)
         state.logger.info("adapter reset", metadata: ["adapter": "\(name)"])
-        return ["adapter": name, "reset": "done"]
+        return AdapterReset(adapter: name)
     }
 }
