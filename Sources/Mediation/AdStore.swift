@@ -54,13 +54,13 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     public init(
         units: [AdUnit], networks: [AdNetworkConfiguration], registry: AdNetworkRegistry,
         services: AdNetworkServices, rewards: any RewardLedger, impressions: any ImpressionLog,
-        callbackSigner: (any RewardCallbackSigner)? = nil, clock: C, logger: Logger,
+        callbackSigner: (any RewardCallbackSigner)? = nil, clock: C, wallTimeAtStart: Int64? = nil, logger: Logger,
         events: EventHub = EventHub(), metrics: any MetricsFactory = MetricsSystem.factory, maxStoredAds: Int = 2000
     ) throws(AdLoadError) {
         self.clock = clock
         self.rewards = rewards
         self.callbackSigner = callbackSigner
-        let wallClock = WallClock(clock: clock)
+        let wallClock = wallTimeAtStart.map { WallClock(clock: clock, start: $0) } ?? WallClock(clock: clock)
         self.wallClock = wallClock
         self.impressionLog = impressions
         self.impressions = Self.history(in: impressions, units: units, now: wallClock.nowMilliseconds, logger: logger)
