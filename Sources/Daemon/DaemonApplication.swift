@@ -136,16 +136,26 @@ struct DaemonApplication: Sendable {
         await state.ads.networksSettle()
     }
 
-    /// Stops every adapter (their programs get their grace period and are reaped) while the
-    /// tracker queue writes what it still owes, for the next start to send (in the daemon, its
-    /// service has stopped it already; in-process tests stop it here).
+    /// What stops at shutdown, in the order it stops, once the socket API no longer answers:
+    /// key refreshes; ad loads and retries (what a load owes reaches the tracker queue); the
+    /// tracker queue, which writes what it still owes for the next start; the event journal;
+    /// last the signal adapters, whose programs get their grace period and are reaped.
+    var stoppingOrder: [ShutdownStep] {
+        let (keys, ads, trackers, events, collector) =
+            (recipientKeys, state.ads, trackers, state.ads.events, state.collector)
+        return [
+            ShutdownStep("key refresher", stop: keys.stop),
+            ShutdownStep("ad loads and retries", stop: ads.shutdown),
+            ShutdownStep("tracker queue", running: (trackers.run, trackers.requestStop), stop: trackers.drain),
+            ShutdownStep("event journal", running: (events.run, events.requestStop), stop: events.close),
+            ShutdownStep("signal adapters", stop: collector.shutdown),
+        ]
+    }
+
+    /// Stops every piece in `stoppingOrder`, one after the other: in-process tests' shutdown
+    /// (the daemon's service group stops them itself).
     func shutdown() async {
-        await recipientKeys.stop()
-        async let drained: Void = trackers.drain()
-        await state.collector.shutdown()
-        await state.ads.shutdown()
-        await drained
-        await state.ads.events.close()
+        for step in stoppingOrder { await step.stop() }
     }
 
     /// Takes a reloaded configuration: adapters, networks, ad units and the access policy.

@@ -91,23 +91,14 @@ public enum DaemonRunner {
             level: options.logLevel == nil ? level : nil, notifier: notifier, logger: logger)
         let readiness = ReadinessService(
             application: application, listening: listening.stream, notifier: notifier, logger: logger)
-        // Services stop in reverse order: the socket API drains first, then the tracker queue
-        // and the event journal write what is owed, and the adapters (and their programs) go last.
+        // Services stop in reverse order: the socket API drains first, then the application's
+        // pieces in their stopping order, then what adapter programs left behind (`Descendants`).
+        let grace = configuration.collector.adapters.compactMap(\.program?.stopGrace).max() ?? .seconds(3)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(
-                service: ShutdownService(
-                    application: application,
-                    grace: configuration.collector.adapters.compactMap(\.program?.stopGrace).max() ?? .seconds(3),
-                    logger: logger), successTerminationBehavior: .ignore,
-                serviceName: "adapters"),
-            .init(
-                service: StoppableService(
-                    work: application.state.ads.events.run, requestStop: application.state.ads.events.requestStop),
-                successTerminationBehavior: .ignore, serviceName: "event journal"),
-            .init(
-                service: StoppableService(
-                    work: application.trackers.run, requestStop: application.trackers.requestStop),
-                successTerminationBehavior: .ignore, serviceName: "tracker queue"),
+            ShutdownStep("leftover processes") { await Descendants.stopAll(grace: grace, logger: logger) }.service
+        ]
+        services += application.stoppingOrder.reversed().map(\.service)
+        services += [
             .init(service: server, serviceName: "socket API"),
             .init(service: readiness, successTerminationBehavior: .ignore, serviceName: "readiness"),
             .init(service: reloader, successTerminationBehavior: .ignore, serviceName: "reload on SIGHUP"),

@@ -8,6 +8,8 @@ import Timing
 struct StoppableService: Service {
     let work: @Sendable () async -> Void
     let requestStop: @Sendable () -> Void
+    /// What follows the run's end (the event journal gives back the numbers it reserved).
+    var then: @Sendable () async -> Void = {}
 
     func run() async {
         // A cancelled group (its shutdown took too long, or a service failed) asks for a stop
@@ -22,5 +24,6 @@ struct StoppableService: Service {
         } onCancel: {
             requestStop()
         }
+        await then()
     }
 }
