@@ -21,6 +21,8 @@ struct OpenRTBSampleTests {
         let network: OpenRTBAdNetwork
         /// The notices' queue: `idle()` says when it has nothing more to send.
         let trackers: TrackerQueue
+        /// Where its bids are settled.
+        let bids: BidLedger
 
         init(setup: [String: JSONValue] = [:]) async throws {
             server = try await FakeAdServer()
@@ -32,6 +34,7 @@ struct OpenRTBSampleTests {
                 logger: logger
             ).started()
             let services = AdNetworkServices(fetcher: fetcher, trackers: trackers)
+            bids = services.bids
             let parameters: [String: JSONValue] = [
                 "app": .object(["bundle": .string("tv.example.player"), "name": .string("Player")]),
                 "device": .object(["make": .string("Acme"), "model": .string("Box 4"), "devicetype": .number(7)]),
@@ -66,7 +69,7 @@ struct OpenRTBSampleTests {
                     case .native: try await network.loadNativeAd(request)
                     case .rewarded: try await network.loadRewardedAd(request)
                     }
-                ad.whenKept?()
+                bids.settle(ad.bid, .won)
                 return .success(ad)
             } catch {
                 return .failure(error)

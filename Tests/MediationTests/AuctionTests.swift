@@ -19,6 +19,7 @@ final class ScriptedBidder: BiddingAdNetwork {
     /// Every notice sent, as `win id` or `loss id reason min`, in order.
     static let notices = Mutex<[String]>([])
     private let ads: TestAdNetwork
+    private let ledger: BidLedger
 
     @Settings
     struct LineItemOptions: Decodable, Sendable, Equatable {
@@ -31,6 +32,7 @@ final class ScriptedBidder: BiddingAdNetwork {
 
     init(setup: NoOptions, context: AdNetworkContext) async throws {
         ads = try await TestAdNetwork.make(setup: nil, context: context)
+        ledger = context.services.bids
     }
 
     func bid(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> NetworkBid {
@@ -58,19 +60,31 @@ final class ScriptedBidder: BiddingAdNetwork {
                     return ad
                 }
             },
-            win: { Self.notices.withLock { $0.append("win \(id)") } },
-            lose: { reason, minimum in
-                Self.notices.withLock { $0.append("loss \(id) \(reason.rawValue) \(minimum.map { "\($0)" } ?? "-")") }
-            })
+            owed: ledger.open(Notices(id: id)))
     }
 
-    /// As a waterfall line item: its bid's ad, which owes the bid's win when kept and its loss
-    /// (1) when dropped, as an `openrtb` line item's does.
+    /// Its notices, kept in `notices` as the ledger settles its bid.
+    struct Notices: BidNotices {
+        let id: String
+
+        func won() -> NoticeURLs {
+            ScriptedBidder.notices.withLock { $0.append("win \(id)") }
+            return NoticeURLs()
+        }
+
+        func lost(_ reason: AuctionLossReason, minimumToWin: Double?) -> NoticeURLs {
+            let minimum = minimumToWin.map { "\($0)" } ?? "-"
+            ScriptedBidder.notices.withLock { $0.append("loss \(id) \(reason.rawValue) \(minimum)") }
+            return NoticeURLs()
+        }
+    }
+
+    /// As a waterfall line item: its bid's ad, which carries the bid (won when kept, lost (1)
+    /// when dropped), as an `openrtb` line item's does.
     func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
         let bid = try await bid(request, format: .native)
         var ad = try await bid.load(.now + .seconds(10))
-        ad.whenKept = bid.win
-        ad.whenDropped = { bid.lose(.internalError, nil) }
+        ad.bid = bid.owed
         return ad
     }
 
