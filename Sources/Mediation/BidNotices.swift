@@ -6,6 +6,12 @@ public protocol BidNotices: Sendable {
     func won() -> NoticeURLs
     /// What a loss for `reason` sends; `minimumToWin` is the price that would have won, when known.
     func lost(_ reason: AuctionLossReason, minimumToWin: Double?) -> NoticeURLs
+    /// What a won bid's impression sends (OpenRTB's `burl`): owed only once its ad is shown.
+    var billing: [String] { get }
+}
+
+extension BidNotices {
+    public var billing: [String] { [] }
 }
 
 /// The notices one outcome sends, by the tracker queue's kinds.

@@ -10,8 +10,8 @@ import Testing
 @testable import Mediation
 
 /// A bidder whose line item options say what it bids and how its ad loads: `price`, `delay_ms`
-/// (before it answers), `behavior` (`no_bid`, `error`, `load_fails`, `rewarded_ad`), and `id`,
-/// which names its notices in `notices`.
+/// (before it answers), `behavior` (`no_bid`, `error`, `load_fails`, `rewarded_ad`), `id`,
+/// which names its notices in `notices`, and `urls`: it also owes them as `URLNotices` does.
 final class ScriptedBidder: BiddingAdNetwork {
     static let name = "bidder"
     static let adapterVersion = SemanticVersion(1, 0, 0)
@@ -28,6 +28,7 @@ final class ScriptedBidder: BiddingAdNetwork {
         var behavior: String?
         var id = "?"
         @WireName("exp_s") var expirySeconds: Int?
+        var urls = false
     }
 
     init(setup: NoOptions, context: AdNetworkContext) async throws {
@@ -60,23 +61,26 @@ final class ScriptedBidder: BiddingAdNetwork {
                     return ad
                 }
             },
-            owed: ledger.open(Notices(id: id)))
+            owed: ledger.open(Notices(id: id, urls: options.urls)))
     }
 
     /// Its notices, kept in `notices` as the ledger settles its bid.
     struct Notices: BidNotices {
         let id: String
+        let urls: Bool
 
         func won() -> NoticeURLs {
             ScriptedBidder.notices.withLock { $0.append("win \(id)") }
-            return NoticeURLs()
+            return urls ? URLNotices(id: id).won() : NoticeURLs()
         }
 
         func lost(_ reason: AuctionLossReason, minimumToWin: Double?) -> NoticeURLs {
             let minimum = minimumToWin.map { "\($0)" } ?? "-"
             ScriptedBidder.notices.withLock { $0.append("loss \(id) \(reason.rawValue) \(minimum)") }
-            return NoticeURLs()
+            return urls ? URLNotices(id: id).lost(reason, minimumToWin: minimumToWin) : NoticeURLs()
         }
+
+        var billing: [String] { urls ? URLNotices(id: id).billing : [] }
     }
 
     /// As a waterfall line item: its bid's ad, which carries the bid (won when kept, lost (1)

@@ -32,6 +32,8 @@ struct URLNotices: BidNotices {
     func lost(_ reason: AuctionLossReason, minimumToWin: Double?) -> NoticeURLs {
         NoticeURLs(losses: [Self.url("\(id)/loss/\(reason.rawValue)/\(minimumToWin.map { "\($0)" } ?? "-")")])
     }
+
+    var billing: [String] { [Self.url("\(id)/bill")] }
 }
 
 /// A real tracker queue over a real SQLite outbox, sending to a `RecordingFetcher`.
@@ -68,9 +70,14 @@ struct BidLedgerTests {
         ledger.settle(loser, .lost(.outbid, minimumToWin: 5))
         ledger.settle(loser, .won)
         ledger.settle(nil, .won)
+        #expect(ledger.unsettled == 1, "the winner's billing is owed until its impression")
+        ledger.bill(loser)
+        ledger.bill(winner)
+        ledger.bill(winner)
+        ledger.adLeft(winner)
         let sent = try await queue.sent()
-        #expect(Set(sent) == ["a/win", "b/loss/102/5.0"])
-        #expect(sent.count == 2, "one notice a bid: \(sent)")
+        #expect(Set(sent) == ["a/win", "b/loss/102/5.0", "a/bill"])
+        #expect(sent.count == 3, "one notice an outcome: \(sent)")
         #expect(ledger.unsettled == 0)
         #expect(try queue.trackers.backlog().count == 0, "delivered, and gone from the outbox")
         await queue.trackers.drain()

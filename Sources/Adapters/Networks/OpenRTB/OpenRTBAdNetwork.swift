@@ -182,7 +182,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
     }
 
     /// The winning bid's ad: its markup (fetched through the win notice when the bid has none,
-    /// OpenRTB 2.6 §6.3.1), read as the unit's format, with its billing notice on the impression.
+    /// OpenRTB 2.6 §6.3.1), read as the unit's format (its billing is the ledger's, at the impression).
     fileprivate func ad(
         of auction: BidResponseReader.Auction, request: NetworkAdRequest, ask: OpenRTBAsk, format: AdFormat
     ) async throws(AdLoadError) -> NetworkAd {
@@ -208,7 +208,6 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
             ad = try await RewardedVideo(services: services, request: request).load(
                 document: auction.macros.expand(text), url: nil, reward: ask.options.reward)
         }
-        ad.impressionTrackers += auction.billingNotice.map { [$0] } ?? []
         ad.value = auction.value
         ad.expiry = auction.expiry
         return ad

@@ -1,8 +1,8 @@
 import Mediation
 import Synchronization
 
-/// What a bidder's answer owes it, by the outcome of its winning bid: its `nurl`, or its `lurl`
-/// with the reason; the other bids' losses either way. A winner whose markup was fetched from its
+/// What a bidder's answer owes it, by the outcome of its winning bid: its `nurl` (and its `burl`
+/// at the impression), or its `lurl` with the reason; the other bids' losses either way. A winner whose markup was fetched from its
 /// `nurl` was told it won by that fetch: no notice of its own follows, whatever the outcome.
 final class OpenRTBBidNotices: BidNotices {
     private let auction: BidResponseReader.Auction
@@ -22,6 +22,8 @@ final class OpenRTBBidNotices: BidNotices {
     func won() -> NoticeURLs {
         NoticeURLs(wins: winnerTold ? [] : auction.winNotice.map { [$0] } ?? [], losses: auction.lossNotices)
     }
+
+    var billing: [String] { auction.billingNotice.map { [$0] } ?? [] }
 
     func lost(_ reason: AuctionLossReason, minimumToWin: Double?) -> NoticeURLs {
         let own = winnerTold ? nil : auction.winnerLossNotice
