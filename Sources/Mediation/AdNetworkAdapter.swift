@@ -176,12 +176,10 @@ public struct NetworkAd: Sendable {
     public var dismissTrackers: [String]
     /// URLs the daemon fetches once if the client cannot play the ad (VAST `Error`).
     public var errorTrackers: [String]
-    /// What the network owes its bidders once the daemon knows whether it keeps the ad: called
-    /// once, when the store keeps it (a win notice) ...
-    public var whenKept: (@Sendable () -> Void)?
-    /// ... or when it is not used after all: another format than the load's, or a privacy
-    /// change during the load (a loss notice).
-    public var whenDropped: (@Sendable () -> Void)?
+    /// The bid the ad serves, in the ledger (`services.bids`): won when the store keeps the ad,
+    /// lost when it is not used after all (it came too late, in another format than the load's,
+    /// or a privacy change during the load). Nil when the ad owes no bidder anything.
+    public var bid: OwedBid?
     /// Fills a tracker URL's macros as it is fired (VAST's `[TIMESTAMP]`, `[CACHEBUSTING]`,
     /// and `[ERRORCODE]` with the error code of an error tracker).
     public var trackerMacros: @Sendable (String, _ errorCode: Int?) -> String

@@ -1,11 +1,14 @@
 import CoreMetrics
 import SharedTypes
 
-/// What the daemon lends every ad network: its HTTP client, its tracker queue, its metrics, and the
-/// secure signals of its collector, for networks that attach them to their requests.
+/// What the daemon lends every ad network: its HTTP client, its tracker queue, the ledger its
+/// bids are settled in, its metrics, and the secure signals of its collector, for networks that
+/// attach them to their requests.
 public struct AdNetworkServices: Sendable {
     public var fetcher: any AdFetcher
     public var trackers: TrackerQueue
+    /// Where every bid is handed over and settled once (its notices go through `trackers`).
+    public var bids: BidLedger
     public var signals: (any SignalProvider)?
     /// Where a network counts what it does (the daemon's metrics).
     public var metrics: any MetricsFactory
@@ -14,8 +17,10 @@ public struct AdNetworkServices: Sendable {
 
     public init(
         fetcher: any AdFetcher, trackers: TrackerQueue, signals: (any SignalProvider)? = nil,
-        metrics: any MetricsFactory = NOOPMetricsHandler.instance, limits: AdContentLimits = AdContentLimits()
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance, limits: AdContentLimits = AdContentLimits(),
+        bids: BidLedger? = nil
     ) {
+        self.bids = bids ?? BidLedger(trackers: trackers)
         self.limits = limits
         self.fetcher = fetcher
         self.trackers = trackers

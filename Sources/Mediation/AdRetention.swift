@@ -7,7 +7,8 @@ import HeapModule
 /// up ads nobody will show), and whenever the store holds more than `capacity`: used and
 /// expired ads first, oldest first, then the oldest unused one; and likewise whenever their bytes
 /// add up to more than `byteCapacity`. A plain value on the store's
-/// clock, so its rules are tested without it.
+/// clock, so its rules are tested without it. An ad that leaves unused tells the ledger
+/// (`bids`): its bid's billing is no longer owed.
 struct AdRetention {
     /// How many of a unit's latest loads keep their ads while unused.
     static let unusedKeptPerUnit = 16
@@ -20,6 +21,8 @@ struct AdRetention {
     let capacity: Int
     /// The most bytes the ads held may add up to (`limits.max_stored_ad_bytes`).
     let byteCapacity: Int
+    /// Where the bids the ads serve are settled.
+    let bids: BidLedger?
     /// What the ads held add up to, by `LoadedAd.bytes`.
     private(set) var bytes = 0
     private var ads: [String: LoadedAd] = [:]
@@ -42,15 +45,18 @@ struct AdRetention {
         static func < (lhs: Drop, rhs: Drop) -> Bool { lhs.at < rhs.at }
     }
 
-    init(capacity: Int = 2000, byteCapacity: Int = AdContentLimits().maximumStoredAdBytes) {
+    init(capacity: Int = 2000, byteCapacity: Int = AdContentLimits().maximumStoredAdBytes, bids: BidLedger? = nil) {
         self.capacity = capacity
         self.byteCapacity = byteCapacity
+        self.bids = bids
     }
 
-    /// Drops the ad `id`, if held, and its bytes.
-    private mutating func remove(_ id: String) {
+    /// Drops the ad `id`, if held, and its bytes; one that `leaves` (rather than being kept
+    /// again) settles what its bid still owes.
+    private mutating func remove(_ id: String, leaves: Bool = true) {
         guard let ad = ads.removeValue(forKey: id) else { return }
         bytes -= ad.bytes
+        if leaves { bids?.adLeft(ad.fill.ad.bid) }
     }
 
     subscript(id: String) -> LoadedAd? { ads[id] }
@@ -63,7 +69,7 @@ struct AdRetention {
     /// unit) the capacity took.
     @discardableResult
     mutating func keep(_ ad: LoadedAd, now: Duration) -> Int {
-        remove(ad.id)
+        remove(ad.id, leaves: false)
         ads[ad.id] = ad
         bytes += ad.bytes
         order.append(ad.id)

@@ -41,7 +41,9 @@ extension AdStore {
                     "precision": .string(value.precision),
                 ])
         }
-        if !ad.fill.tracksItself { fire(ad.fill.ad.impressionTrackers, of: ad, kind: .impression) }
+        guard !ad.fill.tracksItself else { return }
+        fire(ad.fill.ad.impressionTrackers, of: ad, kind: .impression)
+        services.bids.bill(ad.fill.ad.bid) { ad.fill.ad.trackerMacros($0, nil) }
     }
 
     public func click(_ id: String, asset: String?) throws(AdLifecycleError) -> LifecycleOutcome {

@@ -37,7 +37,7 @@ extension AdStore {
     }
 
     func startLoad(_ unit: AdUnit, _ request: AdLoadRequest) -> Task<LoadResult, Never> {
-        let waterfall = Waterfall(unit: unit, networks: networks)
+        let waterfall = Waterfall(unit: unit, networks: networks, ledger: services.bids)
         let decisions = self.decisions
         let metrics = self.metrics
         let privacy = privacyChanges
@@ -86,8 +86,8 @@ extension AdStore {
                     "the \(fill.network) ad holds \(bytes) bytes, over limits.max_ad_bytes (\(maximum)): not kept")
                 return refused(unit, request, fill, error)
             }
-            // The ad is kept: what its network owes its bidders (a win notice) goes now.
-            fill.ad.whenKept?()
+            // The ad is kept: the bid it serves has won.
+            services.bids.settle(fill.ad.bid, .won)
             if let mode = fill.info.servingMode { metrics.served(mode) }
             var ad = LoadedAd(
                 id: UUID().uuidString.lowercased(), unit: unit, fill: fill, ssv: request.ssv,
@@ -125,12 +125,12 @@ extension AdStore {
             AdLoadError(.noFill, "the privacy state changed during the load, and what it loaded no longer fits"))
     }
 
-    /// A fill that is not kept after all: its network hears it lost, the load fails with
+    /// A fill that is not kept after all: the bid it serves lost, the load fails with
     /// `error` (published and counted), and is tried again as a failed load is.
     private func refused(_ unit: AdUnit, _ request: AdLoadRequest, _ fill: Waterfall.Fill, _ error: AdLoadError)
         -> LoadResult
     {
-        fill.ad.whenDropped?()
+        services.bids.settle(fill.ad.bid, .lost(.internalError))
         metrics.count(.failedToLoad, unit: unit.id)
         events.publish(
             AdEvent(

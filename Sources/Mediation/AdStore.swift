@@ -64,7 +64,8 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
         self.wallClock = wallClock
         self.impressionLog = impressions
         self.impressions = Self.history(in: impressions, units: units, now: wallClock.nowMilliseconds, logger: logger)
-        self.ads = AdRetention(capacity: maxStoredAds, byteCapacity: services.limits.maximumStoredAdBytes)
+        self.ads = AdRetention(
+            capacity: maxStoredAds, byteCapacity: services.limits.maximumStoredAdBytes, bids: services.bids)
         self.metrics = AdMetrics(factory: metrics)
         self.origin = clock.now
         self.services = services

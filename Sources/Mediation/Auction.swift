@@ -4,7 +4,7 @@ import Timing
 
 /// An ad unit's bidders asked at once when a load starts, each within the unit's auction time;
 /// the bids at or above the floor, best first, and what every bidder answered. A bid under the
-/// floor gets its loss notice here; every other bid's notice is owed by whoever settles the load.
+/// floor is settled as lost here; every other bid is settled by the waterfall or the store.
 struct Auction {
     /// A bid that may serve: its bidder's line item and its place in the unit.
     struct Entry: Sendable {
@@ -18,6 +18,8 @@ struct Auction {
 
     let unit: AdUnit
     let networks: [String: NetworkHost]
+    /// Where the bids are settled.
+    let ledger: BidLedger
 
     func run(_ request: AdLoadRequest, decisions: LineItemDecisions) async -> (
         entries: [Entry], bids: [ResponseInfo.Bid]
@@ -46,7 +48,7 @@ struct Auction {
             case .bid(let bid, let tracksItself, let servingMode):
                 record.price = bid.price
                 if let floor = unit.floorCPM, bid.price < floor {
-                    bid.lose(.belowFloor, floor)
+                    ledger.settle(bid.owed, .lost(.belowFloor, minimumToWin: floor))
                     record.outcome = .lost
                     record.lossReason = .belowFloor
                     record.message = "under the floor \(floor)"
@@ -97,7 +99,8 @@ struct Auction {
             quality: unit.quality)
         let format = unit.format
         // A bid that comes after the bidders' time is not in the auction: it hears so (2, expired).
-        let tooLate: @Sendable ((NetworkBid, Bool)) -> Void = { $0.0.lose(.expired, nil) }
+        let ledger = self.ledger
+        let tooLate: @Sendable ((NetworkBid, Bool)) -> Void = { ledger.settle($0.0.owed, .lost(.expired)) }
         let outcome = await withTimeout(wait, late: tooLate) { () async throws -> (NetworkBid, Bool) in
             guard let adapter = await host.ready() else { throw NotReady(reason: await host.notReadyReason) }
             guard let bidder = adapter as? any BiddingAdNetwork else {
@@ -108,11 +111,11 @@ struct Auction {
         switch outcome {
         case .value(let (bid, tracksItself)):
             guard AdValue.isPlausible(cpm: bid.price) else {
-                bid.lose(.invalidResponse, nil)
+                ledger.settle(bid.owed, .lost(.invalidResponse))
                 return answer(.failed(.error, "an invalid price \(bid.price)"))
             }
             guard bid.currency == unit.currency else {
-                bid.lose(.invalidResponse, nil)
+                ledger.settle(bid.owed, .lost(.invalidResponse))
                 return answer(.failed(.error, "a bid in \(bid.currency); the unit's prices are in \(unit.currency)"))
             }
             return answer(.bid(bid, tracksItself: tracksItself, servingMode: decision.servingMode))

@@ -2,15 +2,15 @@ import SharedTypes
 
 /// A network that bids: asked for a price first, with the ad unit's other bidders, and asked to
 /// load the ad behind its bid only if the price earns it a turn (MAX's unified auction, Prebid).
-/// Its bid answers every notice the bidder is owed: the win once the ad is usable, the loss with
-/// its reason otherwise; the auction calls one of them, once.
+/// It hands each bid's notices to the `BidLedger` (`services.bids`), which settles the bid once:
+/// the win once the ad is usable, the loss with its reason otherwise.
 public protocol BiddingAdNetwork: AdNetworkAdapter {
     /// Asks for a bid before `request.deadline`, telling the bidder it has until then less
     /// `request.networkBuffer`. No bid is a `noFill` throw.
     func bid(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> NetworkBid
 }
 
-/// A network's bid: its price, and what to do when it wins or loses.
+/// A network's bid: its price, how to load its ad, and its place in the ledger.
 public struct NetworkBid: Sendable {
     /// CPM, in `currency`.
     public var price: Double
@@ -18,22 +18,19 @@ public struct NetworkBid: Sendable {
     /// Loads the ad the bid is for, before `deadline` (its turn's, not the bid's); a throw
     /// means the bid could not serve.
     public var load: @Sendable (_ deadline: ContinuousClock.Instant) async throws(AdLoadError) -> NetworkAd
-    /// Sends the win notice: called once the loaded ad is known to be usable (MAX's rule).
-    public var win: @Sendable () -> Void
-    /// Sends the loss notice: why the bid lost, and the price that would have won when known.
-    public var lose: @Sendable (_ reason: AuctionLossReason, _ minimumToWin: Double?) -> Void
+    /// What the bid owes, handed to the ledger (`BidLedger.open`): the auction, the waterfall
+    /// and the store settle it there.
+    public var owed: OwedBid
 
     public init(
         price: Double, currency: String,
         load: @escaping @Sendable (_ deadline: ContinuousClock.Instant) async throws(AdLoadError) -> NetworkAd,
-        win: @escaping @Sendable () -> Void,
-        lose: @escaping @Sendable (_ reason: AuctionLossReason, _ minimumToWin: Double?) -> Void
+        owed: OwedBid
     ) {
         self.price = price
         self.currency = currency
         self.load = load
-        self.win = win
-        self.lose = lose
+        self.owed = owed
     }
 }
 

@@ -21,25 +21,27 @@ struct Waterfall {
 
     let unit: AdUnit
     let networks: [String: NetworkHost]
+    /// Where every bid the load meets is settled.
+    let ledger: BidLedger
 
     /// `decisions`: the privacy state's, per line item: one it denies is skipped, and each
     /// request carries the serving mode it allows. With bidders, their auction runs first and
     /// each bid at or above the floor is slotted among the line items by price
-    /// (`Auction.order`); every bid gets exactly one notice: its win once its ad is usable, or
-    /// its loss with the reason.
+    /// (`Auction.order`); every bid is settled in the ledger: lost here with its reason, or
+    /// handed to the store with the ad it serves (won once the store keeps it).
     func load(_ request: AdLoadRequest, decisions: LineItemDecisions) async -> Result<Fill, Failure> {
         var attempts: [ResponseInfo.Attempt] = []
         var lastError = AdLoadError(.noFill, "the waterfall is empty")
         let auction =
             unit.bidders.isEmpty
-            ? nil : await Auction(unit: unit, networks: networks).run(request, decisions: decisions)
+            ? nil : await Auction(unit: unit, networks: networks, ledger: ledger).run(request, decisions: decisions)
         var bids = auction?.bids
         var unsettled = auction?.entries ?? []
         /// The bids not tried lose to what served (worth `price` when known); a load that ends
         /// unfilled has tried them all.
         func settle(winner: Int?, price: Double?) {
             for entry in unsettled where entry.index != winner {
-                entry.bid.lose(.outbid, price)
+                ledger.settle(entry.bid.owed, .lost(.outbid, minimumToWin: price))
                 record(entry.index, .lost, reason: .outbid)
             }
             unsettled.removeAll()
@@ -77,8 +79,9 @@ struct Waterfall {
                     preferences: request.preferences, privacy: decisions.privacy, servingMode: servingMode,
                     deadline: .now + item.timeout, currency: unit.currency, quality: unit.quality)
                 let format = unit.format
-                // An ad that comes after the timeout is dropped, and told so (a bid's loss notice).
-                let tooLate: @Sendable (NetworkAd) -> Void = { $0.whenDropped?() }
+                // An ad that comes after the timeout is dropped: the bid it serves, if any, lost.
+                let ledger = self.ledger
+                let tooLate: @Sendable (NetworkAd) -> Void = { ledger.settle($0.bid, .lost(.internalError)) }
                 outcome = await withTimeout(item.timeout, late: tooLate) { () async throws -> NetworkAd in
                     switch format {
                     case .native: return try await adapter.loadNativeAd(networkRequest)
@@ -93,19 +96,19 @@ struct Waterfall {
                 let deadline = ContinuousClock.now + item.timeout
                 outcome = await withTimeout(item.timeout) { () async throws -> NetworkAd in try await load(deadline) }
             }
-            /// A bid that could not serve gets its loss notice now; the next source is tried.
+            /// A bid that could not serve is lost now; the next source is tried.
             func failed(_ outcome: ResponseInfo.Attempt.Outcome, _ error: AdLoadError, message: String) {
                 attempts.append(.init(item, outcome, since: start, message))
                 lastError = error
                 guard case .bid(let entry) = candidate else { return }
-                entry.bid.lose(.internalError, nil)
+                ledger.settle(entry.bid.owed, .lost(.internalError))
                 record(entry.index, .lost, reason: .internalError)
                 unsettled.removeAll { $0.index == entry.index }
             }
             switch outcome {
             case .value(var ad):
                 if let problem = Self.mismatch(ad.content, format: unit.format, formatIDs: request.formatIDs) {
-                    ad.whenDropped?()
+                    ledger.settle(ad.bid, .lost(.internalError))
                     failed(.error, AdLoadError(.internalError, "\(item.network): \(problem)"), message: problem)
                     continue
                 }
@@ -113,9 +116,8 @@ struct Waterfall {
                 var winner: Int?
                 var price = item.cpm
                 if case .bid(let entry) = candidate {
-                    // A winning bid's notice is owed once the store knows whether it keeps the ad.
-                    ad.whenKept = entry.bid.win
-                    ad.whenDropped = { entry.bid.lose(.internalError, nil) }
+                    // A winning bid is settled once the store knows whether it keeps the ad.
+                    ad.bid = entry.bid.owed
                     winner = entry.index
                     price = entry.bid.price
                     record(entry.index, .won)

@@ -21,6 +21,8 @@ struct OpenRTBSampleTests {
         let network: OpenRTBAdNetwork
         /// The notices' queue: `idle()` says when it has nothing more to send.
         let trackers: TrackerQueue
+        /// Where its bids are settled.
+        let bids: BidLedger
 
         init(setup: [String: JSONValue] = [:]) async throws {
             server = try await FakeAdServer()
@@ -32,6 +34,7 @@ struct OpenRTBSampleTests {
                 logger: logger
             ).started()
             let services = AdNetworkServices(fetcher: fetcher, trackers: trackers)
+            bids = services.bids
             let parameters: [String: JSONValue] = [
                 "app": .object(["bundle": .string("tv.example.player"), "name": .string("Player")]),
                 "device": .object(["make": .string("Acme"), "model": .string("Box 4"), "devicetype": .number(7)]),
@@ -66,7 +69,7 @@ struct OpenRTBSampleTests {
                     case .native: try await network.loadNativeAd(request)
                     case .rewarded: try await network.loadRewardedAd(request)
                     }
-                ad.whenKept?()
+                bids.settle(ad.bid, .won)
                 return .success(ad)
             } catch {
                 return .failure(error)
@@ -318,11 +321,17 @@ struct OpenRTBSampleTests {
         json["seatbid"] = seatbid
         text = String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self)
         let ad = try await bidder.load(.init(body: Array(text.utf8)), format: .rewarded).get()
-        let billing = try #require(ad.impressionTrackers.last)
-        #expect(billing.hasPrefix(local + "/burl/") && billing.hasSuffix("clearing_price=1"))
         let win = try await eventually { bidder.server.requests("/an/nurl/").dropFirst().first }
         #expect(win.query.contains("clearing_price=1&"))
         await bidder.trackers.idle()
+        #expect(bidder.server.requests("/an/burl/").isEmpty, "the billing is owed at the impression only")
+        // The impression, as the store records it: the billing goes, once.
+        bidder.bids.bill(ad.bid)
+        bidder.bids.bill(ad.bid)
+        let billing = try await eventually { bidder.server.requests("/an/burl/").first }
+        #expect(billing.query.hasSuffix("clearing_price=1"), "\(billing.query)")
+        await bidder.trackers.idle()
+        #expect(bidder.server.requests("/an/burl/").count == 1)
         // Its lurl shares the nurl's path: after the first load's loss, only the win notice (loss
         // code 0) may have come.
         let second = bidder.server.requests("/an/nurl/").dropFirst()

@@ -10,8 +10,8 @@ import Testing
 @testable import Mediation
 
 /// A bidder whose line item options say what it bids and how its ad loads: `price`, `delay_ms`
-/// (before it answers), `behavior` (`no_bid`, `error`, `load_fails`, `rewarded_ad`), and `id`,
-/// which names its notices in `notices`.
+/// (before it answers), `behavior` (`no_bid`, `error`, `load_fails`, `rewarded_ad`), `id`,
+/// which names its notices in `notices`, and `urls`: it also owes them as `URLNotices` does.
 final class ScriptedBidder: BiddingAdNetwork {
     static let name = "bidder"
     static let adapterVersion = SemanticVersion(1, 0, 0)
@@ -19,6 +19,7 @@ final class ScriptedBidder: BiddingAdNetwork {
     /// Every notice sent, as `win id` or `loss id reason min`, in order.
     static let notices = Mutex<[String]>([])
     private let ads: TestAdNetwork
+    private let ledger: BidLedger
 
     @Settings
     struct LineItemOptions: Decodable, Sendable, Equatable {
@@ -27,10 +28,12 @@ final class ScriptedBidder: BiddingAdNetwork {
         var behavior: String?
         var id = "?"
         @WireName("exp_s") var expirySeconds: Int?
+        var urls = false
     }
 
     init(setup: NoOptions, context: AdNetworkContext) async throws {
         ads = try await TestAdNetwork.make(setup: nil, context: context)
+        ledger = context.services.bids
     }
 
     func bid(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> NetworkBid {
@@ -58,19 +61,34 @@ final class ScriptedBidder: BiddingAdNetwork {
                     return ad
                 }
             },
-            win: { Self.notices.withLock { $0.append("win \(id)") } },
-            lose: { reason, minimum in
-                Self.notices.withLock { $0.append("loss \(id) \(reason.rawValue) \(minimum.map { "\($0)" } ?? "-")") }
-            })
+            owed: ledger.open(Notices(id: id, urls: options.urls)))
     }
 
-    /// As a waterfall line item: its bid's ad, which owes the bid's win when kept and its loss
-    /// (1) when dropped, as an `openrtb` line item's does.
+    /// Its notices, kept in `notices` as the ledger settles its bid.
+    struct Notices: BidNotices {
+        let id: String
+        let urls: Bool
+
+        func won() -> NoticeURLs {
+            ScriptedBidder.notices.withLock { $0.append("win \(id)") }
+            return urls ? URLNotices(id: id).won() : NoticeURLs()
+        }
+
+        func lost(_ reason: AuctionLossReason, minimumToWin: Double?) -> NoticeURLs {
+            let minimum = minimumToWin.map { "\($0)" } ?? "-"
+            ScriptedBidder.notices.withLock { $0.append("loss \(id) \(reason.rawValue) \(minimum)") }
+            return urls ? URLNotices(id: id).lost(reason, minimumToWin: minimumToWin) : NoticeURLs()
+        }
+
+        var billing: [String] { urls ? URLNotices(id: id).billing : [] }
+    }
+
+    /// As a waterfall line item: its bid's ad, which carries the bid (won when kept, lost (1)
+    /// when dropped), as an `openrtb` line item's does.
     func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
         let bid = try await bid(request, format: .native)
         var ad = try await bid.load(.now + .seconds(10))
-        ad.whenKept = bid.win
-        ad.whenDropped = { bid.lose(.internalError, nil) }
+        ad.bid = bid.owed
         return ad
     }
 

@@ -74,16 +74,16 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         try await serve(try await auction(request, format: .rewarded))
     }
 
-    /// A waterfall line item: the bid serves if its ad loads; its win notice goes when the
-    /// store keeps the ad, its loss if the ad is dropped or does not load.
+    /// A waterfall line item: the bid serves if its ad loads, and goes to the ledger with it (won
+    /// when the store keeps the ad, lost if the ad is dropped); lost at once if it does not load.
     private func serve(_ won: WonAuction) async throws(AdLoadError) -> NetworkAd {
+        let owed = services.bids.open(won.notices)
         do {
             var ad = try await won.load(before: won.request.deadline)
-            ad.whenKept = won.win
-            ad.whenDropped = { won.lose(.internalError, nil) }
+            ad.bid = owed
             return ad
         } catch {
-            won.lose(.internalError, nil)
+            services.bids.settle(owed, .lost(.internalError))
             throw error
         }
     }
@@ -94,45 +94,26 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         return NetworkBid(
             price: won.auction.price, currency: won.auction.value.currency,
             load: { deadline async throws(AdLoadError) -> NetworkAd in try await won.load(before: deadline) },
-            win: won.win,
-            lose: won.lose)
+            owed: services.bids.open(won.notices))
     }
 
-    /// A bidder's answer with a winning bid: how to load its ad, and the notices it is owed, each
-    /// sent once whoever asks (`notices`).
+    /// A bidder's answer with a winning bid: how to load its ad, and the notices it is owed (the
+    /// ledger sends them, once).
     private struct WonAuction: Sendable {
         let auction: BidResponseReader.Auction
         let network: OpenRTBAdNetwork
         let request: NetworkAdRequest
         let ask: OpenRTBAsk
         let format: AdFormat
-        let notices = OwedNotices()
+        let notices: OpenRTBBidNotices
 
         /// The bid's markup as an ad, before `deadline`: from `adm`, or from the win notice when
         /// that serves it (then the fetch is the winner's notice: nothing follows it).
         func load(before deadline: ContinuousClock.Instant?) async throws(AdLoadError) -> NetworkAd {
             var request = self.request
             request.deadline = deadline
-            if auction.markup == nil, auction.winNotice != nil { _ = notices.settleWinner() }
+            if auction.markup == nil, auction.winNotice != nil { notices.fetchingMarkupFromWinNotice() }
             return try await network.ad(of: auction, request: request, ask: ask, format: format)
-        }
-
-        /// The winner's `nurl` (unless its fetch served the markup), and the other bids' losses.
-        func win() {
-            if notices.settleWinner(), let nurl = auction.winNotice {
-                network.services.trackers.enqueue([nurl], kind: .win)
-            }
-            if notices.settleOthers() { network.services.trackers.enqueue(auction.lossNotices, kind: .loss) }
-        }
-
-        /// The winner's `lurl` with the reason (unless it was already told it won), and the other
-        /// bids' losses.
-        func lose(_ reason: AuctionLossReason, _ minimumToWin: Double?) {
-            if notices.settleWinner(), let lurl = auction.winnerLossNotice {
-                let expanded = auction.macros.lost(reason, minimumToWin: minimumToWin).expand(lurl)
-                network.services.trackers.enqueue([expanded], kind: .loss)
-            }
-            if notices.settleOthers() { network.services.trackers.enqueue(auction.lossNotices, kind: .loss) }
         }
     }
 
@@ -183,9 +164,11 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
                 requestID: requestID, ask: ask, format: format, quality: request.quality, limits: services.limits,
                 blocked: { blockedBids.count($0) }
             ).read(response)
-            return WonAuction(auction: auction, network: self, request: request, ask: ask, format: format)
+            return WonAuction(
+                auction: auction, network: self, request: request, ask: ask, format: format,
+                notices: OpenRTBBidNotices(auction))
         } catch {
-            services.trackers.enqueue(error.lossNotices, kind: .loss)
+            services.bids.lost(error.lossNotices)
             throw error.error
         }
     }
@@ -199,7 +182,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
     }
 
     /// The winning bid's ad: its markup (fetched through the win notice when the bid has none,
-    /// OpenRTB 2.6 §6.3.1), read as the unit's format, with its billing notice on the impression.
+    /// OpenRTB 2.6 §6.3.1), read as the unit's format (its billing is the ledger's, at the impression).
     fileprivate func ad(
         of auction: BidResponseReader.Auction, request: NetworkAdRequest, ask: OpenRTBAsk, format: AdFormat
     ) async throws(AdLoadError) -> NetworkAd {
@@ -225,7 +208,6 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
             ad = try await RewardedVideo(services: services, request: request).load(
                 document: auction.macros.expand(text), url: nil, reward: ask.options.reward)
         }
-        ad.impressionTrackers += auction.billingNotice.map { [$0] } ?? []
         ad.value = auction.value
         ad.expiry = auction.expiry
         return ad
