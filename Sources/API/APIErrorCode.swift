@@ -12,6 +12,9 @@ public enum APIErrorCode: String, Sendable, CaseIterable, Codable {
     case methodNotAllowed = "method_not_allowed"
     // Who asks, and how much.
     case peerNotAllowed = "peer_not_allowed"
+    case unknownApp = "unknown_app"
+    case appNotHosted = "app_not_hosted"
+    case notPermitted = "not_permitted"
     case requestTimeout = "request_timeout"
     case tooManyConnections = "too_many_connections"
     case tooManyRequests = "too_many_requests"

@@ -1,3 +1,5 @@
+import SharedTypes
+
 /// One route of the socket API: its method and its path pattern, written as the router and
 /// the documentation write it (`/v1/ads/{id}/impression`).
 public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
@@ -21,10 +23,15 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
     public let method: Method
     public let pattern: String
     public let acknowledges: Acknowledges
+    /// What the asking app must be granted (`apps`); nil: any app that may connect.
+    public let requires: AppCapability?
 
-    init(_ method: Method, _ pattern: String, acknowledges: Acknowledges = .nothingOwed) {
+    init(
+        _ method: Method, _ pattern: String, requires: AppCapability? = nil, acknowledges: Acknowledges = .nothingOwed
+    ) {
         self.method = method
         self.pattern = pattern
+        self.requires = requires
         self.acknowledges = acknowledges
     }
 

@@ -16,6 +16,8 @@ public struct DaemonClient: Sendable {
     /// The daemon's socket; nil for a client of another transport.
     public let socketPath: String?
     private let transport: any DaemonTransport
+    /// The app a broker's requests are for (`Secure-Signals-App`); nil: the app the peer is.
+    public var app: String?
 
     /// A client of the daemon listening on `socketPath`.
     public init(socketPath: String, client: HTTPClient = DaemonClient.local) {
@@ -100,8 +102,10 @@ public struct DaemonClient: Sendable {
         _ method: HTTPMethod, _ path: String, json: Data? = nil, contentType: String? = "application/json",
         timeout: TimeAmount = .seconds(10)
     ) async throws -> Reply {
-        try await transport.send(
-            method, path, body: json, contentType: json == nil ? nil : contentType, timeout: timeout)
+        var headers: [(String, String)] = []
+        if json != nil, let contentType { headers.append(("Content-Type", contentType)) }
+        if let app { headers.append(("Secure-Signals-App", app)) }
+        return try await transport.send(method, path, body: json, headers: headers, timeout: timeout)
     }
 
     /// Calls `endpoint` with `parameters` in its path's places (`Endpoints.ad`: the ad's id)

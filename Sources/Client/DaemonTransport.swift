@@ -12,8 +12,9 @@ import NIOPosix
 /// How a client's requests reach the daemon: its Unix socket, or in the tests its routes
 /// in-process.
 public protocol DaemonTransport: Sendable {
-    /// Sends one request and answers whatever the daemon answers; throws only when it does not.
-    func send(_ method: HTTPMethod, _ path: String, body: Data?, contentType: String?, timeout: TimeAmount)
+    /// Sends one request with `headers` and answers whatever the daemon answers; throws only
+    /// when it does not.
+    func send(_ method: HTTPMethod, _ path: String, body: Data?, headers: [(String, String)], timeout: TimeAmount)
         async throws -> DaemonClient.Reply
 }
 
@@ -22,16 +23,14 @@ struct UnixSocketTransport: DaemonTransport {
     let socketPath: String
     let client: HTTPClient
 
-    func send(_ method: HTTPMethod, _ path: String, body: Data?, contentType: String?, timeout: TimeAmount)
+    func send(_ method: HTTPMethod, _ path: String, body: Data?, headers: [(String, String)], timeout: TimeAmount)
         async throws -> DaemonClient.Reply
     {
         let url = try self.url(path)
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = method
-        if let body {
-            if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
-            request.body = .bytes(ByteBuffer(bytes: body))
-        }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
         do {
             let response = try await client.execute(request, timeout: timeout)
             let body = try await response.body.collect(upTo: 16 << 20)

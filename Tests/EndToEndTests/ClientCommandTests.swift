@@ -240,7 +240,10 @@ struct ClientCommandTests {
 
     @Test func adaptersResetMakesANewFirstPartyID() async throws {
         let daemon = try await RunningDaemon.start(
-            config: demoConfig(adapters: [["name": "first-party-id", "recipients": ["demo"]]]))
+            // Generous deadlines: the first id is written to disk, slowly on a busy machine.
+            config: demoConfig(
+                adapters: [["name": "first-party-id", "recipients": ["demo"], "timeout_ms": 3000]],
+                deadlines: ["request_timeout_ms": 5000]))
         try await daemon.waitUntilAdaptersSettle()
         // The id is made when first asked for under consent.
         let consent = Data(#"{"privacy": {"limit_ad_tracking": false}}"#.utf8)

@@ -194,7 +194,9 @@ struct DaemonTests {
         let moved = daemon.directory.path("moved")
         // The reload adds an adapter that keeps state, and names another directory.
         let reloaded = demoConfig(
-            adapters: [Self.echo, ["name": "first-party-id", "recipients": ["demo"]]],
+            // Generous deadlines: the first id is written to disk, slowly on a busy machine.
+            adapters: [Self.echo, ["name": "first-party-id", "recipients": ["demo"], "timeout_ms": 3000]],
+            deadlines: ["request_timeout_ms": 5000],
             extra: ["socket": ["path": daemon.socketPath], "state_directory": moved])
         try JSONSerialization.data(withJSONObject: reloaded).write(to: URL(fileURLWithPath: daemon.configPath))
         daemon.send(SIGHUP)

@@ -1,6 +1,7 @@
 import Adapters
 import Client
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -112,11 +113,15 @@ final class InProcessDaemon: Sendable {
 struct RouterTransport: DaemonTransport {
     let client: any TestClientProtocol
 
-    func send(_ method: HTTPMethod, _ path: String, body: Data?, contentType: String?, timeout: TimeAmount)
+    func send(
+        _ method: HTTPMethod, _ path: String, body: Data?, headers fields: [(String, String)], timeout: TimeAmount
+    )
         async throws -> DaemonClient.Reply
     {
         var headers = HTTPFields()
-        if let contentType { headers[.contentType] = contentType }
+        for (name, value) in fields {
+            if let name = HTTPField.Name(name) { headers.append(HTTPField(name: name, value: value)) }
+        }
         let response = try await client.execute(
             uri: path, method: HTTPRequest.Method(method.rawValue) ?? .get, headers: headers,
             body: body.map { ByteBuffer(bytes: $0) })

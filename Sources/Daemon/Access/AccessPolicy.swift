@@ -8,6 +8,8 @@ public struct AccessPolicy: Sendable {
     public var socketGroup: gid_t?
     public var allowedUIDs: Set<UInt32>
     public var allowedGIDs: Set<UInt32>
+    /// The apps a peer that may connect can be (`apps`).
+    public var apps: AppRegistry
 
     /// Whether `peer` may connect: by uid, or by its primary gid or a group its user is a member of.
     public func allows(_ peer: PeerCredentials) -> Bool {

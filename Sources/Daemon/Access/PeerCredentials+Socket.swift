@@ -17,10 +17,13 @@ extension PeerCredentials {
         return raw.map { Optional(PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid)) }.recover { _ in nil }
     }
 
-    /// These credentials with the groups their user belongs to, from the local group database:
-    /// read once per admitted connection, and never for one refused over a cap.
-    func withGroups() -> PeerCredentials {
-        PeerCredentials(pid: pid, uid: uid, gid: gid, groups: PeerCredentials.groups(ofUser: uid, primary: gid))
+    /// These credentials with the groups their user belongs to (the local group database) and
+    /// their process's cgroup and executable (`/proc`): read once per admitted connection, and
+    /// never for one refused over a cap.
+    func completed() -> PeerCredentials {
+        PeerCredentials(
+            pid: pid, uid: uid, gid: gid, groups: PeerCredentials.groups(ofUser: uid, primary: gid),
+            process: PeerProcess(pid: pid))
     }
 }
 

@@ -9,12 +9,15 @@ public struct PeerCredentials: Sendable, Equatable {
     public var uid: UInt32
     public var gid: UInt32
     public var groups: [UInt32]
+    /// Its process's cgroup and executable, which apps may be recognized by.
+    public var process: PeerProcess
 
-    public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = []) {
+    public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = [], process: PeerProcess = PeerProcess()) {
         self.pid = pid
         self.uid = uid
         self.gid = gid
         self.groups = groups
+        self.process = process
     }
 
     /// The supplementary groups of user `uid` (whose primary group is `gid`), from the group

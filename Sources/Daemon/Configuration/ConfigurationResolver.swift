@@ -39,7 +39,7 @@ struct ConfigurationResolver {
             socketGroup: socket.group,
             access: AccessPolicy(
                 ownUID: getuid(), socketGroup: socket.group, allowedUIDs: Set(settings.access.allowedUIDs),
-                allowedGIDs: Set(settings.access.allowedGIDs)),
+                allowedGIDs: Set(settings.access.allowedGIDs), apps: AppRegistry(settings.apps, ownUID: getuid())),
             collector: CollectorConfiguration(
                 adapters: adapters, recipients: recipients,
                 requestTimeout: .milliseconds(settings.deadlines.requestTimeoutMilliseconds),

@@ -12,6 +12,7 @@ extension ResolvedConfiguration {
             "state         \(collector.stateDirectory.path) (database \(StateDatabase.fileName))",
             "deadline      \(collector.requestTimeout) per request, signals up to \(collector.maxSignalBytes) bytes",
         ]
+        lines += access.apps.summary.map { "app           \($0)" }
         for (name, recipient) in collector.recipients.sorted(by: { $0.key < $1.key }) {
             let files = recipient.keys.files.map {
                 "key id \($0.sealer.header.keyID), \($0.sealer.header.suite.aead.name)"

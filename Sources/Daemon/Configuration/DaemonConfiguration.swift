@@ -12,6 +12,7 @@ struct DaemonConfiguration: Codable, Sendable {
     // does not hide another's.
     var socket = SocketSettings()
     var access = AccessSettings()
+    var apps = AppSettings()
     var stateDirectory: String?
     var recipients: [String: RecipientSettings] = [:]
     var deadlines = DeadlineSettings()

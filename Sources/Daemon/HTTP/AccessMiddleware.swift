@@ -1,8 +1,10 @@
 import Hummingbird
 import Logging
+import SharedTypes
 
 /// Refuses connections from peers outside the access policy (403 `peer_not_allowed`),
-/// naming their pid and uid in the log.
+/// naming their pid and uid in the log; then recognizes the app the request speaks for
+/// (`AppRegistry`), refusing one it cannot be (403 `unknown_app`, `app_not_hosted`).
 struct AccessMiddleware: RouterMiddleware {
     let state: DaemonState
 
@@ -18,6 +20,19 @@ struct AccessMiddleware: RouterMiddleware {
                 "refused a peer outside the access policy",
                 metadata: ["peer_pid": "\(peer.pid)", "peer_uid": "\(peer.uid)", "peer_gid": "\(peer.gid)"])
             throw APIError(.forbidden, .peerNotAllowed, "uid \(peer.uid) may not use this socket")
+        }
+        var context = context
+        let named = request.headers.first { $0.name.canonicalName == AppRegistry.hostedAppHeader.lowercased() }?.value
+        do {
+            context.app = try state.access.apps.app(for: peer, peer.process, naming: named)
+        } catch AppRegistry.Refusal.unknownApp {
+            context.logger.warning(
+                "refused a peer that is no registered app",
+                metadata: ["peer_pid": "\(peer.pid)", "peer_uid": "\(peer.uid)"])
+            throw APIError(
+                .forbidden, .unknownApp, "uid \(peer.uid) is no registered app, and apps.unknown refuses others")
+        } catch AppRegistry.Refusal.notHosted(let app) {
+            throw APIError(.forbidden, .appNotHosted, "this peer may not speak for app '\(app)'")
         }
         return try await next(request, context)
     }

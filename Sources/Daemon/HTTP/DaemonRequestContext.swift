@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import NIOCore
+import SharedTypes
 
 /// The request context of the socket API: Hummingbird's core storage plus the credentials of
 /// the connection the request came on (read once per connection by `DaemonChannel`).
@@ -10,6 +11,8 @@ struct DaemonRequestContext: RequestContext {
     let peer: PeerCredentials?
     /// The connection: an event stream ends when it closes.
     let channel: any Channel
+    /// The app the request speaks for, once `AccessMiddleware` recognized it.
+    var app: AppIdentity?
 
     /// Bodies are read strictly, answers written in the wire format.
     var requestDecoder: StrictRequestDecoder { StrictRequestDecoder() }

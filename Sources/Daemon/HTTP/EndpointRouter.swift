@@ -2,7 +2,7 @@ import API
 import Hummingbird
 
 /// Registers the handlers of the API's endpoints (`Endpoints`) on the daemon's router: each at
-/// its pattern and method, behind what its answer acknowledges (`OwedMiddleware` for what the
+/// its pattern and method, behind the capability it requires and what its answer acknowledges (`OwedMiddleware` for what the
 /// daemon then owes, its refusal alone for a claim, nothing for the rest).
 struct EndpointRouter {
     let router: Router<DaemonRequestContext>
@@ -14,10 +14,12 @@ struct EndpointRouter {
     ) {
         let path = RouterPath(endpoint.pattern)
         let method = HTTPRequest.Method(endpoint.method)
+        let group = router.group()
+        if let capability = endpoint.requires { group.add(middleware: CapabilityMiddleware(capability: capability)) }
         switch endpoint.acknowledges {
-        case .nothingOwed: router.on(path, method: method, use: handler)
-        case .owed: router.group().add(middleware: owed).on(path, method: method, use: handler)
-        case .claim: router.group().add(middleware: owed.refusingOnly).on(path, method: method, use: handler)
+        case .nothingOwed: group.on(path, method: method, use: handler)
+        case .owed: group.add(middleware: owed).on(path, method: method, use: handler)
+        case .claim: group.add(middleware: owed.refusingOnly).on(path, method: method, use: handler)
         }
     }
 }

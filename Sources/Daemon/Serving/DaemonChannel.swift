@@ -42,7 +42,7 @@ struct DaemonChannel: ServerChildChannel {
                     return Value(inner: nil, peer: credentials, channel: channel)
                 }
             }
-            let peer = credentials?.withGroups()
+            let peer = credentials?.completed()
             limits.connectionsChanged()
             channel.closeFuture.whenComplete { _ in
                 limits.connections.release(peer: peer?.uid)

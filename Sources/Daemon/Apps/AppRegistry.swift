@@ -1,0 +1,66 @@
+import SharedTypes
+
+/// The apps the daemon knows (`apps`), and which one a request speaks for: recognized from the
+/// peer's credentials and process, or, for a broker, from the hosted app its request names.
+public struct AppRegistry: Sendable {
+    /// Why a request speaks for no app.
+    public enum Refusal: Error, Equatable {
+        /// No registered app matches the peer, and `apps.unknown` is `refuse`.
+        case unknownApp
+        /// The request names an app (`Secure-Signals-App`) its peer may not speak for.
+        case notHosted(String)
+    }
+
+    private let settings: AppSettings
+    /// The daemon's own uid: like root, the operator's, with every capability.
+    private let ownUID: UInt32
+
+    init(_ settings: AppSettings, ownUID: UInt32) {
+        self.settings = settings
+        self.ownUID = ownUID
+    }
+
+    /// The header in which a broker names the app a request is for.
+    static let hostedAppHeader = "Secure-Signals-App"
+
+    /// The app `peer`, running as `process`, is; or the one it names in `hostedApp`, when it
+    /// is a broker that hosts it.
+    func app(for peer: PeerCredentials, _ process: PeerProcess, naming hostedApp: String? = nil) throws(Refusal)
+        -> AppIdentity
+    {
+        let registered = settings.registered.first { $0.value.match.matches(peer, process) }
+        if let hostedApp {
+            guard let broker = registered?.value, broker.hosts.contains(hostedApp),
+                let hosted = settings.registered[hostedApp]
+            else { throw .notHosted(hostedApp) }
+            return identity(hostedApp, hosted)
+        }
+        if let (id, app) = registered { return identity(id, app) }
+        if peer.uid == 0 || peer.uid == ownUID {
+            return AppIdentity(id: "uid:\(peer.uid)", capabilities: Set(AppCapability.allCases))
+        }
+        guard settings.unknown == .anonymous else { throw .unknownApp }
+        return AppIdentity(id: "uid:\(peer.uid)", capabilities: [.signals, .ads])
+    }
+
+    private func identity(_ id: String, _ app: RegisteredApp) -> AppIdentity {
+        AppIdentity(id: id, capabilities: Set(app.capabilities), description: app.app)
+    }
+
+    /// A line for each registered app (how it is recognized, what it may do, whom it hosts),
+    /// then what other peers get: for `--check-config`.
+    var summary: [String] {
+        let apps = settings.registered.sorted { $0.key < $1.key }.map { id, app in
+            let match = [
+                app.match.uid.map { "uid \($0)" }, app.match.gid.map { "gid \($0)" },
+                app.match.cgroup.map { "cgroup \($0)" }, app.match.exe.map { "exe \($0)" },
+            ].compactMap { $0 }.joined(separator: ", ")
+            let hosts = app.hosts.isEmpty ? "" : "; hosts \(app.hosts.joined(separator: ", "))"
+            return "\(id) (\(match)): \(app.capabilities.map(\.rawValue).joined(separator: ", "))\(hosts)"
+        }
+        let others =
+            settings.unknown == .anonymous
+            ? "any other allowed uid: an app of its own (signals, ads)" : "any other peer: refused (unknown_app)"
+        return apps + [others]
+    }
+}
