@@ -36,6 +36,7 @@ extension DaemonClient {
         let url = try socket.url(path)
         var request = HTTPClientRequest(url: url.absoluteString)
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
+        if let app { request.headers.add(name: APIHeaders.app, value: app) }
         let response = try await socket.client.execute(request, timeout: .hours(24))
         guard response.status == .ok else {
             throw ClientError("the daemon answered \(response.status.code) to \(path)")

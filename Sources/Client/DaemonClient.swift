@@ -104,7 +104,7 @@ public struct DaemonClient: Sendable {
     ) async throws -> Reply {
         var headers: [(String, String)] = []
         if json != nil, let contentType { headers.append(("Content-Type", contentType)) }
-        if let app { headers.append(("Secure-Signals-App", app)) }
+        if let app { headers.append((APIHeaders.app, app)) }
         return try await transport.send(method, path, body: json, headers: headers, timeout: timeout)
     }
 

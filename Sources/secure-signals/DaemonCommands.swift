@@ -18,7 +18,17 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(help: "Print the daemon's JSON answer instead of a table.")
     var json = false
 
-    var client: DaemonClient { DaemonClient(socketPath: socket ?? DaemonClient.defaultSocketPath()) }
+    @Option(
+        help: ArgumentHelp(
+            "Act for this app (Secure-Signals-App): only a broker the daemon registers as hosting it may.",
+            valueName: "id"))
+    var app: String?
+
+    var client: DaemonClient {
+        var client = DaemonClient(socketPath: socket ?? DaemonClient.defaultSocketPath())
+        client.app = app
+        return client
+    }
 }
 
 struct HealthCommand: AsyncParsableCommand {

@@ -86,6 +86,15 @@ struct AppTests {
         let impostor = try await Self.curl(as: 65534, "GET", "/v1/health", app: "tv.example.browser", socket: socket)
         #expect(impostor.status == "403" && impostor.body.contains("\"app_not_hosted\""), "\(impostor.body)")
 
+        // The CLI, run by the broker, acts for the app it names with --app.
+        let cli = try await Binary.runProgram(
+            try #require(Binary.onPath("setpriv")),
+            [
+                "--reuid=65532", "--regid=65532", "--clear-groups", Binary.path("secure-signals"), "ads", "load",
+                "--ad-unit", "nowhere", "--format", "native", "--app", "tv.example.news", "--socket", socket,
+            ])
+        #expect(cli.status != 0 && cli.stderr.contains("not_permitted"), "\(cli.stderr)")
+
         // Root is the operator, whatever apps.unknown says.
         #expect(try await daemon.client.health().status == "ok")
     }

@@ -1,3 +1,4 @@
+import API
 import SharedTypes
 
 /// The apps the daemon knows (`apps`), and which one a request speaks for: recognized from the
@@ -21,7 +22,7 @@ public struct AppRegistry: Sendable {
     }
 
     /// The header in which a broker names the app a request is for.
-    static let hostedAppHeader = "Secure-Signals-App"
+    static let hostedAppHeader = APIHeaders.app
 
     /// The app `peer`, running as `process`, is; or the one it names in `hostedApp`, when it
     /// is a broker that hosts it.
