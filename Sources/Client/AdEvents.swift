@@ -50,18 +50,25 @@ extension DaemonClient {
 }
 
 /// The events of one `GET /v1/events` response, read as the caller asks for them: it ends with
-/// the response, and the connection closes when the caller drops it.
-public struct AdEventStream: AsyncSequence {
+/// the response, and the connection closes when the caller drops it. It is read once: a second
+/// iteration goes on where the first stopped.
+public final class AdEventStream: AsyncSequence, AsyncIteratorProtocol {
     public typealias Element = ServerSentAdEvent
-    fileprivate var buffers: HTTPClientResponse.Body.AsyncIterator
-    fileprivate var reader: EventStreamReader
-    fileprivate var pending: [ServerSentAdEvent]
+    private var buffers: HTTPClientResponse.Body.AsyncIterator
+    private var reader: EventStreamReader
+    private var pending: [ServerSentAdEvent]
 
-    public func makeAsyncIterator() -> Self { self }
-}
+    fileprivate init(
+        buffers: HTTPClientResponse.Body.AsyncIterator, reader: EventStreamReader, pending: [ServerSentAdEvent]
+    ) {
+        self.buffers = buffers
+        self.reader = reader
+        self.pending = pending
+    }
 
-extension AdEventStream: AsyncIteratorProtocol {
-    public mutating func next() async throws -> ServerSentAdEvent? {
+    public func makeAsyncIterator() -> AdEventStream { self }
+
+    public func next() async throws -> ServerSentAdEvent? {
         while pending.isEmpty {
             guard let buffer = try await buffers.next() else { return nil }
             pending = reader.read(buffer.readableBytesView)

@@ -146,14 +146,14 @@ struct DaemonApplication: Sendable {
         return [
             ShutdownStep("key refresher", stop: keys.stop),
             ShutdownStep("ad loads and retries", stop: ads.shutdown),
-            ShutdownStep("tracker queue", running: (trackers.run, trackers.requestStop), stop: trackers.drain),
-            ShutdownStep("event journal", running: (events.run, events.requestStop), stop: events.close),
+            ShutdownStep("tracker queue", running: trackers.run, stop: trackers.drain),
+            ShutdownStep("event journal", running: events.run, stop: events.close),
             ShutdownStep("signal adapters", stop: collector.shutdown),
         ]
     }
 
     /// Stops every piece in `stoppingOrder`, one after the other: in-process tests' shutdown
-    /// (the daemon's service group stops them itself).
+    /// (in the daemon, `OrderedShutdown` does).
     func shutdown() async {
         for step in stoppingOrder { await step.stop() }
     }

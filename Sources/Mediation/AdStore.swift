@@ -138,11 +138,14 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
 
     var now: Duration { origin.duration(to: clock.now) }
 
-    /// Stops retrying failed loads and returns once no load runs: what a load stores is stored
-    /// before the daemon's state closes.
+    /// Stops retrying failed loads, cancels the loads under way (each line item answers at
+    /// once, as timed out, and what it owes is settled) and returns once none runs: what a load
+    /// owes reaches the tracker queue before it stops.
     public func shutdown() async {
         await retryTimers.cancelAll()
-        for load in inFlight.values { _ = await load.task.value }
+        let loads = inFlight.values.map(\.task)
+        for load in loads { load.cancel() }
+        for load in loads { _ = await load.value }
     }
 
     // MARK: - Networks

@@ -232,19 +232,22 @@ extension TrackerQueue {
         /// timer already will by then.
         private func armTimer() {
             let now = clock.nowMilliseconds
-            state.withLock { state in
-                guard !state.stopped, let due = state.retryDue, due > now else { return }
-                if let at = state.timerAt, at <= due { return }
-                let (clock, wakes) = (clock, wakes)
-                // Replaces (cancels) a later one.
-                timers.start(.retry) { [weak self] in
-                    do { try await clock.sleep(untilMilliseconds: due) } catch { return }
-                    self?.state.withLock { state in
-                        if state.timerAt == due { state.timerAt = nil }
-                    }
-                    wakes.yield()
-                }
+            let due = state.withLock { state -> Int64? in
+                guard !state.stopped, let due = state.retryDue, due > now else { return nil }
+                if let at = state.timerAt, at <= due { return nil }
                 state.timerAt = due
+                return due
+            }
+            guard let due else { return }
+            let (clock, wakes) = (clock, wakes)
+            // Started outside the lock: it replaces (cancels) a later timer, whose cancellation
+            // runs the clock's handler at once.
+            timers.start(.retry) { [weak self] in
+                do { try await clock.sleep(untilMilliseconds: due) } catch { return }
+                self?.state.withLock { state in
+                    if state.timerAt == due { state.timerAt = nil }
+                }
+                wakes.yield()
             }
         }
     }

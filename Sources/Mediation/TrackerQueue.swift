@@ -73,7 +73,6 @@ public final class TrackerQueue: Sendable {
             // The committer writes what the deliveries settled, then ends.
             engine.wakes.finish()
         }
-        await engine.timers.cancelAll()
         // What comes now is refused; a waiter left (its commit failed) is told.
         let waiters = engine.state.withLock { state in
             state.stopped = true
@@ -81,6 +80,7 @@ public final class TrackerQueue: Sendable {
             defer { state.waiters = [] }
             return state.waiters.map(\.continuation)
         }
+        await engine.timers.cancelAll()
         for waiter in waiters { waiter.resume(throwing: TrackerQueueStopped()) }
         engine.resumeIdleWaiters()
         lifecycle.end()

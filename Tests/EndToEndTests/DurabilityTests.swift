@@ -274,14 +274,14 @@ struct DurabilityTests: MediationScenario {
             do {
                 let stream = try await daemon.client.events()
                 try await loadAndImpress(daemon.client)
-                var iterator = stream.makeAsyncIterator()
+                let iterator = stream.makeAsyncIterator()
                 for _ in 0..<3 { ids.append(try #require(try await iterator.next()?.id)) }
             }
             // Missed: loaded, impression, paid (the test network's ad has a value), twice.
             try await loadAndImpress(daemon.client)
             try await loadAndImpress(daemon.client)
             let resumed = try await daemon.client.events(lastEventID: ids.last)
-            var iterator = resumed.makeAsyncIterator()
+            let iterator = resumed.makeAsyncIterator()
             var missed: [ServerSentAdEvent] = []
             for _ in 0..<6 { missed.append(try #require(try await iterator.next())) }
             #expect(missed.map(\.name) == ["loaded", "impression", "paid", "loaded", "impression", "paid"])
@@ -296,7 +296,7 @@ struct DurabilityTests: MediationScenario {
             #expect(await daemon.waitForExit() == 0)
             daemon = try await RunningDaemon.start(config: config)
             let after = try await daemon.client.events(lastEventID: "\(last + 7)")
-            var next = after.makeAsyncIterator()
+            let next = after.makeAsyncIterator()
             #expect(try await next.next()?.id == "\(last + 8)")
             #expect(try await next.next()?.id == "\(last + 9)")
             try await loadAndImpress(daemon.client)

@@ -68,6 +68,8 @@ struct StoreSettlementTests {
         let ad = try await store(unit).load(AdLoadRequest(adUnit: "u", format: .native)).get()
         #expect(ad.responseInfo.bids?.map(\.outcome) == [.timeout])
         #expect(ad.responseInfo.network == "test")
+        // The late bid reaches the ledger when its work ends: wait for its notice, then for quiet.
+        _ = try await eventually { try await sent().isEmpty ? nil : true }
         _ = try await eventually { ledger.unsettled == 0 ? true : nil }
         #expect(try await sent() == ["late/loss/2/-"], "expired (2), once; it never won")
     }

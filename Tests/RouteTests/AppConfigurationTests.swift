@@ -58,6 +58,21 @@ struct AppConfigurationTests {
                 ])
         #expect(refusal(#"{"unknown": "maybe"}"#).first?.hasPrefix("apps.unknown") == true)
         #expect(
+            refusal(
+                #"{"registered": {"tv.example.a": {"match": {"exe": "/usr/bin/a"}, "hosts": ["tv.example.b"]}, "tv.example.b": {"match": {"uid": 2, "exe": "/usr/bin/b"}}}}"#
+            ).first?.hasPrefix("apps.registered.tv.example.a.match: must name a uid or gid") == true)
+        #expect(
+            refusal(
+                #"{"registered": {"tv.example.a": {"match": {"uid": 1}, "hosts": ["tv.example.b"]}, "tv.example.b": {"match": {"uid": 2}, "capabilities": ["device_privacy"]}}}"#
+            ) == [
+                "apps.registered.tv.example.a.hosts: names tv.example.b, which has device_privacy: a broker's content may not have it"
+            ])
+        #expect(
+            refusal(
+                #"{"registered": {"tv.example.a": {"match": {"cgroup": "a.service"}, "capabilities": ["inspect"]}}}"#
+            )
+            .first?.hasPrefix("apps.registered.tv.example.a.match: must name a uid or gid") == true)
+        #expect(
             refusal(#"{"registered": {"tv.example.a": {"match": {"uid": 1}, "app": {"cattax": 9}}}}"#)
                 .first?.hasPrefix("apps.registered.tv.example.a.app.cattax") == true)
     }
@@ -87,6 +102,7 @@ struct AppRecognitionTests {
         #expect(try match(#"{"uid": 1001, "gid": 1001}"#).matches(Self.peer, Self.peer.process))
         #expect(try !match(#"{"uid": 1001, "gid": 7}"#).matches(Self.peer, Self.peer.process))
         #expect(try match(#"{"cgroup": "kiosk.service"}"#).matches(Self.peer, Self.peer.process))
+        #expect(try !match(#"{"cgroup": "system.slice"}"#).matches(Self.peer, Self.peer.process), "a name is the last")
         #expect(try match(#"{"cgroup": "/system.slice"}"#).matches(Self.peer, Self.peer.process))
         #expect(try !match(#"{"cgroup": "/system.sl"}"#).matches(Self.peer, Self.peer.process), "a path is whole")
         #expect(try !match(#"{"cgroup": "news.service"}"#).matches(Self.peer, Self.peer.process))
@@ -121,10 +137,12 @@ struct AppRecognitionTests {
 
     /// This test process, as `/proc` shows it: the same facts the daemon reads of a peer.
     @Test func aProcessIsReadFromProc() throws {
-        let me = PeerProcess(pid: getpid())
+        let me = PeerProcess(pid: getpid(), uid: getuid())
         #expect(me.executable == (try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")))
         #expect(me.cgroup?.hasPrefix("/") == true, "cgroup v2: \(String(describing: me.cgroup))")
         #expect(PeerProcess.unifiedPath("12:cpu:/a\n0::/user.slice/x.scope\n") == "/user.slice/x.scope")
-        #expect(PeerProcess(pid: -1).executable == nil)
+        #expect(PeerProcess(pid: -1, uid: getuid()).executable == nil)
+        #expect(PeerProcess(pid: getpid(), uid: getuid() + 1) == PeerProcess(), "not the uid it connected with")
+        #expect(PeerProcess.realUID("Name:\tx\nUid:\t1000\t1000\t1000\t1000\n") == 1000)
     }
 }

@@ -23,7 +23,7 @@ extension PeerCredentials {
     func completed() -> PeerCredentials {
         PeerCredentials(
             pid: pid, uid: uid, gid: gid, groups: PeerCredentials.groups(ofUser: uid, primary: gid),
-            process: PeerProcess(pid: pid))
+            process: PeerProcess(pid: pid, uid: uid))
     }
 }
 

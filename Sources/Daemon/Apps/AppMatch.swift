@@ -9,7 +9,9 @@ struct AppMatch: Codable, Sendable, Equatable {
     /// The peer's primary gid (SO_PEERCRED).
     var gid: UInt32?
     /// The peer's cgroup (`/proc/PID/cgroup`): a unit or scope name (`news.service`), which
-    /// matches that component of the path, or an absolute path, which matches it and below.
+    /// matches the path's last component (a user's own units can take any name: give a uid
+    /// too, or a path), or an absolute path (`/system.slice/news.service`), which matches it
+    /// and below.
     var cgroup: String?
     /// The peer's executable (`/proc/PID/exe`), an absolute path.
     var exe: String?
@@ -37,11 +39,14 @@ struct AppMatch: Codable, Sendable, Equatable {
             if cgroup.hasPrefix("/") {
                 guard path == cgroup || path.hasPrefix(cgroup + "/") else { return false }
             } else {
-                guard path.split(separator: "/").contains(where: { $0 == cgroup }) else { return false }
+                guard path.split(separator: "/").last.map({ $0 == cgroup }) ?? false else { return false }
             }
         }
         return true
     }
+
+    /// Whether it names the peer's uid or gid: what the kernel vouches for at the connection.
+    var namesCredentials: Bool { uid != nil || gid != nil }
 
     /// Whether one peer could be both this app and `other`: unless a key both name tells them
     /// apart, it could.
@@ -55,8 +60,8 @@ struct AppMatch: Codable, Sendable, Equatable {
             || cgroupsApart(cgroup, other.cgroup))
     }
 
-    /// Two names that differ, or two paths neither of which holds the other; a name and a
-    /// path could both be one peer's.
+    /// Two names that differ (each is a path's last component), or two paths neither of which
+    /// holds the other; a name and a path could both be one peer's.
     private func cgroupsApart(_ mine: String?, _ theirs: String?) -> Bool {
         guard let mine, let theirs, mine.hasPrefix("/") == theirs.hasPrefix("/") else { return false }
         guard mine.hasPrefix("/") else { return mine != theirs }

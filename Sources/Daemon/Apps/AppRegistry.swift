@@ -29,7 +29,10 @@ public struct AppRegistry: Sendable {
     func app(for peer: PeerCredentials, _ process: PeerProcess, naming hostedApp: String? = nil) throws(Refusal)
         -> AppIdentity
     {
-        let registered = settings.registered.first { $0.value.match.matches(peer, process) }
+        let matching = settings.registered.filter { $0.value.match.matches(peer, process) }
+        // The configuration refuses two apps one peer could be: two matching is a bug, refused.
+        guard matching.count <= 1 else { throw .unknownApp }
+        let registered = matching.first
         if let hostedApp {
             guard let broker = registered?.value, broker.hosts.contains(hostedApp),
                 let hosted = settings.registered[hostedApp]

@@ -33,10 +33,25 @@ struct AppSettings: Codable, Sendable, Equatable {
                     "could match the same peer as \(other)'s: give both a uid, gid, cgroup or exe that tells them apart"
                 )
             }
-            for hosted in app.hosts where registered[hosted] == nil {
+            for hosted in app.hosts {
+                guard let hostedApp = registered[hosted] else {
+                    throw StrictJSON.Failure(
+                        at: path + [AnyCodingKey(id)], RegisteredApp.CodingKeys.hosts,
+                        "names \(hosted), which is not a registered app")
+                }
+                if let power = hostedApp.capabilities.first(where: RegisteredApp.privileged.contains) {
+                    throw StrictJSON.Failure(
+                        at: path + [AnyCodingKey(id)], RegisteredApp.CodingKeys.hosts,
+                        "names \(hosted), which has \(power.rawValue): a broker's content may not have it")
+                }
+            }
+            if !app.match.namesCredentials,
+                !app.hosts.isEmpty || app.capabilities.contains(where: RegisteredApp.privileged.contains)
+            {
                 throw StrictJSON.Failure(
-                    at: path + [AnyCodingKey(id)], RegisteredApp.CodingKeys.hosts,
-                    "names \(hosted), which is not a registered app")
+                    at: path + [AnyCodingKey(id)], RegisteredApp.CodingKeys.match,
+                    "must name a uid or gid: a broker, or an app with device_privacy or inspect, is not recognized by its cgroup or executable alone"
+                )
             }
         }
     }
@@ -63,4 +78,7 @@ struct RegisteredApp: Codable, Sendable, Equatable {
     var app = AppDescription()
     /// The apps this broker hosts (named per request in `Secure-Signals-App`).
     var hosts: [String] = []
+
+    /// What only an app the kernel's credentials name may have, and no broker may lend.
+    static let privileged: Set<AppCapability> = [.devicePrivacy, .inspect]
 }

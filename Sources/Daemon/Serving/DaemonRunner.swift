@@ -94,11 +94,11 @@ public enum DaemonRunner {
         // Services stop in reverse order: the socket API drains first, then the application's
         // pieces in their stopping order, then what adapter programs left behind (`Descendants`).
         let grace = configuration.collector.adapters.compactMap(\.program?.stopGrace).max() ?? .seconds(3)
+        let leftovers = ShutdownStep("leftover processes") { await Descendants.stopAll(grace: grace, logger: logger) }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            ShutdownStep("leftover processes") { await Descendants.stopAll(grace: grace, logger: logger) }.service
-        ]
-        services += application.stoppingOrder.reversed().map(\.service)
-        services += [
+            .init(
+                service: OrderedShutdown(steps: application.stoppingOrder + [leftovers]),
+                successTerminationBehavior: .ignore, serviceName: "application"),
             .init(service: server, serviceName: "socket API"),
             .init(service: readiness, successTerminationBehavior: .ignore, serviceName: "readiness"),
             .init(service: reloader, successTerminationBehavior: .ignore, serviceName: "reload on SIGHUP"),
