@@ -1,11 +1,13 @@
 import Client
 import Foundation
+import SharedTypes
 
 /// `secure-signals bench openrtb --auction`: four local bidders answering after set delays,
 /// asked at once as an ad unit's bidders, against the same four as a sequential waterfall in
 /// which the first three answer no bid (so all four are asked), against the slowest bidder
 /// alone (what the auction cannot beat), and the socket's floor (`GET /v1/health`), in
 /// alternating slices of the same run.
+@MemberwiseInit
 public struct AuctionBenchmark {
     public static let auctionUnit = "/bench/auction/native"
     public static let waterfallUnit = "/bench/waterfall/native"
@@ -38,14 +40,8 @@ public struct AuctionBenchmark {
     }
 
     public var socketPath: String
-    public var seconds: Double
-    public var connections: Int
-
-    public init(socketPath: String, seconds: Double = 9, connections: Int = 1) {
-        self.socketPath = socketPath
-        self.seconds = seconds
-        self.connections = connections
-    }
+    public var seconds: Double = 9
+    public var connections: Int = 1
 
     public func run() async throws -> [AdsBenchmark.Row] {
         try await AdsBenchmark.forcedNativeLoads(

@@ -1,9 +1,11 @@
 import Client
 import Foundation
+import SharedTypes
 
 /// `secure-signals bench openrtb`: forced native loads of an `openrtb` unit against a local
 /// bidder, without and with the daemon's 8 cached signals sealed into each bid request, and
 /// the socket's floor (`GET /v1/health`), in alternating slices of the same run.
+@MemberwiseInit
 public struct OpenRTBBenchmark {
     public static let plainUnit = "/bench/openrtb/native"
     public static let signalsUnit = "/bench/openrtb/native-with-signals"
@@ -27,14 +29,8 @@ public struct OpenRTBBenchmark {
     }
 
     public var socketPath: String
-    public var seconds: Double
-    public var connections: Int
-
-    public init(socketPath: String, seconds: Double = 9, connections: Int = 1) {
-        self.socketPath = socketPath
-        self.seconds = seconds
-        self.connections = connections
-    }
+    public var seconds: Double = 9
+    public var connections: Int = 1
 
     public func run() async throws -> [AdsBenchmark.Row] {
         try await AdsBenchmark.forcedNativeLoads(
