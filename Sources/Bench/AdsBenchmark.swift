@@ -39,26 +39,6 @@ public struct AdsBenchmark {
         try await Load.using(socketPath: socketPath, connections: connections) { try await measure($0) }
     }
 
-    /// The socket's floor (`GET /v1/health`) and a forced native load of each unit, images not
-    /// loaded, in alternating slices over the same connections.
-    static func forcedNativeLoads(
-        socketPath: String, seconds: Double, connections: Int, units: [(name: String, unit: String)]
-    ) async throws -> [Row] {
-        try await Load.using(socketPath: socketPath, connections: connections) { load in
-            try await alternate(
-                load, seconds: seconds,
-                subjects: [("health (floor)", Endpoints.health.path(), nil)]
-                    + units.map { name, unit in
-                        (
-                            name, Endpoints.loadAd.path(),
-                            Data(
-                                #"{"ad_unit":"\#(unit)","format":"native","force":true,"options":{"disable_image_loading":true}}"#
-                                    .utf8)
-                        )
-                    })
-        }
-    }
-
     private func measure(_ load: Load) async throws -> [Row] {
         try await Self.alternate(
             load, seconds: seconds,

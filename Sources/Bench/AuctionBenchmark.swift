@@ -1,14 +1,12 @@
 import Client
 import Foundation
-import SharedTypes
 
 /// `secure-signals bench openrtb --auction`: four local bidders answering after set delays,
 /// asked at once as an ad unit's bidders, against the same four as a sequential waterfall in
 /// which the first three answer no bid (so all four are asked), against the slowest bidder
 /// alone (what the auction cannot beat), and the socket's floor (`GET /v1/health`), in
-/// alternating slices of the same run.
-@MemberwiseInit
-public struct AuctionBenchmark {
+/// alternating slices of the same run (`ForcedNativeLoads`).
+public enum AuctionBenchmark {
     public static let auctionUnit = "/bench/auction/native"
     public static let waterfallUnit = "/bench/waterfall/native"
     public static let slowestUnit = "/bench/slowest/native"
@@ -39,16 +37,9 @@ public struct AuctionBenchmark {
         ]
     }
 
-    public var socketPath: String
-    public var seconds: Double = 9
-    public var connections: Int = 1
-
-    public func run() async throws -> [AdsBenchmark.Row] {
-        try await AdsBenchmark.forcedNativeLoads(
-            socketPath: socketPath, seconds: seconds, connections: connections,
-            units: [
-                ("slowest alone", Self.slowestUnit), ("auction of 4", Self.auctionUnit),
-                ("waterfall of 4", Self.waterfallUnit),
-            ])
-    }
+    /// The rows, after the floor's.
+    public static let loads = [
+        (name: "slowest alone", unit: slowestUnit), (name: "auction of 4", unit: auctionUnit),
+        (name: "waterfall of 4", unit: waterfallUnit),
+    ]
 }

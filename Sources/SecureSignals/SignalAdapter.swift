@@ -60,13 +60,7 @@ extension SignalAdapter {
     /// An instance made with `options` as its type decoded them (its defaults when nil): how the
     /// registry makes a configured adapter.
     public static func make(options: DecodedOptions?, context: AdapterContext) async throws -> Self {
-        let typed: Options
-        do {
-            typed = try DecodedOptions.typed(options, as: Options.self, at: "options")
-        } catch {
-            throw SignalError(.adapterInitFailed, error.description)
-        }
-        return try await Self(options: typed, context: context)
+        try await Self(options: DecodedOptions.settingUp(options, as: Options.self, at: "options"), context: context)
     }
 }
 
