@@ -52,7 +52,8 @@ let package = Package(
         // The socket API's surface: every endpoint (method and path pattern), what each owes.
         // The daemon serves it, the client calls it; FoundationEssentials only.
         .target(name: "API", dependencies: ["SharedTypes"]),
-        // `@WireKeys`: a wire type's CodingKeys in snake_case, spelled when the code compiles.
+        // `@WireKeys`: a wire type's CodingKeys in snake_case, spelled when the code compiles;
+        // `@Settings`, a configuration section's strict decoder; `@MemberwiseInit`.
         .macro(
             name: "WireFormatMacros",
             dependencies: [

@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # Prints the structural figures the house keeps to (see docs/architecture.md), each beside its
 # target: code written twice, hand-written configuration decoders, unstructured tasks, sleeps
-# in tests, API paths spelled outside the API's own module, long files. The file-length target
-# is checked by ArchitectureTests; the others are reported here until they are met, then
-# checked the same way (a target met is a test, not a hope).
+# in tests, API paths spelled outside the API's own module, long files. A target met is checked,
+# not hoped for: by ArchitectureTests, or by .ci/run for code written twice (`duplicates` is a
+# tool of this machine, not of the package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 row() { printf '%-58s %6s   target %s\n' "$1" "$2" "$3"; }
 
 if command -v duplicates >/dev/null; then
-    pairs=$(duplicates --repo Sources --most 1 --seconds 60 | head -1 | grep -oE '^[0-9]+' || echo "?")
+    pairs=$(duplicates --repo Sources --most 1 --seconds 60 | sed -n 1p | grep -oE '^[0-9]+' || echo "?")
 else
     pairs="n/a"
 fi
-row "duplicates pairs in Sources" "$pairs" "<= 40"
+row "duplicates pairs in Sources" "$pairs" "<= 40 (.ci/run)"
 row "init(from:) under Sources/Daemon/Configuration" \
     "$(grep -rE 'init\(from decoder' Sources/Daemon/Configuration --include='*.swift' | wc -l)" "<= 5 (ArchitectureTests)"
 row "Task { in Sources (outside comments)" \

@@ -1,10 +1,12 @@
 import API
 import Client
 import Foundation
+import SharedTypes
 
 /// `secure-signals bench ads`: native and rewarded loads from the test network over the socket
 /// (`force`, so each runs the waterfall and makes a new ad), against the socket's own floor
 /// measured in alternating slices of the same run: `GET /v1/health` over the same connections.
+@MemberwiseInit
 public struct AdsBenchmark {
     public struct Row: Sendable {
         public var name: String
@@ -30,37 +32,11 @@ public struct AdsBenchmark {
     }
 
     public var socketPath: String
-    public var seconds: Double
-    public var connections: Int
-
-    public init(socketPath: String, seconds: Double = 9, connections: Int = 1) {
-        self.socketPath = socketPath
-        self.seconds = seconds
-        self.connections = connections
-    }
+    public var seconds: Double = 9
+    public var connections: Int = 1
 
     public func run() async throws -> [Row] {
         try await Load.using(socketPath: socketPath, connections: connections) { try await measure($0) }
-    }
-
-    /// The socket's floor (`GET /v1/health`) and a forced native load of each unit, images not
-    /// loaded, in alternating slices over the same connections.
-    static func forcedNativeLoads(
-        socketPath: String, seconds: Double, connections: Int, units: [(name: String, unit: String)]
-    ) async throws -> [Row] {
-        try await Load.using(socketPath: socketPath, connections: connections) { load in
-            try await alternate(
-                load, seconds: seconds,
-                subjects: [("health (floor)", Endpoints.health.path(), nil)]
-                    + units.map { name, unit in
-                        (
-                            name, Endpoints.loadAd.path(),
-                            Data(
-                                #"{"ad_unit":"\#(unit)","format":"native","force":true,"options":{"disable_image_loading":true}}"#
-                                    .utf8)
-                        )
-                    })
-        }
     }
 
     private func measure(_ load: Load) async throws -> [Row] {

@@ -5,8 +5,8 @@ import Foundation
 /// asked at once as an ad unit's bidders, against the same four as a sequential waterfall in
 /// which the first three answer no bid (so all four are asked), against the slowest bidder
 /// alone (what the auction cannot beat), and the socket's floor (`GET /v1/health`), in
-/// alternating slices of the same run.
-public struct AuctionBenchmark {
+/// alternating slices of the same run (`ForcedNativeLoads`).
+public enum AuctionBenchmark {
     public static let auctionUnit = "/bench/auction/native"
     public static let waterfallUnit = "/bench/waterfall/native"
     public static let slowestUnit = "/bench/slowest/native"
@@ -37,22 +37,9 @@ public struct AuctionBenchmark {
         ]
     }
 
-    public var socketPath: String
-    public var seconds: Double
-    public var connections: Int
-
-    public init(socketPath: String, seconds: Double = 9, connections: Int = 1) {
-        self.socketPath = socketPath
-        self.seconds = seconds
-        self.connections = connections
-    }
-
-    public func run() async throws -> [AdsBenchmark.Row] {
-        try await AdsBenchmark.forcedNativeLoads(
-            socketPath: socketPath, seconds: seconds, connections: connections,
-            units: [
-                ("slowest alone", Self.slowestUnit), ("auction of 4", Self.auctionUnit),
-                ("waterfall of 4", Self.waterfallUnit),
-            ])
-    }
+    /// The rows, after the floor's.
+    public static let loads = [
+        (name: "slowest alone", unit: slowestUnit), (name: "auction of 4", unit: auctionUnit),
+        (name: "waterfall of 4", unit: waterfallUnit),
+    ]
 }

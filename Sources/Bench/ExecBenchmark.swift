@@ -6,6 +6,7 @@ import SharedTypes
 /// and from the built-in `file` adapter, both reading one file with no cache, asked in
 /// alternating slices of the same run over the same connections, so the ratio shows what a
 /// separate process costs.
+@MemberwiseInit
 public struct ExecBenchmark {
     public struct Row: Sendable {
         public var adapter: String
@@ -43,14 +44,8 @@ public struct ExecBenchmark {
     }
 
     public var socketPath: String
-    public var seconds: Double
-    public var connections: Int
-
-    public init(socketPath: String, seconds: Double = 10, connections: Int = 1) {
-        self.socketPath = socketPath
-        self.seconds = seconds
-        self.connections = connections
-    }
+    public var seconds: Double = 10
+    public var connections: Int = 1
 
     public func run() async throws -> Report {
         try await waitUntilBothAnswer()

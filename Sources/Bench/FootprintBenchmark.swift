@@ -1,12 +1,14 @@
 import API
 import Client
 import Foundation
+import SharedTypes
 
 /// `secure-signals bench footprint`: what the daemon costs a device. For each configuration,
 /// the time from starting the process to READY=1 on a notify socket, against the time the same
 /// binary takes to start and exit (`--version`: loading, relocation, the runtime); then its
 /// memory, descriptors and threads idle, and again after a number of signal requests and ad
 /// loads.
+@MemberwiseInit
 public struct FootprintBenchmark {
     public enum Configuration: String, CaseIterable, Sendable {
         /// No `--config`: the demo key, the three built-in adapters, the seeds' test ad units.
@@ -28,22 +30,11 @@ public struct FootprintBenchmark {
     }
 
     public var daemonBinary: String
-    public var signalRequests: Int
-    public var adLoads: Int
-    public var connections: Int
+    public var signalRequests: Int = 10_000
+    public var adLoads: Int = 10_000
+    public var connections: Int = 4
     /// How long the daemon is left alone before each measurement.
-    public var settle: Duration
-
-    public init(
-        daemonBinary: String, signalRequests: Int = 10_000, adLoads: Int = 10_000, connections: Int = 4,
-        settle: Duration = .seconds(2)
-    ) {
-        self.daemonBinary = daemonBinary
-        self.signalRequests = signalRequests
-        self.adLoads = adLoads
-        self.connections = connections
-        self.settle = settle
-    }
+    public var settle: Duration = .seconds(2)
 
     public func run(_ configuration: Configuration) async throws -> Run {
         // A binary just built sits dirty in the page cache until written back, and smaps counts

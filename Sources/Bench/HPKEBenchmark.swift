@@ -1,3 +1,4 @@
+import SharedTypes
 import SignalCrypto
 
 #if canImport(Glibc)
@@ -7,6 +8,7 @@ import SignalCrypto
 /// `secure-signals bench hpke`: envelope seals and opens per second for each AEAD and two
 /// payload sizes, against the floor of one seal's bare X25519 work (one key generation
 /// and one derive on libcrypto directly), measured in the same process, interleaved.
+@MemberwiseInit
 public struct HPKEBenchmark {
     public struct Row: Sendable {
         public var aead: HPKE.AEAD
@@ -26,15 +28,9 @@ public struct HPKEBenchmark {
         public var rows: [Row]
     }
 
-    public var secondsPerMeasurement: Double
-    public var rounds: Int
-    public var payloadSizes: [Int]
-
-    public init(secondsPerMeasurement: Double = 0.3, rounds: Int = 5, payloadSizes: [Int] = [64, 1024]) {
-        self.secondsPerMeasurement = secondsPerMeasurement
-        self.rounds = rounds
-        self.payloadSizes = payloadSizes
-    }
+    public var secondsPerMeasurement: Double = 0.3
+    public var rounds: Int = 5
+    public var payloadSizes: [Int] = [64, 1024]
 
     public func run() throws -> Report {
         let recipient = try X25519PrivateKey()

@@ -2,6 +2,7 @@ import API
 import Client
 import Foundation
 import Hummingbird
+import SharedTypes
 
 #if canImport(Glibc)
     import Glibc
@@ -13,6 +14,7 @@ import Hummingbird
 /// run, the socket's floor (`GET /v1/health`) and one bare fsync of a 4 KiB write on the disk.
 /// Workers load fresh native ads, then time their impressions (loads untimed and never beside a
 /// timed call); the arms alternate in half-second slices at each concurrency.
+@MemberwiseInit
 public struct LedgerBenchmark {
     /// Worker `index`'s unit: each its own, so that no load joins another worker's and no
     /// worker's unused ads push out another's.
@@ -57,14 +59,6 @@ public struct LedgerBenchmark {
     public var stateDirectory: URL
     public var seconds: Double
     public var concurrencies: [Int]
-
-    public init(disk: String, tmpfs: String, stateDirectory: URL, seconds: Double, concurrencies: [Int]) {
-        self.disk = disk
-        self.tmpfs = tmpfs
-        self.stateDirectory = stateDirectory
-        self.seconds = seconds
-        self.concurrencies = concurrencies
-    }
 
     /// The rows, arm by arm at each concurrency, and the median of 200 bare fsyncs.
     public func run() async throws -> (rows: [Row], fsync: Duration) {

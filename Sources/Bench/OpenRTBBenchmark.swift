@@ -3,8 +3,9 @@ import Foundation
 
 /// `secure-signals bench openrtb`: forced native loads of an `openrtb` unit against a local
 /// bidder, without and with the daemon's 8 cached signals sealed into each bid request, and
-/// the socket's floor (`GET /v1/health`), in alternating slices of the same run.
-public struct OpenRTBBenchmark {
+/// the socket's floor (`GET /v1/health`), in alternating slices of the same run
+/// (`ForcedNativeLoads`).
+public enum OpenRTBBenchmark {
     public static let plainUnit = "/bench/openrtb/native"
     public static let signalsUnit = "/bench/openrtb/native-with-signals"
     /// The `file` adapters `BenchDaemon` configures.
@@ -26,19 +27,6 @@ public struct OpenRTBBenchmark {
         return [plainUnit: unit(signals: []), signalsUnit: unit(signals: signalAdapters)]
     }
 
-    public var socketPath: String
-    public var seconds: Double
-    public var connections: Int
-
-    public init(socketPath: String, seconds: Double = 9, connections: Int = 1) {
-        self.socketPath = socketPath
-        self.seconds = seconds
-        self.connections = connections
-    }
-
-    public func run() async throws -> [AdsBenchmark.Row] {
-        try await AdsBenchmark.forcedNativeLoads(
-            socketPath: socketPath, seconds: seconds, connections: connections,
-            units: [("without signals", Self.plainUnit), ("with 8 signals", Self.signalsUnit)])
-    }
+    /// The rows, after the floor's.
+    public static let loads = [(name: "without signals", unit: plainUnit), (name: "with 8 signals", unit: signalsUnit)]
 }

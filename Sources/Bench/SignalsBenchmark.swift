@@ -13,6 +13,7 @@ import Timing
 /// keep-alive connections, 8 adapters each answering a 64-byte plaintext at once, and
 /// compares against the crypto floor measured in the same run: the same 8 seals done
 /// in-process, one after another.
+@MemberwiseInit
 public struct SignalsBenchmark {
     public struct Row: Sendable {
         public var connections: Int
@@ -40,9 +41,9 @@ public struct SignalsBenchmark {
     }
 
     public var socketPath: String
-    public var secondsPerLevel: Double
-    public var levels: [Int]
-    public var adapters: Int
+    public var secondsPerLevel: Double = 5
+    public var levels: [Int] = [1, 8]
+    public var adapters: Int = 8
     /// When set, two last rows at C = 1 with this pause between requests: a device's few requests
     /// a minute, between which the ephemeral key pool is full again; first `GET /v1/health`,
     /// what any request pays for coming after a pause (its threads woken, its caches cold),
@@ -50,18 +51,6 @@ public struct SignalsBenchmark {
     public var pacedPause: Duration?
     /// The daemon's process, whose CPU time each row reports per request.
     public var daemonPID: Int32?
-
-    public init(
-        socketPath: String, secondsPerLevel: Double = 5, levels: [Int] = [1, 8], adapters: Int = 8,
-        pacedPause: Duration? = nil, daemonPID: Int32? = nil
-    ) {
-        self.pacedPause = pacedPause
-        self.daemonPID = daemonPID
-        self.socketPath = socketPath
-        self.secondsPerLevel = secondsPerLevel
-        self.levels = levels
-        self.adapters = adapters
-    }
 
     public func run(floorSealer: EnvelopeSealer) async throws -> Report {
         // Warm-up: the first requests pay for connections and caches.

@@ -1,5 +1,6 @@
 import API
 import Foundation
+import SharedTypes
 import Timing
 
 #if canImport(Glibc)
@@ -10,18 +11,12 @@ import Timing
 /// benchmark runs as root, so that the daemon's per-peer limits separate it from the probes):
 /// connections that send half a request and stall, topped up to their number every second as
 /// the daemon refuses or closes them, and event-stream clients that never read.
+@MemberwiseInit
 public struct SoakAttacker {
     public var socketPath: String
     public var stalled: Int
     public var streams: Int
     public var duration: Duration
-
-    public init(socketPath: String, stalled: Int, streams: Int, duration: Duration) {
-        self.socketPath = socketPath
-        self.stalled = stalled
-        self.streams = streams
-        self.duration = duration
-    }
 
     /// Keeps the pressure on for `duration`; returns how many connections it opened in all.
     public func run() async -> Int {

@@ -1,27 +1,19 @@
+import SharedTypes
+
 /// What an adapter or ad network needs from the user's consent before it may run: its vendor id
 /// in the IAB's Global Vendor List, the TCF purposes it needs consent for, those for which a
 /// legitimate interest will do, the special features it needs an opt-in for, and whether it
 /// handles an identifier of the user or device.
+@MemberwiseInit
 public struct ConsentRequirement: Sendable, Equatable {
     public var vendorID: Int?
     /// Purposes that need the user's consent.
-    public var purposes: [Int]
+    public var purposes: [Int] = []
     /// Purposes for which consent or, where TCF v2.2 allows it (never purposes 1 and 3-6), a
     /// legitimate interest is a basis.
-    public var legitimateInterestPurposes: [Int]
-    public var specialFeatures: [Int]
-    public var identifier: Bool
-
-    public init(
-        vendorID: Int? = nil, purposes: [Int] = [], legitimateInterestPurposes: [Int] = [],
-        specialFeatures: [Int] = [], identifier: Bool = false
-    ) {
-        self.vendorID = vendorID
-        self.purposes = purposes
-        self.legitimateInterestPurposes = legitimateInterestPurposes
-        self.specialFeatures = specialFeatures
-        self.identifier = identifier
-    }
+    public var legitimateInterestPurposes: [Int] = []
+    public var specialFeatures: [Int] = []
+    public var identifier: Bool = false
 
     /// Needs nothing: allowed whatever the privacy state, even none.
     public static let none = ConsentRequirement()

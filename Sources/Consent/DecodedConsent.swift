@@ -2,16 +2,11 @@ import SharedTypes
 
 /// The consent strings of a privacy state, decoded: what decisions read, and what
 /// `GET /v1/privacy/decoded` shows.
+@MemberwiseInit
 public struct DecodedConsent: Sendable, Equatable {
     public var tcf: TCString?
     public var gpp: GPPString?
     public var usPrivacy: USPrivacyString?
-
-    public init(tcf: TCString? = nil, gpp: GPPString? = nil, usPrivacy: USPrivacyString? = nil) {
-        self.tcf = tcf
-        self.gpp = gpp
-        self.usPrivacy = usPrivacy
-    }
 
     /// Decodes every string `state` has; the first that cannot be decoded is the error.
     public init(_ state: PrivacyState) throws(ConsentStringError) {

@@ -24,6 +24,7 @@ extension AdFetcher {
 }
 
 /// One request to an ad server.
+@MemberwiseInit
 public struct AdServerRequest: Sendable {
     public enum Method: String, Sendable {
         case get = "GET"
@@ -40,39 +41,22 @@ public struct AdServerRequest: Sendable {
         case anyOrigin
     }
 
-    public var method: Method
+    public var method: Method = .get
     public var url: String
-    public var redirects: Redirects
-    public var headers: [(name: String, value: String)]
+    public var headers: [(name: String, value: String)] = []
     public var body: [UInt8]?
     /// The whole exchange, connection to last byte.
-    public var timeout: Duration
-
-    public init(
-        method: Method = .get, url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
-        timeout: Duration = .seconds(5), redirects: Redirects = .sameOrigin
-    ) {
-        self.redirects = redirects
-        self.method = method
-        self.url = url
-        self.headers = headers
-        self.body = body
-        self.timeout = timeout
-    }
+    public var timeout: Duration = .seconds(5)
+    public var redirects: Redirects = .sameOrigin
 }
 
 /// An ad server's answer.
+@MemberwiseInit
 public struct AdServerResponse: Sendable {
     public var status: Int
     /// Header names in lower case.
-    public var headers: [String: String]
-    public var body: [UInt8]
-
-    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
+    public var headers: [String: String] = [:]
+    public var body: [UInt8] = []
 }
 
 /// Why an ad server gave no usable answer. Its message names the server by `redactedURL`.

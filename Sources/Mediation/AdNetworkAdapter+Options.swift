@@ -21,13 +21,7 @@ extension AdNetworkAdapter {
     /// Set up with `setup` as its type decoded it (its defaults when nil): how a network host
     /// makes it.
     public static func make(setup: DecodedOptions?, context: AdNetworkContext) async throws -> Self {
-        let typed: Setup
-        do {
-            typed = try DecodedOptions.typed(setup, as: Setup.self, at: "setup")
-        } catch {
-            throw SignalError(.adapterInitFailed, error.description)
-        }
-        return try await Self(setup: typed, context: context)
+        try await Self(setup: DecodedOptions.settingUp(setup, as: Setup.self, at: "setup"), context: context)
     }
 
     /// What is wrong with `item` (its options and `setup` as this network decoded them), for the

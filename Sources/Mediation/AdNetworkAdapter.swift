@@ -51,17 +51,14 @@ extension AdNetworkAdapter {
 }
 
 /// What a network is set up with, besides its setup.
+@MemberwiseInit
 public struct AdNetworkContext: Sendable {
     public var logger: Logger
     public var services: AdNetworkServices
-
-    public init(logger: Logger, services: AdNetworkServices) {
-        self.logger = logger
-        self.services = services
-    }
 }
 
 /// One line item's request to its network.
+@MemberwiseInit
 public struct NetworkAdRequest: Sendable {
     public var adUnit: String
     /// The line item's `parameter`: usually the network's own ad unit id.
@@ -70,45 +67,24 @@ public struct NetworkAdRequest: Sendable {
     /// nil: the network's defaults.
     public var options: DecodedOptions?
     /// The custom native format ids the client renders (native loads).
-    public var formatIDs: [String]
-    public var preferences: NativeAdPreferences
+    public var formatIDs: [String] = []
+    public var preferences: NativeAdPreferences = NativeAdPreferences()
     public var privacy: PrivacyState?
     /// How this request may be served under the privacy state: `limited` sends no identifier
     /// (no `device.ifa`, no identifier signals) and stores nothing on the device.
-    public var servingMode: ServingMode
+    public var servingMode: ServingMode = .personalized
     /// When the waterfall stops waiting for this line item: a network that talks to servers
     /// budgets its requests to end before it, so that what it owes them (error URLs) still goes.
     public var deadline: ContinuousClock.Instant?
     /// A bid request's: what the bidder's `tmax` leaves before the deadline for the answer to
     /// travel (Prebid Server's network latency buffer).
-    public var networkBuffer: Duration
+    public var networkBuffer: Duration = .zero
     /// The ad unit's floor (CPM, in its currency), for a network that can tell its bidder.
     public var floorCPM: Double?
     /// The ad unit's currency (ISO 4217): its floor's, and the one its bids must be in.
     public var currency: String
     /// The ad unit's blocks: what to ask the network to leave out, and to drop if it does not.
-    public var quality: AdQuality
-
-    public init(
-        adUnit: String, parameter: String, options: DecodedOptions? = nil, formatIDs: [String] = [],
-        preferences: NativeAdPreferences = NativeAdPreferences(), privacy: PrivacyState? = nil,
-        servingMode: ServingMode = .personalized, deadline: ContinuousClock.Instant? = nil,
-        networkBuffer: Duration = .zero, floorCPM: Double? = nil, currency: String,
-        quality: AdQuality = AdQuality()
-    ) {
-        self.networkBuffer = networkBuffer
-        self.floorCPM = floorCPM
-        self.currency = currency
-        self.quality = quality
-        self.servingMode = servingMode
-        self.adUnit = adUnit
-        self.parameter = parameter
-        self.options = options
-        self.formatIDs = formatIDs
-        self.preferences = preferences
-        self.privacy = privacy
-        self.deadline = deadline
-    }
+    public var quality: AdQuality = AdQuality()
 
     /// What `budget` keeps before the deadline by default: time to read the answer.
     public static let budgetMargin = Duration.milliseconds(20)
@@ -121,27 +97,17 @@ public struct NetworkAdRequest: Sendable {
 }
 
 /// What a client asks of a native ad.
+@MemberwiseInit
 public struct NativeAdPreferences: Sendable, Equatable {
     public typealias AspectRatio = MediaAspectRatio
 
-    public var mediaAspectRatio: AspectRatio
-    public var multipleImages: Bool
-    public var disableImageLoading: Bool
+    public var mediaAspectRatio: AspectRatio = .any
+    public var multipleImages: Bool = false
+    public var disableImageLoading: Bool = false
     /// The client handles clicks itself.
-    public var customClickHandling: Bool
+    public var customClickHandling: Bool = false
     /// URL schemes the client can open, for deep links ("myapp", "market").
-    public var openableSchemes: [String]
-
-    public init(
-        mediaAspectRatio: AspectRatio = .any, multipleImages: Bool = false, disableImageLoading: Bool = false,
-        customClickHandling: Bool = false, openableSchemes: [String] = []
-    ) {
-        self.mediaAspectRatio = mediaAspectRatio
-        self.multipleImages = multipleImages
-        self.disableImageLoading = disableImageLoading
-        self.customClickHandling = customClickHandling
-        self.openableSchemes = openableSchemes
-    }
+    public var openableSchemes: [String] = []
 }
 
 /// A network's answer to a load.
@@ -219,17 +185,12 @@ public protocol RewardedPresentationSource: Sendable {
 
 /// Revenue of one impression.
 @WireKeys
+@MemberwiseInit
 public struct AdValue: Sendable, Codable, Equatable {
     public var valueMicros: Int64
     public var currency: String
     /// `unknown`, `estimated`, `publisher_provided` or `precise`.
     public var precision: String
-
-    public init(valueMicros: Int64, currency: String, precision: String) {
-        self.valueMicros = valueMicros
-        self.currency = currency
-        self.precision = precision
-    }
 
     /// Whether a CPM price is one a bid could carry: a number from 0 to a million.
     public static func isPlausible(cpm: Double) -> Bool { cpm.isFinite && cpm >= 0 && cpm <= 1_000_000 }
@@ -240,5 +201,4 @@ public struct AdValue: Sendable, Codable, Equatable {
         guard Self.isPlausible(cpm: cpm) else { return nil }
         self.init(valueMicros: Int64((cpm * 1000).rounded()), currency: currency, precision: precision)
     }
-
 }

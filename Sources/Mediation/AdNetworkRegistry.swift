@@ -14,23 +14,14 @@ public struct AdNetworkRegistry: Sendable {
 }
 
 /// One configured network: its type, setup, and when to set it up.
+@MemberwiseInit
 public struct AdNetworkConfiguration: Sendable, Equatable {
     public var name: String
     /// Its `setup`, decoded by its type when the configuration was read; nil: its defaults.
     public var setup: DecodedOptions?
     /// Set up when the daemon starts (the default), or on its first load.
-    public var lazy: Bool
-    public var initTimeout: Duration
+    public var lazy: Bool = false
+    public var initTimeout: Duration = Self.standardInitTimeout
     /// A network's deadline to be set up, unless the configuration sets one.
     public static let standardInitTimeout = Duration.seconds(10)
-
-    public init(
-        name: String, setup: DecodedOptions? = nil, lazy: Bool = false,
-        initTimeout: Duration = standardInitTimeout
-    ) {
-        self.name = name
-        self.setup = setup
-        self.lazy = lazy
-        self.initTimeout = initTimeout
-    }
 }

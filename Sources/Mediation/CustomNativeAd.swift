@@ -2,36 +2,24 @@ import SharedTypes
 
 /// A custom native format's ad: named assets the client reads by key and renders itself.
 @WireKeys
+@MemberwiseInit
 public struct CustomNativeAd: Sendable, Codable, Equatable {
     public var formatID: String
     /// By key; the AdChoices overlay, when the ad has one, is the asset `AdChoices`.
     public var assets: [String: CustomNativeAsset]
     /// The ad's main media: its video content when it has some, else its main image.
     public var media: CustomNativeMedia?
-
-    public init(formatID: String, assets: [String: CustomNativeAsset], media: CustomNativeMedia? = nil) {
-        self.formatID = formatID
-        self.assets = assets
-        self.media = media
-    }
-
 }
 
 /// A custom native ad's main media.
 @WireKeys
+@MemberwiseInit
 public struct CustomNativeMedia: Sendable, Codable, Equatable {
     public var hasVideoContent: Bool
     /// The video's URL, when it has video content.
     public var videoURL: String?
     /// The main image, when it has no video content.
     public var image: NativeImage?
-
-    public init(hasVideoContent: Bool, videoURL: String? = nil, image: NativeImage? = nil) {
-        self.hasVideoContent = hasVideoContent
-        self.videoURL = videoURL
-        self.image = image
-    }
-
 }
 
 /// One asset of a custom native ad.

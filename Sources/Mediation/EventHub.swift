@@ -1,5 +1,6 @@
 import DequeModule
 import Logging
+import SharedTypes
 import Synchronization
 import Timing
 
@@ -9,14 +10,10 @@ import Timing
 /// are kept, so that a subscriber resuming after the id it saw last gets those it missed, then
 /// the live ones, with none twice and none skipped; with a journal they outlive a restart.
 public final class EventHub: Sendable {
+    @MemberwiseInit
     public struct Filter: Sendable {
         public var adUnit: String?
         public var adID: String?
-
-        public init(adUnit: String? = nil, adID: String? = nil) {
-            self.adUnit = adUnit
-            self.adID = adID
-        }
 
         func passes(_ event: AdEvent) -> Bool {
             (adUnit == nil || adUnit == event.adUnit) && (adID == nil || adID == event.adID)

@@ -1,3 +1,4 @@
+import SharedTypes
 import Timing
 
 /// Where the event stream's recent events are kept across restarts, so that their numbers go
@@ -17,14 +18,10 @@ public protocol EventJournal: Sendable {
 }
 
 /// How many events are kept for resuming, and for how long.
+@MemberwiseInit
 public struct EventRetention: Sendable, Equatable {
-    public var count: Int
-    public var age: Duration
-
-    public init(count: Int = 10_000, age: Duration = .seconds(86_400)) {
-        self.count = count
-        self.age = age
-    }
+    public var count: Int = 10_000
+    public var age: Duration = .seconds(86_400)
 
     /// The oldest time (wall-clock ms) an event published by `now` is still kept at.
     func horizon(at now: Int64) -> Int64 { now - age.wholeMilliseconds }

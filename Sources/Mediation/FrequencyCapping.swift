@@ -1,15 +1,13 @@
+import SharedTypes
+
 /// How often one app (one peer uid) may be shown a unit's ads: at most `impressions` per
 /// window for each cap, and at least `pacing` between two. The strictest rule wins.
 public struct FrequencyCapping: Sendable, Equatable {
     /// At most `impressions` in any window of `per`.
+    @MemberwiseInit
     public struct Cap: Sendable, Equatable {
         public var impressions: Int
         public var per: Duration
-
-        public init(impressions: Int, per: Duration) {
-            self.impressions = impressions
-            self.per = per
-        }
     }
 
     public var caps: [Cap]

@@ -1,15 +1,12 @@
+import SharedTypes
+
 /// One impression of a unit that has frequency caps or pacing: which app (peer uid; nil when
 /// the socket cannot say) saw it, and when (wall-clock ms).
+@MemberwiseInit
 public struct CappedImpression: Sendable, Equatable {
     public var adUnit: String
     public var uid: UInt32?
     public var at: Int64
-
-    public init(adUnit: String, uid: UInt32?, at: Int64) {
-        self.adUnit = adUnit
-        self.uid = uid
-        self.at = at
-    }
 }
 
 /// Where the impressions that frequency caps count are kept, durably, so that a restart does

@@ -2,6 +2,7 @@ import SharedTypes
 
 /// A native ad in the one schema every network's ad is mapped to: the client lays it out.
 @WireKeys
+@MemberwiseInit
 public struct NativeAd: Sendable, Codable, Equatable {
     public var headline: String
     public var body: String?
@@ -12,33 +13,12 @@ public struct NativeAd: Sendable, Codable, Equatable {
     public var starRating: Double?
     public var icon: NativeImage?
     /// The main image first; only the first unless the load asked for `multiple_images`.
-    public var images: [NativeImage]
+    public var images: [NativeImage] = []
     /// Width over height of the main media.
     public var mediaAspectRatio: Double?
-    public var hasVideoContent: Bool
+    public var hasVideoContent: Bool = false
     public var adChoices: AdChoices?
-    public var extraAssets: [String: String]
-
-    public init(
-        headline: String, body: String? = nil, callToAction: String? = nil, advertiser: String? = nil,
-        store: String? = nil, price: String? = nil, starRating: Double? = nil, icon: NativeImage? = nil,
-        images: [NativeImage] = [], mediaAspectRatio: Double? = nil, hasVideoContent: Bool = false,
-        adChoices: AdChoices? = nil, extraAssets: [String: String] = [:]
-    ) {
-        self.headline = headline
-        self.body = body
-        self.callToAction = callToAction
-        self.advertiser = advertiser
-        self.store = store
-        self.price = price
-        self.starRating = starRating
-        self.icon = icon
-        self.images = images
-        self.mediaAspectRatio = mediaAspectRatio
-        self.hasVideoContent = hasVideoContent
-        self.adChoices = adChoices
-        self.extraAssets = extraAssets
-    }
+    public var extraAssets: [String: String] = [:]
 
     /// Only the headline is required; a house ad's file leaves out what it does not have.
     public init(from decoder: any Decoder) throws {
@@ -61,21 +41,14 @@ public struct NativeAd: Sendable, Codable, Equatable {
 
 /// An image asset: its URL and scale, and its bytes (base64) when the daemon loaded them.
 @WireKeys
+@MemberwiseInit
 public struct NativeImage: Sendable, Codable, Equatable {
     public var url: String
-    public var scale: Double
+    public var scale: Double = 1
     public var width: Int?
     public var height: Int?
     /// Base64 of the image bytes; nil with `disable_image_loading`.
     public var data: String?
-
-    public init(url: String, scale: Double = 1, width: Int? = nil, height: Int? = nil, data: String? = nil) {
-        self.url = url
-        self.scale = scale
-        self.width = width
-        self.height = height
-        self.data = data
-    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -95,14 +68,9 @@ public struct NativeImage: Sendable, Codable, Equatable {
 
 /// The AdChoices overlay: its icon and where it leads.
 @WireKeys
+@MemberwiseInit
 public struct AdChoices: Sendable, Codable, Equatable {
     public var icon: NativeImage?
     public var url: String
     public var text: String?
-
-    public init(icon: NativeImage? = nil, url: String, text: String? = nil) {
-        self.icon = icon
-        self.url = url
-        self.text = text
-    }
 }

@@ -1,5 +1,8 @@
+import SharedTypes
+
 /// A tracker ping the daemon owes: stored before the call that caused it answers, removed once
 /// the tracker answered or the ping was given up.
+@MemberwiseInit
 public struct OwedPing: Sendable, Equatable {
     /// The store's id (increasing in the order pings were stored).
     public var id: Int64
@@ -11,15 +14,6 @@ public struct OwedPing: Sendable, Equatable {
     public var attempts: Int
     /// When the next try is due, wall-clock milliseconds.
     public var dueAt: Int64
-
-    public init(id: Int64, url: String, kind: TrackerQueue.Kind, createdAt: Int64, attempts: Int, dueAt: Int64) {
-        self.id = id
-        self.url = url
-        self.kind = kind
-        self.createdAt = createdAt
-        self.attempts = attempts
-        self.dueAt = dueAt
-    }
 }
 
 /// One commit of the outbox: pings to store, pings settled (sent, refused or given up) and
@@ -41,14 +35,10 @@ public struct OutboxCommit: Sendable {
 
 /// What a commit did: the pings it added, with their ids in order, and how many of the oldest
 /// owed pings it gave up to stay within `OutboxCommit.maximumOwed`.
+@MemberwiseInit
 public struct OutboxCommitted: Sendable {
     public var added: [OwedPing]
-    public var givenUp: Int
-
-    public init(added: [OwedPing], givenUp: Int = 0) {
-        self.added = added
-        self.givenUp = givenUp
-    }
+    public var givenUp: Int = 0
 }
 
 /// Where the tracker queue keeps what it owes, durably: a commit is on disk when `commit`

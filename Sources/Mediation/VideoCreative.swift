@@ -3,6 +3,7 @@ import SharedTypes
 /// The video a rewarded ad plays, as the client's player needs it: the media file chosen
 /// for this device, its length, when it may be skipped, and where a click leads.
 @WireKeys
+@MemberwiseInit
 public struct VideoCreative: Sendable, Codable, Equatable {
     public var mediaURL: String
     public var mimeType: String
@@ -15,20 +16,4 @@ public struct VideoCreative: Sendable, Codable, Equatable {
     @WireName("skip_offset_ms") public var skipOffsetMilliseconds: Int?
     public var clickThrough: String?
     public var adChoices: AdChoices?
-
-    public init(
-        mediaURL: String, mimeType: String, width: Int? = nil, height: Int? = nil, bitrate: Int? = nil,
-        durationMilliseconds: Int, skipOffsetMilliseconds: Int? = nil, clickThrough: String? = nil,
-        adChoices: AdChoices? = nil
-    ) {
-        self.mediaURL = mediaURL
-        self.mimeType = mimeType
-        self.width = width
-        self.height = height
-        self.bitrate = bitrate
-        self.durationMilliseconds = durationMilliseconds
-        self.skipOffsetMilliseconds = skipOffsetMilliseconds
-        self.clickThrough = clickThrough
-        self.adChoices = adChoices
-    }
 }

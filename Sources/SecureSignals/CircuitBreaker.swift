@@ -4,15 +4,11 @@ import Timing
 /// When to stop asking an adapter that keeps failing: after `failures` consecutive failures it
 /// is skipped, answering `circuit_open` at once, for `coolDown`; then one request tries it
 /// again (half open), and closes the circuit by succeeding or opens it anew by failing.
+@MemberwiseInit
 public struct CircuitBreakerSettings: Sendable, Equatable {
     /// Zero turns the breaker off.
-    public var failures: Int
-    public var coolDown: Duration
-
-    public init(failures: Int = 3, coolDown: Duration = .seconds(10)) {
-        self.failures = failures
-        self.coolDown = coolDown
-    }
+    public var failures: Int = 3
+    public var coolDown: Duration = .seconds(10)
 }
 
 /// The breaker of one adapter, on instants of its host's clock. Not thread-safe: its host

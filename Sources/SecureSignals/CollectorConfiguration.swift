@@ -49,14 +49,10 @@ public struct AdapterConfiguration: Sendable, Equatable {
 }
 
 /// A bidder that may read signals: envelopes are sealed with the key its `keys` hold now.
+@MemberwiseInit
 public struct Recipient: Sendable {
     public var name: String
     public var keys: RecipientKeys
-
-    public init(name: String, keys: RecipientKeys) {
-        self.name = name
-        self.keys = keys
-    }
 
     /// A recipient with one fixed key.
     public init(name: String, sealer: EnvelopeSealer) {
@@ -65,31 +61,18 @@ public struct Recipient: Sendable {
 }
 
 /// Everything the collector needs; the daemon builds it from its configuration file.
+@MemberwiseInit
 public struct CollectorConfiguration: Sendable {
     public var adapters: [AdapterConfiguration]
     public var recipients: [String: Recipient]
     /// The default deadline of a whole request: collection and encryption.
-    public var requestTimeout: Duration
+    public var requestTimeout: Duration = Self.standardRequestTimeout
     /// The largest signal an adapter may return, in bytes.
-    public var maxSignalBytes: Int
+    public var maxSignalBytes: Int = Self.standardMaxSignalBytes
     public var stateDirectory: URL
     /// The ephemeral keys made ahead of need for seals (`performance.ephemeral_key_pool`); 0
     /// makes each inline.
-    public var ephemeralKeyPool: Int
-
-    public init(
-        adapters: [AdapterConfiguration], recipients: [String: Recipient],
-        requestTimeout: Duration = standardRequestTimeout,
-        maxSignalBytes: Int = standardMaxSignalBytes, stateDirectory: URL,
-        ephemeralKeyPool: Int = standardEphemeralKeyPool
-    ) {
-        self.ephemeralKeyPool = ephemeralKeyPool
-        self.adapters = adapters
-        self.recipients = recipients
-        self.requestTimeout = requestTimeout
-        self.maxSignalBytes = maxSignalBytes
-        self.stateDirectory = stateDirectory
-    }
+    public var ephemeralKeyPool: Int = Self.standardEphemeralKeyPool
 }
 
 extension AdapterConfiguration {

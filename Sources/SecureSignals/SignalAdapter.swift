@@ -60,13 +60,7 @@ extension SignalAdapter {
     /// An instance made with `options` as its type decoded them (its defaults when nil): how the
     /// registry makes a configured adapter.
     public static func make(options: DecodedOptions?, context: AdapterContext) async throws -> Self {
-        let typed: Options
-        do {
-            typed = try DecodedOptions.typed(options, as: Options.self, at: "options")
-        } catch {
-            throw SignalError(.adapterInitFailed, error.description)
-        }
-        return try await Self(options: typed, context: context)
+        try await Self(options: DecodedOptions.settingUp(options, as: Options.self, at: "options"), context: context)
     }
 }
 
@@ -83,18 +77,15 @@ public enum Signal: Sendable, Equatable {
 }
 
 /// One ad request, as an adapter sees it.
+@MemberwiseInit
 public struct SignalRequest: Sendable {
     public var requestID: String
     /// The device's privacy state; nil while none has been set, which counts as no consent.
     public var privacy: PrivacyState?
-
-    public init(requestID: String, privacy: PrivacyState?) {
-        self.requestID = requestID
-        self.privacy = privacy
-    }
 }
 
 /// What an adapter gets at init, besides its options.
+@MemberwiseInit
 public struct AdapterContext: Sendable {
     /// The configured instance name (several instances of one adapter type may run).
     public var name: String
@@ -102,23 +93,9 @@ public struct AdapterContext: Sendable {
     public var stateDirectory: URL
     public var logger: Logger
     /// How long the adapter may take to initialize before it counts as failed.
-    public var initTimeout: Duration
+    public var initTimeout: Duration = AdapterConfiguration.standardInitTimeout
     /// The daemon's clock: an adapter that waits for time waits on it.
-    public var clock: any Clock<Duration>
+    public var clock: any Clock<Duration> = ContinuousClock()
     /// Where the adapter's own metrics go.
-    public var metrics: any MetricsFactory
-
-    public init(
-        name: String, stateDirectory: URL, logger: Logger,
-        initTimeout: Duration = AdapterConfiguration.standardInitTimeout,
-        clock: any Clock<Duration> = ContinuousClock(),
-        metrics: any MetricsFactory = MetricsSystem.factory
-    ) {
-        self.name = name
-        self.stateDirectory = stateDirectory
-        self.logger = logger
-        self.initTimeout = initTimeout
-        self.clock = clock
-        self.metrics = metrics
-    }
+    public var metrics: any MetricsFactory = MetricsSystem.factory
 }

@@ -10,6 +10,7 @@ public enum AdapterState: String, Sendable, Codable {
 /// One adapter as `GET /v1/adapters` shows it: every field, unknown ones as null, so that
 /// clients see one shape.
 @WireKeys
+@MemberwiseInit
 public struct AdapterStatus: Sendable, Codable, Equatable {
     public var name: String
     public var kind: String
@@ -22,19 +23,4 @@ public struct AdapterStatus: Sendable, Codable, Equatable {
     public var circuit: CircuitStatus
     /// For `exec` adapters: the program's process, restarts and faults.
     @Nullable public var program: ProgramStatus?
-
-    public init(
-        name: String, kind: String, state: AdapterState, description: String, initLatencyMilliseconds: Double?,
-        adapterVersion: SemanticVersion?, sdkVersion: SemanticVersion?, circuit: CircuitStatus, program: ProgramStatus?
-    ) {
-        self.name = name
-        self.kind = kind
-        self.state = state
-        self.description = description
-        self.initLatencyMilliseconds = initLatencyMilliseconds
-        self.adapterVersion = adapterVersion
-        self.sdkVersion = sdkVersion
-        self.circuit = circuit
-        self.program = program
-    }
 }

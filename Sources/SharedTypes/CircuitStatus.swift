@@ -1,5 +1,6 @@
 /// A circuit breaker's state as `GET /v1/adapters` shows it.
 @WireKeys
+@MemberwiseInit
 public struct CircuitStatus: Sendable, Codable, Equatable {
     public enum State: String, Sendable, Codable {
         case closed
@@ -14,11 +15,4 @@ public struct CircuitStatus: Sendable, Codable, Equatable {
     @WireName("retry_in_ms") @Nullable public var retryInMilliseconds: Double?
     /// How many times it opened since the daemon started.
     public var opened: Int
-
-    public init(state: State, consecutiveFailures: Int, retryInMilliseconds: Double?, opened: Int) {
-        self.state = state
-        self.consecutiveFailures = consecutiveFailures
-        self.retryInMilliseconds = retryInMilliseconds
-        self.opened = opened
-    }
 }

@@ -1,6 +1,7 @@
 /// One sealed signal in a collection's answer; `recipient` and `key_id` are null for a signal
 /// the adapter sealed itself.
 @WireKeys
+@MemberwiseInit
 public struct SealedSignal: Sendable, Codable, Equatable {
     public var adapter: String
     public var adapterVersion: SemanticVersion
@@ -11,52 +12,26 @@ public struct SealedSignal: Sendable, Codable, Equatable {
     public var envelope: String
     /// Whether the plaintext came from the adapter's cache (the envelope is always new).
     public var cached: Bool
-
-    public init(
-        adapter: String, adapterVersion: SemanticVersion, sdkVersion: SemanticVersion, recipient: String?, keyID: Int?,
-        envelope: String, cached: Bool
-    ) {
-        self.adapter = adapter
-        self.adapterVersion = adapterVersion
-        self.sdkVersion = sdkVersion
-        self.recipient = recipient
-        self.keyID = keyID
-        self.envelope = envelope
-        self.cached = cached
-    }
-
 }
 
 /// An adapter that could not answer a request, and why; `recipient` names the one recipient
 /// it could not be sealed for (`no_recipient_key`) while its other recipients got theirs.
 @WireKeys
+@MemberwiseInit
 public struct AdapterFailure: Sendable, Codable, Equatable {
     public var adapter: String
     public var recipient: String?
     public var code: SignalError.Code
     public var message: String
-
-    public init(adapter: String, recipient: String? = nil, code: SignalError.Code, message: String) {
-        self.adapter = adapter
-        self.recipient = recipient
-        self.code = code
-        self.message = message
-    }
 }
 
 /// The answer to one request: what arrived in time, and an error for each adapter that did not.
 @WireKeys
+@MemberwiseInit
 public struct CollectionResult: Sendable, Codable, Equatable {
     public var requestID: String
     public var signals: [SealedSignal]
     public var errors: [AdapterFailure]
-
-    public init(requestID: String, signals: [SealedSignal], errors: [AdapterFailure]) {
-        self.requestID = requestID
-        self.signals = signals
-        self.errors = errors
-    }
-
 }
 
 /// Where an ad network gets the secure signals it attaches to its requests: the daemon's

@@ -31,4 +31,16 @@ public struct DecodedOptions: Sendable, Equatable {
         }
         return typed
     }
+
+    /// `typed(_:as:at:)` for what an adapter or a network is set up with: options it cannot
+    /// take fail its setup (`adapter_init_failed`).
+    public static func settingUp<Options: Decodable & Sendable & Equatable>(
+        _ options: DecodedOptions?, as type: Options.Type, at path: String
+    ) throws(SignalError) -> Options {
+        do {
+            return try typed(options, as: type, at: path)
+        } catch {
+            throw SignalError(.adapterInitFailed, error.description)
+        }
+    }
 }

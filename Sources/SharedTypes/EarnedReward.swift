@@ -1,5 +1,6 @@
 /// A reward a user earned, as the ledger keeps it until it is claimed (and for a while after).
 @WireKeys
+@MemberwiseInit
 public struct EarnedReward: Sendable, Codable, Equatable {
     /// A UUID, the same in the `reward_earned` event, the SSV callback and the claim.
     public var transactionID: String
@@ -14,22 +15,6 @@ public struct EarnedReward: Sendable, Codable, Equatable {
     /// Wall-clock milliseconds.
     @WireName("earned_at_ms") public var earnedAt: Int64
     @Nullable @WireName("claimed_at_ms") public var claimedAt: Int64?
-
-    public init(
-        transactionID: String, adID: String, adUnit: String, rewardType: String, rewardAmount: Double,
-        customData: String?, userID: String?, uid: UInt32?, earnedAt: Int64, claimedAt: Int64? = nil
-    ) {
-        self.transactionID = transactionID
-        self.adID = adID
-        self.adUnit = adUnit
-        self.rewardType = rewardType
-        self.rewardAmount = rewardAmount
-        self.customData = customData
-        self.userID = userID
-        self.uid = uid
-        self.earnedAt = earnedAt
-        self.claimedAt = claimedAt
-    }
 
     /// The amount as a person (and Google's SSV) writes it: `10`, not `10.0`.
     public var amountText: String {

@@ -1,5 +1,6 @@
 /// `GET /v1/health`: liveness, how many adapters are in each state, and the daemon's version.
 @WireKeys
+@MemberwiseInit
 public struct HealthReport: Codable, Sendable, Equatable {
     public var status: String
     /// Adapters by state: `initializing`, `ready`, `failed`, `timed_out`.
@@ -8,12 +9,4 @@ public struct HealthReport: Codable, Sendable, Equatable {
     public var version: String
     /// What is allowed but should not reach production, e.g. sealing for the public demo key.
     public var warnings: [String]
-
-    public init(status: String, adapters: [String: Int], uptimeSeconds: Double, version: String, warnings: [String]) {
-        self.status = status
-        self.adapters = adapters
-        self.uptimeSeconds = uptimeSeconds
-        self.version = version
-        self.warnings = warnings
-    }
 }

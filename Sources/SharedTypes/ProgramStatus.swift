@@ -2,6 +2,7 @@
 /// unknown ones as null): enough to tell a healthy program from one that crashes, hangs or
 /// writes garbage.
 @WireKeys
+@MemberwiseInit
 public struct ProgramStatus: Sendable, Codable, Equatable {
     public enum State: String, Sendable, Codable {
         /// Started, not yet initialized.
@@ -26,18 +27,4 @@ public struct ProgramStatus: Sendable, Codable, Equatable {
     public var unmatchedReplies: Int
     /// Lines of stderr left out of the log by its rate limit.
     public var suppressedStderrLines: Int
-
-    public init(
-        state: State, pid: Int32?, restarts: Int, lastExit: String?, restartInMilliseconds: Double?,
-        droppedLines: Int, unmatchedReplies: Int, suppressedStderrLines: Int
-    ) {
-        self.state = state
-        self.pid = pid
-        self.restarts = restarts
-        self.lastExit = lastExit
-        self.restartInMilliseconds = restartInMilliseconds
-        self.droppedLines = droppedLines
-        self.unmatchedReplies = unmatchedReplies
-        self.suppressedStderrLines = suppressedStderrLines
-    }
 }

@@ -18,6 +18,7 @@ public enum RecipientKeyState: String, Sendable, Codable {
 /// One recipient as `GET /v1/recipients` shows it: every field, unknown ones as null, so that
 /// clients see one shape.
 @WireKeys
+@MemberwiseInit
 public struct RecipientStatus: Sendable, Codable, Equatable {
     public var name: String
     public var source: RecipientKeySourceKind
@@ -36,31 +37,11 @@ public struct RecipientStatus: Sendable, Codable, Equatable {
     /// When the daemon fetches the set next (RFC 3339): at about half its lifetime, or after a
     /// failure's backoff; null for files, or before the refresh has started.
     @Nullable public var nextFetchAt: String?
-
-    public init(
-        name: String, source: RecipientKeySourceKind, url: String?, keyIDs: [Int], fetchedAt: String?,
-        freshUntil: String?, staleUntil: String?, state: RecipientKeyState, lastError: String?,
-        nextFetchAt: String? = nil
-    ) {
-        self.name = name
-        self.source = source
-        self.url = url
-        self.keyIDs = keyIDs
-        self.fetchedAt = fetchedAt
-        self.freshUntil = freshUntil
-        self.staleUntil = staleUntil
-        self.state = state
-        self.lastError = lastError
-        self.nextFetchAt = nextFetchAt
-    }
 }
 
 /// The answer of `GET /v1/recipients`, by name.
 @WireKeys
+@MemberwiseInit
 public struct RecipientList: Sendable, Codable, Equatable {
     public var recipients: [RecipientStatus]
-
-    public init(recipients: [RecipientStatus]) {
-        self.recipients = recipients
-    }
 }

@@ -1,5 +1,6 @@
 /// What a bidder finds inside an envelope after opening it.
 @WireKeys
+@MemberwiseInit
 public struct SignalPayload: Sendable, Codable, Equatable {
     public var v: Int
     public var adapter: String
@@ -9,17 +10,4 @@ public struct SignalPayload: Sendable, Codable, Equatable {
     @WireName("issued_at_ms") public var issuedAtMilliseconds: Int64
     /// Base64 of the raw signal.
     public var signal: String
-
-    public init(
-        v: Int, adapter: String, adapterVersion: SemanticVersion, sdkVersion: SemanticVersion, requestID: String,
-        issuedAtMilliseconds: Int64, signal: String
-    ) {
-        self.v = v
-        self.adapter = adapter
-        self.adapterVersion = adapterVersion
-        self.sdkVersion = sdkVersion
-        self.requestID = requestID
-        self.issuedAtMilliseconds = issuedAtMilliseconds
-        self.signal = signal
-    }
 }

@@ -1,6 +1,6 @@
 /// The HPKE algorithm identifiers this implementation supports (RFC 9180 §7).
 public enum HPKE {
-    public enum KEM: UInt16, CaseIterable, Sendable, CustomStringConvertible {
+    public enum KEM: UInt16, CaseIterable, Sendable, CustomStringConvertible, HPKEAlgorithm {
         case x25519HKDFSHA256 = 0x0020
 
         /// Length of an encapsulated key and of a public key, in bytes.
@@ -9,30 +9,20 @@ public enum HPKE {
         var sharedSecretLength: Int { 32 }
         public var description: String { "DHKEM(X25519, HKDF-SHA256) (0x0020)" }
 
-        init(id: UInt16) throws {
-            guard let kem = KEM(rawValue: id) else {
-                throw CryptoError.unsupportedAlgorithm(kind: "kem", id: id)
-            }
-            self = kem
-        }
+        static let kind = "kem"
     }
 
-    public enum KDF: UInt16, CaseIterable, Sendable, CustomStringConvertible {
+    public enum KDF: UInt16, CaseIterable, Sendable, CustomStringConvertible, HPKEAlgorithm {
         case hkdfSHA256 = 0x0001
 
         /// Nh: the digest length, in bytes.
         var hashLength: Int { 32 }
         public var description: String { "HKDF-SHA256 (0x0001)" }
 
-        init(id: UInt16) throws {
-            guard let kdf = KDF(rawValue: id) else {
-                throw CryptoError.unsupportedAlgorithm(kind: "kdf", id: id)
-            }
-            self = kdf
-        }
+        static let kind = "kdf"
     }
 
-    public enum AEAD: UInt16, CaseIterable, Sendable, CustomStringConvertible {
+    public enum AEAD: UInt16, CaseIterable, Sendable, CustomStringConvertible, HPKEAlgorithm {
         case aes128GCM = 0x0001
         case aes256GCM = 0x0002
         case chaCha20Poly1305 = 0x0003
@@ -60,12 +50,7 @@ public enum HPKE {
 
         public var description: String { "\(name) (0x\(hex16(rawValue)))" }
 
-        init(id: UInt16) throws {
-            guard let aead = AEAD(rawValue: id) else {
-                throw CryptoError.unsupportedAlgorithm(kind: "aead", id: id)
-            }
-            self = aead
-        }
+        static let kind = "aead"
     }
 
     /// One KEM, KDF and AEAD: everything a sender and a recipient must agree on.
@@ -92,5 +77,21 @@ extension FixedWidthInteger {
     /// I2OSP: the integer as big-endian bytes of its own width.
     var bigEndianBytes: [UInt8] {
         withUnsafeBytes(of: self.bigEndian) { Array($0) }
+    }
+}
+
+/// One of HPKE's algorithm registries (KEM, KDF, AEAD): an algorithm is read from its id,
+/// and an id this implementation lacks is refused naming the registry.
+protocol HPKEAlgorithm: RawRepresentable<UInt16> {
+    /// "kem", "kdf" or "aead", as `CryptoError.unsupportedAlgorithm` names it.
+    static var kind: String { get }
+}
+
+extension HPKEAlgorithm {
+    init(id: UInt16) throws {
+        guard let algorithm = Self(rawValue: id) else {
+            throw CryptoError.unsupportedAlgorithm(kind: Self.kind, id: id)
+        }
+        self = algorithm
     }
 }

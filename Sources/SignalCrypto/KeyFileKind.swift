@@ -4,26 +4,10 @@ extension X25519PublicKey {
     /// Reads a PEM public key ("BEGIN PUBLIC KEY", as `openssl pkey -pubout` writes it) that
     /// must be X25519.
     public init(pemRepresentation pem: [UInt8]) throws {
-        let pkey: OpaquePointer? = pem.withUnsafeBytes { bytes in
-            guard let bio = BIO_new(BIO_s_mem()) else { return nil }
-            defer { BIO_free(bio) }
-            guard BIO_write(bio, bytes.baseAddress, Int32(bytes.count)) == Int32(bytes.count) else { return nil }
-            return PEM_read_bio_PUBKEY(bio, nil, nil, nil)
-        }
-        guard let pkey else {
-            ERR_clear_error()
+        guard let key = PEMKeys.readPublicKey(pem) else {
             throw CryptoError.invalidPublicKey("not a PEM public key")
         }
-        defer { EVP_PKEY_free(pkey) }
-        guard EVP_PKEY_get_base_id(pkey) == EVP_PKEY_X25519 else {
-            throw CryptoError.invalidPublicKey("not an X25519 public key")
-        }
-        var raw = [UInt8](repeating: 0, count: 32)
-        var length = raw.count
-        guard EVP_PKEY_get_raw_public_key(pkey, &raw, &length) == 1, length == 32 else {
-            throw CryptoError.invalidPublicKey("cannot read the raw public key")
-        }
-        try self.init(rawRepresentation: raw)
+        try self.init(rawRepresentation: key.x25519PublicBytes(invalid: CryptoError.invalidPublicKey))
     }
 }
 

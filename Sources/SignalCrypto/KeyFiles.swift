@@ -24,22 +24,12 @@ extension X25519PrivateKey {
 public enum KeyFiles {
     /// Reads a PEM X25519 private key, refusing a file that group or others can read.
     public static func readPrivateKey(at path: String) throws -> X25519PrivateKey {
-        let pem = try readFile(at: path, secret: true)
-        do {
-            return try X25519PrivateKey(pemRepresentation: pem)
-        } catch let error as CryptoError {
-            throw CryptoError.keyFile(path: path, reason: error.description)
-        }
+        try readKey(at: path, secret: true) { try X25519PrivateKey(pemRepresentation: $0) }
     }
 
     /// Reads a `.keyconfig` file: one RFC 9458 key configuration, or a collection.
     public static func readKeyConfigs(at path: String) throws -> [KeyConfig] {
-        let bytes = try readFile(at: path, secret: false)
-        do {
-            return try bytes.withUnsafeBytes { try KeyConfig.decodeAny($0) }
-        } catch let error as CryptoError {
-            throw CryptoError.keyFile(path: path, reason: error.description)
-        }
+        try readKey(at: path, secret: false) { bytes in try bytes.withUnsafeBytes { try KeyConfig.decodeAny($0) } }
     }
 
     public static func writePrivateKey(_ key: X25519PrivateKey, to path: String, overwrite: Bool) throws {
@@ -49,6 +39,16 @@ public enum KeyFiles {
 
     public static func writeKeyConfig(_ config: KeyConfig, to path: String, overwrite: Bool) throws {
         try config.encoded().withUnsafeBytes { try writeFile($0, to: path, mode: 0o644, overwrite: overwrite) }
+    }
+
+    /// What `parse` makes of the file at `path`; what it refuses is reported as that file's fault.
+    static func readKey<Key>(at path: String, secret: Bool, _ parse: (SecretBytes) throws -> Key) throws -> Key {
+        let bytes = try readFile(at: path, secret: secret)
+        do {
+            return try parse(bytes)
+        } catch let error as CryptoError {
+            throw CryptoError.keyFile(path: path, reason: error.description)
+        }
     }
 
     /// The whole file, held as a secret when it is one (then group/other access is refused).

@@ -1,16 +1,30 @@
 import CLibCrypto
 
-/// PEM private keys through libcrypto's secure heap: read (PKCS#8 or OpenSSL's traditional
-/// forms) and written (unencrypted PKCS#8), for every kind of key the daemon holds.
+/// PEM keys through libcrypto: private keys on its secure heap, read (PKCS#8 or OpenSSL's
+/// traditional forms) and written (unencrypted PKCS#8), for every kind of key the daemon
+/// holds; and public keys, read.
 enum PEMKeys {
     /// The key in `pem`, or nil when it holds none (libcrypto's error queue cleared).
     static func readPrivateKey(_ pem: SecretBytes) -> EVPKey? {
-        let pkey: OpaquePointer? = pem.withUnsafeBytes { bytes in
-            guard let bio = BIO_new(BIO_s_secmem()) else { return nil }
+        pem.withUnsafeBytes { read($0, through: BIO_s_secmem()) { PEM_read_bio_PrivateKey($0, nil, nil, nil) } }
+    }
+
+    /// The public key in `pem` ("BEGIN PUBLIC KEY"), or nil when it holds none.
+    static func readPublicKey(_ pem: [UInt8]) -> EVPKey? {
+        pem.withUnsafeBytes { read($0, through: BIO_s_mem()) { PEM_read_bio_PUBKEY($0, nil, nil, nil) } }
+    }
+
+    /// What `parse` reads from `bytes` in a memory BIO of `method`; nil, with libcrypto's error
+    /// queue cleared, when it reads nothing.
+    private static func read(
+        _ bytes: UnsafeRawBufferPointer, through method: OpaquePointer?, _ parse: (OpaquePointer) -> OpaquePointer?
+    ) -> EVPKey? {
+        let pkey: OpaquePointer? = {
+            guard let bio = BIO_new(method) else { return nil }
             defer { BIO_free(bio) }
             guard BIO_write(bio, bytes.baseAddress, Int32(bytes.count)) == Int32(bytes.count) else { return nil }
-            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
-        }
+            return parse(bio)
+        }()
         guard let pkey else {
             ERR_clear_error()
             return nil

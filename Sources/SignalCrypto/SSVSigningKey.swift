@@ -91,12 +91,7 @@ public struct SSVSigningKey: Sendable {
 extension KeyFiles {
     /// Reads a PEM P-256 SSV signing key, refusing a file that group or others can read.
     public static func readSSVSigningKey(at path: String) throws -> SSVSigningKey {
-        let pem = try readFile(at: path, secret: true)
-        do {
-            return try SSVSigningKey(pemRepresentation: pem)
-        } catch let error as CryptoError {
-            throw CryptoError.keyFile(path: path, reason: error.description)
-        }
+        try readKey(at: path, secret: true) { try SSVSigningKey(pemRepresentation: $0) }
     }
 
     public static func writeSSVSigningKey(_ key: SSVSigningKey, to path: String, overwrite: Bool) throws {

@@ -5,6 +5,18 @@ final class EVPKey: @unchecked Sendable {
     let pointer: OpaquePointer
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
     deinit { EVP_PKEY_free(pointer) }
+
+    /// The 32 bytes of this X25519 key's public half; `invalid` makes the error for a key of
+    /// another kind, or one libcrypto cannot read them from.
+    func x25519PublicBytes(invalid: (String) -> CryptoError) throws -> [UInt8] {
+        guard EVP_PKEY_get_base_id(pointer) == EVP_PKEY_X25519 else { throw invalid("not an X25519 key") }
+        var raw = [UInt8](repeating: 0, count: 32)
+        var length = raw.count
+        guard EVP_PKEY_get_raw_public_key(pointer, &raw, &length) == 1, length == 32 else {
+            throw invalid("cannot read its public key: \(LibCrypto.lastError())")
+        }
+        return raw
+    }
 }
 
 /// An X25519 public key: a recipient's key, or the sender's ephemeral key (`enc`).
@@ -87,17 +99,9 @@ public struct X25519PrivateKey: Sendable {
 
     /// Holds `key`, which must be an X25519 key.
     init(owning key: EVPKey) throws {
-        let pkey = key.pointer
-        guard EVP_PKEY_get_base_id(pkey) == EVP_PKEY_X25519 else {
-            throw CryptoError.invalidPrivateKey("not an X25519 key")
-        }
-        var raw = [UInt8](repeating: 0, count: 32)
-        var length = raw.count
-        guard EVP_PKEY_get_raw_public_key(pkey, &raw, &length) == 1, length == 32 else {
-            throw CryptoError.invalidPrivateKey("no public key: \(LibCrypto.lastError())")
-        }
+        self.publicKey = X25519PublicKey(
+            trustedRawRepresentation: try key.x25519PublicBytes(invalid: CryptoError.invalidPrivateKey))
         self.key = key
-        self.publicKey = X25519PublicKey(trustedRawRepresentation: raw)
     }
 
     /// The 32 secret bytes, for DeriveKeyPair's tests and nothing else.

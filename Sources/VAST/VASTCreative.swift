@@ -13,50 +13,25 @@ public struct VASTCreative: Sendable, Equatable {
     /// `Linear@skipoffset`, a percentage already turned into milliseconds of the duration; nil when not skippable.
     public var skipOffsetMilliseconds: Int?
     /// Impression URLs of the InLine and of every wrapper on the chain.
-    public var impressions: [String]
+    public var impressions: [String] = []
     /// Linear tracking URLs by `Tracking@event` ("start", "firstQuartile", "complete", "skip", "close", …),
     /// of the InLine's chosen Linear and of every wrapper's Linear creatives; progress events with an offset are in
     /// `progressTracking` instead.
-    public var tracking: [String: [String]]
+    public var tracking: [String: [String]] = [:]
     /// `event="progress"` trackers with their offsets, sorted by offset.
-    public var progressTracking: [VASTProgressTracker]
+    public var progressTracking: [VASTProgressTracker] = []
     /// The InLine's `VideoClicks/ClickThrough`, or the innermost wrapper's when the InLine has none.
     public var clickThrough: String?
     /// `VideoClicks/ClickTracking` of the InLine and of every wrapper.
-    public var clickTracking: [String]
+    public var clickTracking: [String] = []
     /// Icons such as AdChoices: the InLine's, then wrappers' whose `program` the InLine does not have.
-    public var icons: [VASTIcon]
+    public var icons: [VASTIcon] = []
     /// Every Error URL of the InLine ad and of every wrapper on the chain, for a later playback error.
-    public var errorURLs: [String]
+    public var errorURLs: [String] = []
     /// The InLine's `Pricing`, or the innermost wrapper's.
     public var pricing: VASTPricing?
     /// How many wrappers were followed: 0 when the tag was an InLine.
-    public var wrapperDepth: Int
-
-    public init(
-        adID: String? = nil, adSystem: String? = nil, adTitle: String? = nil, advertiser: String? = nil,
-        mediaFile: VASTMediaFile, durationMilliseconds: Int, skipOffsetMilliseconds: Int? = nil,
-        impressions: [String] = [], tracking: [String: [String]] = [:], progressTracking: [VASTProgressTracker] = [],
-        clickThrough: String? = nil, clickTracking: [String] = [], icons: [VASTIcon] = [], errorURLs: [String] = [],
-        pricing: VASTPricing? = nil, wrapperDepth: Int = 0
-    ) {
-        self.adID = adID
-        self.adSystem = adSystem
-        self.adTitle = adTitle
-        self.advertiser = advertiser
-        self.mediaFile = mediaFile
-        self.durationMilliseconds = durationMilliseconds
-        self.skipOffsetMilliseconds = skipOffsetMilliseconds
-        self.impressions = impressions
-        self.tracking = tracking
-        self.progressTracking = progressTracking
-        self.clickThrough = clickThrough
-        self.clickTracking = clickTracking
-        self.icons = icons
-        self.errorURLs = errorURLs
-        self.pricing = pricing
-        self.wrapperDepth = wrapperDepth
-    }
+    public var wrapperDepth: Int = 0
 }
 
 /// One `MediaFile`: where the video is and what it is, to decide whether our player can play it.
@@ -73,20 +48,6 @@ public struct VASTMediaFile: Sendable, Equatable {
     public var codec: String?
     /// e.g. "VPAID", which a native player never plays.
     public var apiFramework: String?
-
-    public init(
-        url: String, mimeType: String, width: Int? = nil, height: Int? = nil, bitrate: Int? = nil,
-        delivery: String? = nil, codec: String? = nil, apiFramework: String? = nil
-    ) {
-        self.url = url
-        self.mimeType = mimeType
-        self.width = width
-        self.height = height
-        self.bitrate = bitrate
-        self.delivery = delivery
-        self.codec = codec
-        self.apiFramework = apiFramework
-    }
 }
 
 /// An `Icon` over the video (e.g. AdChoices): the image to draw and the URLs for its view and its clicks.
@@ -102,24 +63,8 @@ public struct VASTIcon: Sendable, Equatable {
     /// `Icon@yPosition`: "top", "bottom" or pixels.
     public var yPosition: String?
     public var clickThrough: String?
-    public var clickTracking: [String]
-    public var viewTracking: [String]
-
-    public init(
-        program: String? = nil, imageURL: String? = nil, width: Int? = nil, height: Int? = nil,
-        xPosition: String? = nil, yPosition: String? = nil, clickThrough: String? = nil,
-        clickTracking: [String] = [], viewTracking: [String] = []
-    ) {
-        self.program = program
-        self.imageURL = imageURL
-        self.width = width
-        self.height = height
-        self.xPosition = xPosition
-        self.yPosition = yPosition
-        self.clickThrough = clickThrough
-        self.clickTracking = clickTracking
-        self.viewTracking = viewTracking
-    }
+    public var clickTracking: [String] = []
+    public var viewTracking: [String] = []
 }
 
 /// A `Tracking event="progress"` URL to ping once playback reaches its offset.
@@ -127,11 +72,6 @@ public struct VASTProgressTracker: Sendable, Equatable {
     /// From the start of the video; an offset given as a percentage is in milliseconds of the duration.
     public var offsetMilliseconds: Int
     public var url: String
-
-    public init(offsetMilliseconds: Int, url: String) {
-        self.offsetMilliseconds = offsetMilliseconds
-        self.url = url
-    }
 }
 
 /// `Pricing`: what the ad is worth, as the ad server declared it.
@@ -141,10 +81,4 @@ public struct VASTPricing: Sendable, Equatable {
     public var currency: String
     /// e.g. "cpm", as written.
     public var model: String?
-
-    public init(value: Double, currency: String, model: String? = nil) {
-        self.value = value
-        self.currency = currency
-        self.model = model
-    }
 }

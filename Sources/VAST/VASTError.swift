@@ -26,13 +26,7 @@ public struct VASTError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Names what was wrong, e.g. "wrapper depth 6 exceeds the limit of 5 at http://…".
     public var message: String
     /// The Error URLs to fire with `code` as `[ERRORCODE]`, not yet expanded.
-    public var errorURLs: [String]
-
-    public init(code: VASTErrorCode, message: String, errorURLs: [String] = []) {
-        self.code = code
-        self.message = message
-        self.errorURLs = errorURLs
-    }
+    public var errorURLs: [String] = []
 
     public var description: String {
         "VAST error \(code.rawValue): \(message)"
@@ -45,11 +39,6 @@ public struct VASTFetchFailure: Error, Sendable, Equatable, CustomStringConverti
     public var url: String
     /// What the fetch threw, as text.
     public var reason: String
-
-    public init(url: String, reason: String) {
-        self.url = url
-        self.reason = reason
-    }
 
     public var description: String {
         "fetching the VAST tag \(VASTURLList.shown(url)) failed: \(reason)"

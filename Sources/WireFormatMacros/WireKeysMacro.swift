@@ -126,6 +126,6 @@ extension String {
 @main
 struct WireFormatMacrosPlugin: CompilerPlugin {
     let providingMacros: [any Macro.Type] = [
-        WireKeysMacro.self, MarkerMacro.self, SettingsMacro.self,
+        WireKeysMacro.self, MarkerMacro.self, SettingsMacro.self, MemberwiseInitMacro.self,
     ]
 }

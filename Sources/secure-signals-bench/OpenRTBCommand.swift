@@ -34,14 +34,8 @@ extension BenchCommand {
         func run() async throws {
             let bidder = try await LocalBidder()
             if auction { return try await runAuction(bidder) }
-            let server = try BenchDaemon(
-                daemonBinary: try daemonBinary(load.daemon), adUnits: OpenRTBBenchmark.units(endpoint: bidder.endpoint))
-            try await server.waitUntilServing()
-            let rows = try await OpenRTBBenchmark(
-                socketPath: server.socketPath, seconds: slices.seconds, connections: load.connections
-            )
-            .run()
-            printLoadRows(rows, connections: load.connections)
+            let rows = try await measure(
+                units: OpenRTBBenchmark.units(endpoint: bidder.endpoint), loads: OpenRTBBenchmark.loads)
             if rows.count == 3 {
                 print(
                     String(
@@ -52,15 +46,22 @@ extension BenchCommand {
     }
 }
 extension BenchCommand.OpenRTB {
-    private func runAuction(_ bidder: LocalBidder) async throws {
-        let server = try BenchDaemon(
-            daemonBinary: try daemonBinary(load.daemon), adUnits: AuctionBenchmark.units(bidder: bidder))
+    /// A daemon serving `units`, and `loads` of them against its floor: the rows, printed.
+    private func measure(
+        units: [String: Any], loads: [(name: String, unit: String)]
+    ) async throws -> [AdsBenchmark.Row] {
+        let server = try BenchDaemon(daemonBinary: try daemonBinary(load.daemon), adUnits: units)
         try await server.waitUntilServing()
-        let rows = try await AuctionBenchmark(
-            socketPath: server.socketPath, seconds: slices.seconds, connections: load.connections
+        let rows = try await ForcedNativeLoads(
+            socketPath: server.socketPath, seconds: slices.seconds, connections: load.connections, units: loads
         )
         .run()
         printLoadRows(rows, connections: load.connections)
+        return rows
+    }
+
+    private func runAuction(_ bidder: LocalBidder) async throws {
+        let rows = try await measure(units: AuctionBenchmark.units(bidder: bidder), loads: AuctionBenchmark.loads)
         guard rows.count == 4 else { return }
         let slowest = Bench.seconds(rows[1].p99)
         let auction = Bench.seconds(rows[2].p99)

@@ -1,24 +1,19 @@
+import SharedTypes
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// The process at the other end of a Unix socket connection: pid, uid and primary gid from
 /// SO_PEERCRED, and the groups its user belongs to (the group database: `usermod -aG` adds to it).
+@MemberwiseInit
 public struct PeerCredentials: Sendable, Equatable {
     public var pid: Int32
     public var uid: UInt32
     public var gid: UInt32
-    public var groups: [UInt32]
+    public var groups: [UInt32] = []
     /// Its process's cgroup and executable, which apps may be recognized by.
-    public var process: PeerProcess
-
-    public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = [], process: PeerProcess = PeerProcess()) {
-        self.pid = pid
-        self.uid = uid
-        self.gid = gid
-        self.groups = groups
-        self.process = process
-    }
+    public var process: PeerProcess = PeerProcess()
 
     /// The supplementary groups of user `uid` (whose primary group is `gid`), from the group
     /// database; empty when the uid has no user entry.

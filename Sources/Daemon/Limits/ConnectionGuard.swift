@@ -10,7 +10,7 @@ import NIOHTTP1
 /// parser's errors the API's JSON error where Hummingbird would send an empty 400.
 ///
 /// Owned by the connection's event loop, like every channel handler.
-final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+final class ConnectionGuard: ChannelDuplexHandler, ActivatedChannelHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
@@ -48,13 +48,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         self.peer = peer
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { updateTimer(context) }
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
+    func channelIsActive(context: ChannelHandlerContext) {
         updateTimer(context)
-        context.fireChannelActive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {

@@ -5,7 +5,7 @@ import NIOHTTP1
 /// Answers a connection refused over a cap with its 503 as soon as it is active, on the event
 /// loop, and closes it: a flood of refused connections costs no task, no Hummingbird pipeline,
 /// no read and no encoding (the answer's bytes are made once, see `Refusals`).
-final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
+final class RefusalHandler: ActivatedChannelHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
@@ -16,19 +16,10 @@ final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
         self.answer = answer
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { send(context) }
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        send(context)
-        context.fireChannelActive()
-    }
-
     /// What the client sends is not read: it is answered already.
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
 
-    private func send(_ context: ChannelHandlerContext) {
+    func channelIsActive(context: ChannelHandlerContext) {
         guard !answered else { return }
         answered = true
         context.writeAndClose(wrapOutboundOut(answer), promise: nil)

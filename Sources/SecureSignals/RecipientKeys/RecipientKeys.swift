@@ -10,39 +10,26 @@ import Synchronization
 public final class RecipientKeys: Sendable {
     /// The keys of files read from the configuration: the sealer of the first configuration
     /// of the first file, and every key id the files name, newest first.
+    @MemberwiseInit
     public struct FileKeys: Sendable {
         public var sealer: EnvelopeSealer
         public var keyIDs: [UInt8]
-
-        public init(sealer: EnvelopeSealer, keyIDs: [UInt8]) {
-            self.sealer = sealer
-            self.keyIDs = keyIDs
-        }
     }
 
     /// Where a fetched set comes from and how long it may serve.
+    @MemberwiseInit
     public struct KeyURL: Sendable, Equatable {
         public var url: String
         /// A PEM file of the certificate authorities that may sign the server's certificate
         /// (instead of the system's); nil for the system's.
         public var caFile: String?
         /// The lifetime of a set whose answer names no max-age.
-        public var defaultMaxAge: Duration
+        public var defaultMaxAge: Duration = Self.defaultDefaultMaxAge
         /// How long past its lifetime a set still seals while refreshes fail.
-        public var maxStale: Duration
+        public var maxStale: Duration = Self.defaultMaxStale
 
         public static let defaultDefaultMaxAge = Duration.seconds(86_400)
         public static let defaultMaxStale = Duration.seconds(7 * 86_400)
-
-        public init(
-            url: String, caFile: String? = nil, defaultMaxAge: Duration = defaultDefaultMaxAge,
-            maxStale: Duration = defaultMaxStale
-        ) {
-            self.url = url
-            self.caFile = caFile
-            self.defaultMaxAge = defaultMaxAge
-            self.maxStale = maxStale
-        }
     }
 
     /// The last good fetched set, the sealer of its first configuration the daemon supports,
