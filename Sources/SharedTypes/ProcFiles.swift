@@ -9,7 +9,8 @@
 #endif
 
 /// The one reader of `/proc` (proc(5)): a process's `stat` fields, the `Key: value` lines of
-/// its `status` and `smaps_rollup`, its open descriptors; the clock tick and the boot time.
+/// its `status` and `smaps_rollup`, its open descriptors, its cgroup and its executable; the
+/// clock tick and the boot time.
 public enum ProcFiles {
     /// `/proc/PID/stat`, the fields the daemon uses.
     public struct Stat: Sendable, Equatable {
@@ -55,6 +56,27 @@ public enum ProcFiles {
             numbers[String(words[0].dropLast())] = value
         }
         return numbers
+    }
+
+    /// The cgroup v2 path of process `pid` (`/system.slice/news.service`); nil once it is gone.
+    public static func cgroup(of pid: Int32) -> String? {
+        (try? String(contentsOfFile: "/proc/\(pid)/cgroup", encoding: .utf8)).flatMap(cgroup(parsing:))
+    }
+
+    /// The unified (v2) path of a `/proc/PID/cgroup` text: its `0::PATH` line.
+    public static func cgroup(parsing text: String) -> String? {
+        for line in text.split(separator: "\n") where line.hasPrefix("0::") {
+            return String(line.dropFirst(3))
+        }
+        return nil
+    }
+
+    /// The program process `pid` runs (`/proc/PID/exe`), also when it was replaced on disk
+    /// since; nil when it cannot be read (gone, or another user's to a daemon not root).
+    public static func executable(of pid: Int32) -> String? {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")).map {
+            $0.hasSuffix(" (deleted)") ? String($0.dropLast(" (deleted)".count)) : $0
+        }
     }
 
     /// How many descriptors process `pid` holds open; nil once it is gone.

@@ -140,9 +140,8 @@ struct AppRecognitionTests {
         let me = PeerProcess(pid: getpid(), uid: getuid())
         #expect(me.executable == (try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")))
         #expect(me.cgroup?.hasPrefix("/") == true, "cgroup v2: \(String(describing: me.cgroup))")
-        #expect(PeerProcess.unifiedPath("12:cpu:/a\n0::/user.slice/x.scope\n") == "/user.slice/x.scope")
+        #expect(ProcFiles.cgroup(parsing: "12:cpu:/a\n0::/user.slice/x.scope\n") == "/user.slice/x.scope")
         #expect(PeerProcess(pid: -1, uid: getuid()).executable == nil)
         #expect(PeerProcess(pid: getpid(), uid: getuid() + 1) == PeerProcess(), "not the uid it connected with")
-        #expect(PeerProcess.realUID("Name:\tx\nUid:\t1000\t1000\t1000\t1000\n") == 1000)
     }
 }
