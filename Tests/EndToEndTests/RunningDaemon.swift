@@ -1,7 +1,9 @@
 import Bench
 import Client
 import Foundation
+import SharedTypes
 import SignalCrypto
+import Synchronization
 import TestSupport
 import Testing
 
@@ -100,12 +102,28 @@ final class RunningDaemon: @unchecked Sendable {
     /// for any child), which Foundation then never sees.
     func waitForExit(timeout: Duration = .seconds(30)) async -> Int32? {
         let pid = process.processIdentifier
+        let reaped = Mutex<Int32?>(nil)
         let gone = try? await eventually(timeout: timeout) { () -> Bool? in
             if !process.isRunning { return true }
+            // Exited, and not yet reaped: Foundation's reaper in this busy test process can lag
+            // by tens of seconds behind a child's exit, so the test reaps it and reads its status.
+            if ProcFiles.stat(of: pid)?.state == "Z" {
+                var status: Int32 = 0
+                if waitpid(pid, &status, WNOHANG) == pid {
+                    reaped.withLock { $0 = status & 0x7f == 0 ? (status >> 8) & 0xff : status & 0x7f }
+                    return true
+                }
+            }
             // Reaped elsewhere: no such process (a zombie is still Foundation's to reap).
             return kill(pid, 0) == -1 && errno == ESRCH ? true : nil
         }
-        guard gone != nil else { return nil }
+        guard gone != nil else {
+            // What the test's failure alone does not say: what it logged last.
+            FileHandle.standardError.write(
+                Data("daemon \(pid) still running after \(timeout); its log ends:\n\(log.suffix(3000))\n".utf8))
+            return nil
+        }
+        if let status = reaped.withLock({ $0 }) { return status }
         // Foundation reaps, then says so: give its bookkeeping a moment before taking the
         // process for one whose status another reaper took.
         _ = try? await eventually(timeout: .seconds(5)) { process.isRunning ? nil : true }
