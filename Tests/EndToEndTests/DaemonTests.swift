@@ -167,9 +167,11 @@ struct DaemonTests {
         let old = try X25519PrivateKey()
         let oldConfig = KeyConfig(keyID: 10, publicKey: old.publicKey, aeads: [.aes128GCM])
         try KeyFiles.writeKeyConfig(oldConfig, to: keyConfigPath, overwrite: true)
+        // Generous deadlines: what is asserted is the key, on a busy machine too.
         let daemon = try await RunningDaemon.start(config: [
             "recipients": ["bidder": ["key_configs": [keyConfigPath]]],
-            "adapters": [["name": "test-echo", "recipients": ["bidder"]]],
+            "adapters": [["name": "test-echo", "recipients": ["bidder"], "timeout_ms": 3000]],
+            "deadlines": ["request_timeout_ms": 5000],
         ])
         let before = try #require(try await daemon.client.collect(requestID: "before").signals.first)
         #expect(before.keyID == 10)
@@ -179,7 +181,7 @@ struct DaemonTests {
         let newConfig = KeyConfig(keyID: 11, publicKey: new.publicKey, aeads: [.chaCha20Poly1305])
         try KeyFiles.writeKeyConfig(newConfig, to: keyConfigPath, overwrite: true)
         daemon.send(SIGHUP)
-        let after = try? await eventually(timeout: .seconds(5)) {
+        let after = try? await eventually(timeout: .seconds(30)) {
             let signal = try? await daemon.client.collect(requestID: "after").signals.first
             return signal?.keyID == 11 ? signal?.envelope : nil
         }

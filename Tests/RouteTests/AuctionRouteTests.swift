@@ -272,6 +272,7 @@ struct AuctionRouteTests: MediationScenario {
         server.answer("/bid/one", .init(body: try Self.bid(server, "one", price: 2)))
         var bidder = Self.bidder(server, "one")
         // A generous timeout: what is asserted is the request, not time, on a busy machine too.
+        bidder["timeout_ms"] = 10_000
         bidder["options"] = [
             "endpoint": server.url("/bid/one"), "currency": "EUR", "signals": ["device-context", "file"],
             "timeout_ms": 5000,

@@ -20,11 +20,11 @@ struct ConsentRouteTests: MediationScenario {
                 "format": "native", "currency": "EUR",
                 "waterfall": [
                     [
-                        "network": "openrtb", "parameter": "tag",
+                        // Generous: what is asserted is consent, not time, on a busy machine too.
+                        "network": "openrtb", "parameter": "tag", "timeout_ms": 10_000,
                         "options": [
                             "endpoint": server.url("/bid"), "signals": ["device-context", "first-party-id"],
-                            // Generous: what is asserted is consent, not time, on a busy machine too.
-                            "currency": "EUR", "timeout_ms": 5000,
+                            "currency": "EUR", "timeout_ms": 8000,
                         ],
                         "consent": ["gvl_vendor_id": 755],
                     ]
