@@ -32,11 +32,18 @@ struct RouteDocumentationTests {
     }
 
     /// Every code an error answer may carry (`APIErrorCode`, which every failure's code is) is
-    /// in the API reference, where clients look it up.
+    /// in the API reference, where clients look it up, and is the OpenAPI spec's list.
     @Test func everyErrorCodeIsDocumented() throws {
         let reference = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/api.md"), encoding: .utf8)
         let missing = APIErrorCode.allCases.filter { !reference.contains("`\($0.rawValue)`") }
         #expect(missing.isEmpty, "not in docs/api.md: \(missing.map(\.rawValue))")
+        // The OpenAPI spec's error codes are the same list, in the same order.
+        let spec = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
+        let listed = try #require(spec.range(of: #"enum: \[invalid_request[^\]]*\]"#, options: .regularExpression))
+        let codes = spec[listed].dropFirst("enum: [".count).dropLast().split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(codes == APIErrorCode.allCases.map(\.rawValue), "docs/openapi.yaml Error.code")
     }
 
     @Test func theOpenAPISpecCarriesTheDaemonsVersion() throws {
