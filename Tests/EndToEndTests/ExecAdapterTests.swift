@@ -116,11 +116,9 @@ struct ExecAdapterTests {
                 #expect(result.errors.map(\.code) == [.sdkUnavailable], "the 3rd request finds it exiting")
             }
         }
-        // While it is down, its requests fail at once, not after the timeout.
-        let clock = ContinuousClock()
-        let start = clock.now
+        // While it is down, its requests fail at once, not after the timeout: unavailable, not
+        // timed out.
         let down = try await daemon.client.collect(requestID: "down")
-        #expect(clock.now - start < .milliseconds(900))
         #expect(down.errors.first?.code == .sdkUnavailable)
         #expect(down.signals.map(\.adapter) == ["test-echo"])
 
@@ -151,12 +149,11 @@ struct ExecAdapterTests {
                     extra: ["circuit_breaker": ["failures": 3, "cool_down_ms": 60_000]]),
                 Self.echo,
             ], deadlines: ["request_timeout_ms": 3000])
-        let clock = ContinuousClock()
         for round in 1...3 {
-            let start = clock.now
             let result = try await daemon.client.collect(requestID: "h\(round)")
-            #expect(clock.now - start < .milliseconds(1500), "a hang costs its 100 ms, not the 3 s deadline")
+            // A hang costs its own 100 ms, not the request's 3 s deadline: its timeout says so.
             #expect(result.errors.map(\.code) == [.timeout])
+            #expect(result.errors.first?.message == "no answer within 100.0 ms", "\(result.errors)")
             #expect(result.signals.map(\.adapter) == ["test-echo"])
         }
         let skipped = try await daemon.client.collect(requestID: "h4")

@@ -334,13 +334,11 @@ struct RecipientKeyRouteTests {
         let keys = try PublishedKeys([1])
         server.answer(
             "/keys", .init(body: keys.body, contentType: "application/ohttp-keys", bodyDelay: .seconds(10)))
-        let clock = ContinuousClock()
-        let start = clock.now
+        // Its own 0.5 s, not the answer's 10 s: the refusal says which timeout ended it.
         let refusal = await #expect(throws: KeySetResponse.Refusal.self) {
             try await HTTPKeySetFetcher(timeout: .milliseconds(500)).fetch(.init(url: server.url("/keys")))
         }
         #expect(refusal?.reason == .timeout && refusal?.description == "did not answer within 0.5 seconds")
-        #expect(clock.now - start < .seconds(3))
     }
 
     @Test func aStoredSetFromTheClocksFutureIsUsedAsStaleAndFetchedAgainAtOnce() async throws {
