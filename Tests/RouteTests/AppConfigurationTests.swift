@@ -118,6 +118,8 @@ struct AppRecognitionTests {
             match: try match(#"{"cgroup": "kiosk.service"}"#), capabilities: [.signals], app: AppDescription(),
             hosts: [])
         let registry = AppRegistry(settings, ownUID: 999)
+        #expect(registry.readsProcess, "a cgroup matcher: connections read their peer's process")
+        #expect(!AppRegistry(AppSettings(), ownUID: 999).readsProcess, "none: /proc is not read")
         #expect(try registry.app(for: Self.peer, Self.peer.process).id == "tv.example.kiosk")
         #expect(try registry.app(for: Self.peer, Self.peer.process).capabilities == [.signals])
         let other = PeerCredentials(pid: 2, uid: 1002, gid: 1002)

@@ -17,13 +17,13 @@ extension PeerCredentials {
         return raw.map { Optional(PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid)) }.recover { _ in nil }
     }
 
-    /// These credentials with the groups their user belongs to (the local group database) and
-    /// their process's cgroup and executable (`/proc`): read once per admitted connection, and
-    /// never for one refused over a cap.
-    func completed() -> PeerCredentials {
+    /// These credentials with the groups their user belongs to (the local group database) and,
+    /// when `readingProcess`, their process's cgroup and executable (`/proc`): read once per
+    /// admitted connection, and never for one refused over a cap.
+    func completed(readingProcess: Bool) -> PeerCredentials {
         PeerCredentials(
             pid: pid, uid: uid, gid: gid, groups: PeerCredentials.groups(ofUser: uid, primary: gid),
-            process: PeerProcess(pid: pid, uid: uid))
+            process: readingProcess ? PeerProcess(pid: pid, uid: uid) : PeerProcess())
     }
 }
 

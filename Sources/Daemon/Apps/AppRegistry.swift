@@ -1,4 +1,3 @@
-import API
 import SharedTypes
 
 /// The apps the daemon knows (`apps`), and which one a request speaks for: recognized from the
@@ -15,14 +14,15 @@ public struct AppRegistry: Sendable {
     private let settings: AppSettings
     /// The daemon's own uid: like root, the operator's, with every capability.
     private let ownUID: UInt32
+    /// Whether an app is recognized by its cgroup or executable: only then does a connection
+    /// read its peer's process (a registry taken by a reload applies to new connections).
+    let readsProcess: Bool
 
     init(_ settings: AppSettings, ownUID: UInt32) {
         self.settings = settings
         self.ownUID = ownUID
+        readsProcess = settings.registered.values.contains { $0.match.cgroup != nil || $0.match.exe != nil }
     }
-
-    /// The header in which a broker names the app a request is for.
-    static let hostedAppHeader = APIHeaders.app
 
     /// The app `peer`, running as `process`, is; or the one it names in `hostedApp`, when it
     /// is a broker that hosts it.
@@ -44,7 +44,7 @@ public struct AppRegistry: Sendable {
             return AppIdentity(id: "uid:\(peer.uid)", capabilities: Set(AppCapability.allCases))
         }
         guard settings.unknown == .anonymous else { throw .unknownApp }
-        return AppIdentity(id: "uid:\(peer.uid)", capabilities: [.signals, .ads])
+        return AppIdentity(id: "uid:\(peer.uid)", capabilities: Set(AppCapability.byDefault))
     }
 
     private func identity(_ id: String, _ app: RegisteredApp) -> AppIdentity {
@@ -64,7 +64,8 @@ public struct AppRegistry: Sendable {
         }
         let others =
             settings.unknown == .anonymous
-            ? "any other allowed uid: an app of its own (signals, ads)" : "any other peer: refused (unknown_app)"
+            ? "any other allowed uid: an app of its own (\(AppCapability.byDefault.map(\.rawValue).joined(separator: ", ")))"
+            : "any other peer: refused (unknown_app)"
         return apps + [others]
     }
 }

@@ -73,7 +73,7 @@ struct AppSettings: Codable, Sendable, Equatable {
 @Settings
 struct RegisteredApp: Codable, Sendable, Equatable {
     var match: AppMatch
-    var capabilities: [AppCapability] = [.signals, .ads]
+    var capabilities = AppCapability.byDefault
     /// The OpenRTB `app` its bid requests carry.
     var app = AppDescription()
     /// The apps this broker hosts (named per request in `Secure-Signals-App`).

@@ -1,3 +1,4 @@
+import API
 import Hummingbird
 import Logging
 import SharedTypes
@@ -22,7 +23,7 @@ struct AccessMiddleware: RouterMiddleware {
             throw APIError(.forbidden, .peerNotAllowed, "uid \(peer.uid) may not use this socket")
         }
         var context = context
-        let named = request.headers.first { $0.name.canonicalName == AppRegistry.hostedAppHeader.lowercased() }?.value
+        let named = request.headers.first { $0.name.canonicalName == APIHeaders.app.lowercased() }?.value
         do {
             context.app = try state.access.apps.app(for: peer, peer.process, naming: named)
         } catch AppRegistry.Refusal.unknownApp {

@@ -21,18 +21,25 @@ struct DaemonChannel: ServerChildChannel {
     let inner: HTTP1Channel
     let limits: ClientLimits
     let refusals: Refusals
+    /// Whether the registry recognizes apps by what only /proc says (`AppRegistry.readsProcess`).
+    let readsProcess: @Sendable () -> Bool
 
-    init(responder: @escaping HTTPChannelHandler.Responder, limits: ClientLimits) {
+    init(
+        responder: @escaping HTTPChannelHandler.Responder, limits: ClientLimits,
+        readsProcess: @escaping @Sendable () -> Bool
+    ) {
         // The guard keeps the connection's time; Hummingbird's own idle timer is not used.
         inner = HTTP1Channel(responder: responder, configuration: HTTP1Channel.Configuration())
         self.limits = limits
         refusals = Refusals(limits: limits.limits)
+        self.readsProcess = readsProcess
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let inner = self.inner
         let limits = self.limits
         let refusals = self.refusals
+        let readsProcess = self.readsProcess
         return PeerCredentials.read(from: channel).flatMap { credentials in
             if let refusal = limits.connections.acquire(peer: credentials?.uid) {
                 let refused = ClientLimits.cap(of: refusal, total: .maxConnections, perPeer: .maxConnectionsPerPeer)
@@ -42,7 +49,7 @@ struct DaemonChannel: ServerChildChannel {
                     return Value(inner: nil, peer: credentials, channel: channel)
                 }
             }
-            let peer = credentials?.completed()
+            let peer = credentials?.completed(readingProcess: readsProcess())
             limits.connectionsChanged()
             channel.closeFuture.whenComplete { _ in
                 limits.connections.release(peer: peer?.uid)

@@ -30,6 +30,9 @@ struct DaemonServer<Responder: HTTPResponder>: Service where Responder.Context =
     let listener: Listener
     let responder: Responder
     let limits: ClientLimits
+    /// Whether an app is recognized by its cgroup or executable (the registry in force): only
+    /// then is a peer's process read from /proc.
+    let readsProcess: @Sendable () -> Bool
     let logger: Logger
     let onListening: @Sendable () -> Void
 
@@ -45,7 +48,8 @@ struct DaemonServer<Responder: HTTPResponder>: Service where Responder.Context =
         let logger = self.logger
         let dates = ResponseDate()
         let channelSetup = DaemonChannel(
-            responder: Self.respond(with: responder, dates: dates, logger: logger), limits: limits)
+            responder: Self.respond(with: responder, dates: dates, logger: logger), limits: limits,
+            readsProcess: readsProcess)
         let admitted = AsyncStream.makeStream(of: DaemonChannel.Value.self)
         let quiescing = ServerQuiescingHelper(group: MultiThreadedEventLoopGroup.singleton)
         let acceptFailures = RateLimitedLog(clock: ContinuousClock())

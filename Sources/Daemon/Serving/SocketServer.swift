@@ -22,9 +22,10 @@ enum SocketServer {
             try prepareSocketPath(configuration.socketPath)
             listener = .path(configuration.socketPath, mode: configuration.socketMode, group: configuration.socketGroup)
         }
+        let state = application.state
         return DaemonServer(
-            listener: listener, responder: application.responder, limits: application.limits, logger: logger,
-            onListening: onListening)
+            listener: listener, responder: application.responder, limits: application.limits,
+            readsProcess: { state.access.apps.readsProcess }, logger: logger, onListening: onListening)
     }
 
     /// Refuses to take over a socket a live daemon listens on (its directory was made at start).

@@ -13,5 +13,9 @@ public enum AppCapability: String, Sendable, Codable, CaseIterable, Comparable {
     /// Use test-only features (test ads, a source alone).
     case test
 
+    /// What every app may do unless its registry entry says otherwise, and what an unknown
+    /// peer's anonymous app may do.
+    public static let byDefault: [AppCapability] = [.signals, .ads]
+
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
