@@ -70,6 +70,10 @@ public struct NetworkAdRequest: Sendable {
     public var formatIDs: [String] = []
     public var preferences: NativeAdPreferences = NativeAdPreferences()
     public var privacy: PrivacyState?
+    /// The app the ad is for: what a bid request says of the app (`app`, `source.schain`).
+    public var app: AppIdentity? = nil
+    /// The advertising id to send (`device.ifa`), nil when the app may not have it.
+    public var advertisingID: AdvertisingID? = nil
     /// How this request may be served under the privacy state: `limited` sends no identifier
     /// (no `device.ifa`, no identifier signals) and stores nothing on the device.
     public var servingMode: ServingMode = .personalized

@@ -93,7 +93,8 @@ struct Auction {
         let wait = max(.milliseconds(1), min(item.timeout, timing.bidWait - (.now - start)))
         let networkRequest = NetworkAdRequest(
             adUnit: unit.id, parameter: item.parameter, options: item.options, formatIDs: request.formatIDs,
-            preferences: request.preferences, privacy: privacy, servingMode: decision.servingMode,
+            preferences: request.preferences, privacy: privacy, app: request.app,
+            advertisingID: request.advertisingID, servingMode: decision.servingMode,
             deadline: .now + wait, networkBuffer: timing.networkBuffer, floorCPM: unit.floorCPM,
             currency: unit.currency,
             quality: unit.quality)

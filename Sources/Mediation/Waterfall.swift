@@ -76,7 +76,8 @@ struct Waterfall {
                 tracksItself = adapter.tracksImpressionsAndClicks
                 let networkRequest = NetworkAdRequest(
                     adUnit: unit.id, parameter: item.parameter, options: item.options, formatIDs: request.formatIDs,
-                    preferences: request.preferences, privacy: decisions.privacy, servingMode: servingMode,
+                    preferences: request.preferences, privacy: decisions.privacy, app: request.app,
+                    advertisingID: request.advertisingID, servingMode: servingMode,
                     deadline: .now + item.timeout, currency: unit.currency, quality: unit.quality)
                 let format = unit.format
                 // An ad that comes after the timeout is dropped: the bid it serves, if any, lost.

@@ -80,8 +80,10 @@ public enum Signal: Sendable, Equatable {
 @MemberwiseInit
 public struct SignalRequest: Sendable {
     public var requestID: String
-    /// The device's privacy state; nil while none has been set, which counts as no consent.
+    /// The asking app's privacy state; nil while none has been set, which counts as no consent.
     public var privacy: PrivacyState?
+    /// The app asking, as the daemon recognized it (nil in tests of the core alone).
+    public var app: AppIdentity? = nil
 }
 
 /// What an adapter gets at init, besides its options.

@@ -1,5 +1,6 @@
-/// The device's consent state, set by the platform (`PUT /v1/privacy`) and handed to every
-/// adapter with each request.
+/// A privacy state: an app's own (`PUT /v1/privacy`), the device's (`PUT /v1/device/privacy`,
+/// the platform's), or the one in force for a request (the app's, with the device's as its
+/// default), handed to every adapter and network with each request.
 @WireKeys
 @MemberwiseInit
 public struct PrivacyState: Sendable, Equatable, Codable {
@@ -13,4 +14,9 @@ public struct PrivacyState: Sendable, Equatable, Codable {
     public var usPrivacy: String?
     /// Whether the GDPR applies to this device (OpenRTB's `regs.gdpr`); nil when unknown.
     public var gdprApplies: Bool?
+    /// Whether the user sent a Global Privacy Control signal: the device's alone.
+    public var gpc: Bool? = nil
+    /// Whether the device is directed to children under 13 (COPPA, OpenRTB's `regs.coppa`):
+    /// the device's alone.
+    public var coppa: Bool? = nil
 }
