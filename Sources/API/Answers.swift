@@ -19,11 +19,13 @@ public struct AdapterReset: Codable, Sendable, Equatable {
     public var reset: String = "done"
 }
 
-/// `GET`, `PUT` and `DELETE /v1/privacy`: the privacy state in force.
+/// `GET`, `PUT` and `DELETE /v1/privacy` (the calling app's own state) and `/v1/device/privacy`
+/// (the device's): what `PUT` takes back.
 @WireKeys
 @MemberwiseInit
 public struct PrivacyAnswer: Codable, Sendable, Equatable {
-    /// Null until the platform sets one: no consent.
+    /// Null while none is set: an app without one stands under the device's; without the
+    /// device's, there is no consent.
     @Nullable public var privacy: PrivacyState?
 }
 

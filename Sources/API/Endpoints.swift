@@ -1,16 +1,20 @@
 /// Every route of the socket API, once: the daemon registers these (and a test checks that it
 /// registers exactly these), the client and the CLI call them, the documentation lists them.
 public enum Endpoints {
-    // The signal core: health, adapters, signals, privacy, recipients. The privacy state is the
-    // device's until each app has its own: setting it is the platform's (`device_privacy`).
+    // The signal core: health, adapters, signals, privacy, recipients. Each app sets its own
+    // privacy state; the device's, which stands for apps that set none, is the platform's
+    // (`device_privacy`), as is a reset (it erases the device's first-party id).
     public static let health = Endpoint(.get, "/v1/health")
     public static let adapters = Endpoint(.get, "/v1/adapters")
     public static let resetAdapter = Endpoint(.post, "/v1/adapters/{name}/reset", requires: .devicePrivacy)
     public static let signals = Endpoint(.post, "/v1/signals", requires: .signals)
     public static let privacy = Endpoint(.get, "/v1/privacy")
-    public static let setPrivacy = Endpoint(.put, "/v1/privacy", requires: .devicePrivacy)
-    public static let clearPrivacy = Endpoint(.delete, "/v1/privacy", requires: .devicePrivacy)
+    public static let setPrivacy = Endpoint(.put, "/v1/privacy")
+    public static let clearPrivacy = Endpoint(.delete, "/v1/privacy")
     public static let decodedPrivacy = Endpoint(.get, "/v1/privacy/decoded")
+    public static let devicePrivacy = Endpoint(.get, "/v1/device/privacy")
+    public static let setDevicePrivacy = Endpoint(.put, "/v1/device/privacy", requires: .devicePrivacy)
+    public static let clearDevicePrivacy = Endpoint(.delete, "/v1/device/privacy", requires: .devicePrivacy)
     public static let recipients = Endpoint(.get, "/v1/recipients")
 
     // Mediation: units, loads, each ad's lifecycle, events and rewards.
@@ -30,7 +34,8 @@ public enum Endpoints {
 
     /// Every endpoint above.
     public static let all: [Endpoint] = [
-        health, adapters, resetAdapter, signals, privacy, setPrivacy, clearPrivacy, decodedPrivacy, recipients,
+        health, adapters, resetAdapter, signals, privacy, setPrivacy, clearPrivacy, decodedPrivacy, devicePrivacy,
+        setDevicePrivacy, clearDevicePrivacy, recipients,
         adUnits, loadAd, ad, impression, click, show, progress, dismiss, playbackError, events, rewards, claimReward,
     ]
 }

@@ -1,11 +1,11 @@
 import SharedTypes
 
-/// `PUT /v1/privacy`: `{"privacy": {...}}`, the object `GET /v1/privacy` answers; unknown keys
-/// are refused inside it too (`DELETE` clears the state).
+/// `PUT /v1/privacy` and `/v1/device/privacy`: `{"privacy": {...}}` or `{"privacy": null}` (no
+/// state, as `DELETE`), the object `GET` answers; unknown keys are refused inside it too.
 public struct PrivacyBody: Codable, Sendable, Equatable {
-    public var privacy: PrivacyState
+    public var privacy: PrivacyState?
 
-    public init(privacy: PrivacyState) {
+    public init(privacy: PrivacyState?) {
         self.privacy = privacy
     }
 
@@ -22,8 +22,17 @@ public struct PrivacyBody: Codable, Sendable, Equatable {
             throw DecodingError.keyNotFound(
                 CodingKeys.privacy, DecodingError.Context(codingPath: decoder.codingPath, debugDescription: ""))
         }
+        guard try !container.decodeNil(forKey: .privacy) else {
+            privacy = nil
+            return
+        }
         let state = try container.superDecoder(forKey: .privacy)
         try state.rejectUnknownKeys(PrivacyState.CodingKeys.self)
         privacy = try PrivacyState(from: state)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(privacy, forKey: .privacy)
     }
 }

@@ -24,16 +24,27 @@ public struct AdEvent: Sendable, Equatable {
     /// Nil for a failed load, which made no ad.
     public var adID: String?
     public var adUnit: String
-    /// The event's own fields, besides `ad_id` and `ad_unit`.
+    /// The app whose ad it is (whose load failed): only it, and an app with `inspect`, sees the
+    /// event. Nil for the core alone and for the stream's own events (`events_missed`).
+    public var app: String?
+    /// The event's own fields, besides `ad_id`, `ad_unit` and `app`.
     public var fields: [String: EventField]
     /// Its number in the daemon's event stream (the SSE `id:`), increasing; 0 until published.
     public var sequence: UInt64 = 0
 
-    public init(name: Name, adID: String?, adUnit: String, fields: [String: EventField] = [:]) {
+    public init(name: Name, adID: String?, adUnit: String, app: String? = nil, fields: [String: EventField] = [:]) {
         self.name = name
         self.adID = adID
         self.adUnit = adUnit
+        self.app = app
         self.fields = fields
+    }
+
+    /// Whether app `asker` may see the event: the app it is for, or one with `inspect` (any app
+    /// when either is unknown).
+    public func isVisible(to asker: AppIdentity?) -> Bool {
+        guard let asker, let app else { return true }
+        return app == asker.id || asker.may(.inspect)
     }
 
     /// The event's `data:` line: one JSON object.
@@ -41,6 +52,7 @@ public struct AdEvent: Sendable, Equatable {
         var object: [String: EventField] = fields
         object["ad_unit"] = .string(adUnit)
         object["ad_id"] = adID.map(EventField.string) ?? .null
+        if let app { object["app"] = .string(app) }
         object["event"] = .string(name.rawValue)
         return (try? WireFormat.encoder().encode(object)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }

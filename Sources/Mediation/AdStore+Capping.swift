@@ -1,22 +1,22 @@
 import Timing
 
-/// Frequency caps and pacing: each unit's impressions counted per app (peer uid), durably, and
-/// a load refused while the app is capped.
+/// Frequency caps and pacing: each unit's impressions counted per app, durably, and a load
+/// refused while the app is capped.
 extension AdStore {
-    /// Until when (wall-clock ms) app `uid` may not load `unit` at `now`; nil when it may.
-    func cappedUntil(_ unit: AdUnit, uid: UInt32?, now: Int64) -> Int64? {
+    /// Until when (wall-clock ms) app `app` may not load `unit` at `now`; nil when it may.
+    func cappedUntil(_ unit: AdUnit, app: String?, now: Int64) -> Int64? {
         guard !unit.capping.isEmpty else { return nil }
-        return unit.capping.cappedUntil(after: impressions.times(unit: unit.id, uid: uid), now: now)
+        return unit.capping.cappedUntil(after: impressions.times(unit: unit.id, app: app), now: now)
     }
 
-    /// Counts `ad`'s impression, seen by app `uid`, when its unit has caps (as configured now,
+    /// Counts `ad`'s impression, seen by its app, when its unit has caps (as configured now,
     /// not when the ad loaded): at once in memory, then on disk before the call that recorded
     /// it answers. An impression that cannot be written still counts until the daemon stops or
     /// reloads, and the log says so.
-    func countForCaps(_ ad: LoadedAd, uid: UInt32?) async {
+    func countForCaps(_ ad: LoadedAd) async {
         let capping = units[ad.unit.id]?.capping ?? ad.unit.capping
         guard !capping.isEmpty else { return }
-        let impression = CappedImpression(adUnit: ad.unit.id, uid: uid, at: wallClock.nowMilliseconds)
+        let impression = CappedImpression(adUnit: ad.unit.id, app: ad.owner?.id, at: wallClock.nowMilliseconds)
         let horizon = capping.earliestCounted(at: impression.at)
         impressions.add(impression, forgettingBefore: horizon)
         let log = impressionLog
@@ -30,13 +30,15 @@ extension AdStore {
         }
     }
 
-    /// Every unit, by id, as app `uid` sees it now: its caps and how far it has come to each.
-    public func unitStatuses(uid: UInt32?) -> [AdUnitStatus] {
+    /// Every unit, by id, as app `app` sees it now: its caps and how far it has come to each,
+    /// its ready ad and its retry.
+    public func unitStatuses(app: String?) -> [AdUnitStatus] {
         let now = wallClock.nowMilliseconds
         return units.values.sorted { $0.id < $1.id }.map { unit in
-            AdUnitStatus(
-                unit, times: impressions.times(unit: unit.id, uid: uid), until: cappedUntil(unit, uid: uid, now: now),
-                now: now, ready: hasReadyAd(unit.id), nextRetry: nextRetry(unit.id))
+            let key = LoadKey(unit: unit.id, app: app)
+            return AdUnitStatus(
+                unit, times: impressions.times(unit: unit.id, app: app), until: cappedUntil(unit, app: app, now: now),
+                now: now, ready: hasReadyAd(key), nextRetry: nextRetry(key))
         }
     }
 }

@@ -3,31 +3,54 @@ import SharedTypes
 
 /// Each ad's lifecycle: impressions and clicks counted once, a rewarded ad shown once with its
 /// events in order (the reward always before the dismiss), and the trackers each step owes.
+/// Each call names the asking app (`by`): another app's ad is unknown to it (an app with
+/// `inspect` sees it, and may not act on it); nil for the core alone.
 extension AdStore {
-    public func ad(_ id: String) throws(AdLifecycleError) -> MediatedAd {
-        try live(id).snapshot(now: now)
+    public func ad(_ id: String, by asker: AppIdentity? = nil) throws(AdLifecycleError) -> MediatedAd {
+        ads.sweep(now: now)
+        return try unexpired(visible(id, to: asker)).snapshot(now: now)
     }
 
-    /// The ad, if it exists and has not expired. Ads whose time to leave has come (a minute
-    /// after a dismiss, an hour after expiry) are gone first, loads or not.
-    private func live(_ id: String) throws(AdLifecycleError) -> LoadedAd {
+    /// The ad, if `asker` may see it.
+    private func visible(_ id: String, to asker: AppIdentity?) throws(AdLifecycleError) -> LoadedAd {
+        guard let ad = ads[id], ad.isVisible(to: asker) else { throw AdLifecycleError(.unknownAd, "no ad '\(id)'") }
+        return ad
+    }
+
+    /// The ad, if `asker` may act on it (its own).
+    private func owned(_ id: String, by asker: AppIdentity?) throws(AdLifecycleError) -> LoadedAd {
+        let ad = try visible(id, to: asker)
+        guard ad.isOwned(by: asker) else {
+            throw AdLifecycleError(.notPermitted, "ad '\(id)' is another app's: only that app may act on it")
+        }
+        return ad
+    }
+
+    /// The ad, if it exists, is `asker`'s and has not expired. Ads whose time to leave has come
+    /// (a minute after a dismiss, an hour after expiry) are gone first, loads or not.
+    private func live(_ id: String, by asker: AppIdentity?) throws(AdLifecycleError) -> LoadedAd {
         ads.sweep(now: now)
-        guard let ad = ads[id] else { throw AdLifecycleError(.unknownAd, "no ad '\(id)'") }
+        return try unexpired(owned(id, by: asker))
+    }
+
+    private func unexpired(_ ad: LoadedAd) throws(AdLifecycleError) -> LoadedAd {
+        let id = ad.id
         guard ad.expiresAt > now else {
             throw AdLifecycleError(.adExpired, "ad '\(id)' expired; load another")
         }
         return ad
     }
 
-    /// Records the ad's impression once; `uid`, the peer that showed it, is the app whose
-    /// frequency caps count it.
-    public func impression(_ id: String, uid: UInt32? = nil) async throws(AdLifecycleError) -> LifecycleOutcome {
-        var ad = try live(id)
+    /// Records the ad's impression once; its app's frequency caps count it.
+    public func impression(_ id: String, by asker: AppIdentity? = nil) async throws(AdLifecycleError)
+        -> LifecycleOutcome
+    {
+        var ad = try live(id, by: asker)
         guard !ad.impressionRecorded else { return .duplicate }
         ad.impressionRecorded = true
         ads.update(ad)
         recordImpression(ad)
-        await countForCaps(ad, uid: uid)
+        await countForCaps(ad)
         return .recorded
     }
 
@@ -46,8 +69,10 @@ extension AdStore {
         services.bids.bill(ad.fill.ad.bid) { ad.fill.ad.trackerMacros($0, nil) }
     }
 
-    public func click(_ id: String, asset: String?) throws(AdLifecycleError) -> LifecycleOutcome {
-        var ad = try live(id)
+    public func click(_ id: String, asset: String?, by asker: AppIdentity? = nil) throws(AdLifecycleError)
+        -> LifecycleOutcome
+    {
+        var ad = try live(id, by: asker)
         let action = ad.clickAction(asset: asset)
         guard !ad.clickRecorded else {
             return LifecycleOutcome(recorded: false, reason: "duplicate", action: action)
@@ -61,12 +86,12 @@ extension AdStore {
         return LifecycleOutcome(recorded: true, reason: nil, action: action)
     }
 
-    /// Shows a rewarded ad once; `uid`, the peer showing it, is who its reward is for and the
-    /// app whose frequency caps count its impression.
-    public func show(_ id: String, uid: UInt32? = nil) async throws(AdLifecycleError) -> LifecycleOutcome {
+    /// Shows a rewarded ad once: its reward is its app's, whose frequency caps count its
+    /// impression.
+    public func show(_ id: String, by asker: AppIdentity? = nil) async throws(AdLifecycleError) -> LifecycleOutcome {
         var ad: LoadedAd
         do {
-            ad = try rewarded(id)
+            ad = try rewarded(id, by: asker)
         } catch {
             // An ad the client tried to present and could not: say so on the stream too.
             if error.code == .adExpired, let expired = ads[id] {
@@ -77,7 +102,7 @@ extension AdStore {
         guard ad.presentation.show() else {
             throw AdLifecycleError(.adAlreadyUsed, "ad '\(id)' was already shown; load another")
         }
-        ad.shownBy = uid
+        ad.shownBy = ad.owner?.id ?? asker?.id
         publish(.willPresent, ad)
         let firstImpression = !ad.impressionRecorded
         if firstImpression {
@@ -85,12 +110,14 @@ extension AdStore {
             recordImpression(ad)
         }
         ads.update(ad)
-        if firstImpression { await countForCaps(ad, uid: uid) }
+        if firstImpression { await countForCaps(ad) }
         return .recorded
     }
 
-    public func progress(_ id: String, _ progress: VideoProgress) async throws(AdLifecycleError) -> LifecycleOutcome {
-        let ad = try undismissed(shownRewarded(id))
+    public func progress(_ id: String, _ progress: VideoProgress, by asker: AppIdentity? = nil)
+        async throws(AdLifecycleError) -> LifecycleOutcome
+    {
+        let ad = try undismissed(shownRewarded(id, by: asker))
         // The client's event counts now, before the network is asked: a dismiss that comes
         // meanwhile must find a completed video completed.
         let outcome = try apply([.progress(progress)], to: id)
@@ -108,8 +135,10 @@ extension AdStore {
     /// The client could not play a shown rewarded ad (VAST error `code`, e.g. 405): its error
     /// trackers fire once with the code, and `failed_to_present` is published; a repeat does
     /// nothing. The ad stays shown: dismiss it as usual.
-    public func playbackError(_ id: String, code: Int) throws(AdLifecycleError) -> LifecycleOutcome {
-        var ad = try undismissed(shownRewarded(id))
+    public func playbackError(_ id: String, code: Int, by asker: AppIdentity? = nil) throws(AdLifecycleError)
+        -> LifecycleOutcome
+    {
+        var ad = try undismissed(shownRewarded(id, by: asker))
         guard !ad.playbackFailed else { return .duplicate }
         ad.playbackFailed = true
         ads.update(ad)
@@ -120,8 +149,8 @@ extension AdStore {
         return .recorded
     }
 
-    public func dismiss(_ id: String) throws(AdLifecycleError) -> LifecycleOutcome {
-        let ad = try shownRewarded(id)
+    public func dismiss(_ id: String, by asker: AppIdentity? = nil) throws(AdLifecycleError) -> LifecycleOutcome {
+        let ad = try shownRewarded(id, by: asker)
         guard !ad.presentation.dismissed else { return .duplicate }
         let outcome = try apply([.dismiss], to: id)
         if outcome.recorded, !ad.fill.tracksItself { fire(ad.fill.ad.dismissTrackers, of: ad, kind: .progress) }
@@ -130,8 +159,9 @@ extension AdStore {
 
     /// After a dismiss (the client's or the network's): the next ad, when the unit preloads.
     private func preloadAfterDismiss(_ ad: LoadedAd) {
-        guard ad.unit.preload, !isLoading(ad.unit.id), !hasReadyAd(ad.unit.id) else { return }
-        _ = startLoad(ad.unit, AdLoadRequest(adUnit: ad.unit.id, format: ad.format, ssv: ad.ssv))
+        let request = AdLoadRequest(adUnit: ad.unit.id, format: ad.format, ssv: ad.ssv, app: ad.owner)
+        guard ad.unit.preload, !isLoading(LoadKey(request)), !hasReadyAd(LoadKey(request)) else { return }
+        _ = startLoad(ad.unit, request)
     }
 
     private static func input(_ event: NetworkPresentationEvent) -> RewardedPresentation.Input {
@@ -195,7 +225,7 @@ extension AdStore {
     private func record(_ reward: Reward, of ad: LoadedAd) throws(AdLifecycleError) -> String {
         let earned = EarnedReward(
             transactionID: UUID().uuidString.lowercased(), adID: ad.id, adUnit: ad.unit.id, rewardType: reward.type,
-            rewardAmount: reward.amount, customData: ad.ssv?.customData, userID: ad.ssv?.userID, uid: ad.shownBy,
+            rewardAmount: reward.amount, customData: ad.ssv?.customData, userID: ad.ssv?.userID, app: ad.shownBy,
             earnedAt: wallClock.nowMilliseconds)
         let callback = ad.unit.ssvCallbackURL.flatMap {
             callbackSigner?.callbackURL($0, for: earned, adNetwork: ad.fill.network)
@@ -212,16 +242,16 @@ extension AdStore {
         return earned.transactionID
     }
 
-    private func rewarded(_ id: String) throws(AdLifecycleError) -> LoadedAd {
-        let ad = try live(id)
+    private func rewarded(_ id: String, by asker: AppIdentity?) throws(AdLifecycleError) -> LoadedAd {
+        let ad = try live(id, by: asker)
         guard ad.format == .rewarded else {
             throw AdLifecycleError(.wrongFormat, "ad '\(id)' is a \(ad.format.rawValue) ad, not a rewarded one")
         }
         return ad
     }
 
-    private func shownRewarded(_ id: String) throws(AdLifecycleError) -> LoadedAd {
-        guard let ad = ads[id] else { throw AdLifecycleError(.unknownAd, "no ad '\(id)'") }
+    private func shownRewarded(_ id: String, by asker: AppIdentity?) throws(AdLifecycleError) -> LoadedAd {
+        let ad = try owned(id, by: asker)
         guard ad.format == .rewarded else {
             throw AdLifecycleError(.wrongFormat, "ad '\(id)' is a \(ad.format.rawValue) ad, not a rewarded one")
         }

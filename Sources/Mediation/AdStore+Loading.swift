@@ -1,12 +1,13 @@
+import Consent
 import Foundation
 import SharedTypes
 import Timing
 
 /// Loads: through the unit's waterfall, joined while in flight, a ready ad handed out again
-/// until used unless forced, and failed loads retried in the background with backoff.
+/// until used unless forced, and failed loads retried in the background with backoff; each
+/// per unit and asking app (`request.app`), whose privacy state and frequency caps apply.
 extension AdStore {
-    /// `uid`: the app asking (its peer uid), whose frequency caps apply.
-    public func load(_ request: AdLoadRequest, uid: UInt32? = nil) async -> LoadResult {
+    public func load(_ request: AdLoadRequest) async -> LoadResult {
         guard let unit = units[request.adUnit] else {
             return .failure(AdLoadFailure(AdLoadError(.invalidRequest, "no ad unit '\(request.adUnit)'"), info: nil))
         }
@@ -19,7 +20,7 @@ extension AdStore {
                     info: nil))
         }
         let wallNow = wallClock.nowMilliseconds
-        if let until = cappedUntil(unit, uid: uid, now: wallNow) {
+        if let until = cappedUntil(unit, app: request.app?.id, now: wallNow) {
             let wait = until - wallNow
             metrics.capped(unit: unit.id)
             return .failure(
@@ -29,40 +30,50 @@ extension AdStore {
                         "ad unit '\(unit.id)' has reached its frequency cap or pacing for this app; try again in \(wait) ms"
                     ), info: nil, retryAfter: .milliseconds(wait)))
         }
-        if !request.force, hasReadyAd(unit.id), let id = readyAd[unit.id], let ad = ads[id] {
+        let key = LoadKey(request)
+        if !request.force, hasReadyAd(key), let id = readyAd[key], let ad = ads[id] {
             return .success(ad.snapshot(now: now))
         }
-        if isLoading(unit.id), let loading = inFlight[unit.id] { return await loading.task.value }
+        if isLoading(key), let loading = inFlight[key] { return await loading.task.value }
         return await startLoad(unit, request).value
     }
 
     func startLoad(_ unit: AdUnit, _ request: AdLoadRequest) -> Task<LoadResult, Never> {
         let waterfall = Waterfall(unit: unit, networks: networks, ledger: services.bids)
-        let decisions = self.decisions
+        let key = LoadKey(request)
+        let policy = policies.policy(for: key.app)
+        let decisions = LineItemDecisions(policy, units: [unit])
         let metrics = self.metrics
-        let privacy = privacyChanges
-        // Shared by every load of the unit that joins it; ends with the waterfall, which each
-        // line item's timeout bounds.
+        // Shared by every load of the unit for the app that joins it; ends with the waterfall,
+        // which each line item's timeout bounds.
         let task = Task {
             let start = ContinuousClock.now
             let result = await waterfall.load(request, decisions: decisions)
             metrics.loaded(unit: unit.id, after: .now - start)
-            return await self.finishLoad(unit, request, result, privacy: privacy)
+            return await self.finishLoad(unit, request, result, policy: policy)
         }
-        inFlight[unit.id] = (task, privacy)
+        inFlight[key] = (task, policy)
         return task
     }
 
-    /// Stores what a load begun after privacy change `privacy` filled, unless a change since
-    /// means it could not be loaded so now.
+    /// Whether app `id`'s privacy decisions are no longer those of `policy`.
+    private func privacyChanged(for id: String?, since policy: ConsentPolicy) -> Bool {
+        !policies.policy(for: id).decidesAlike(policy)
+    }
+
+    /// Stores what a load begun under `policy` filled, unless a change of its app's privacy
+    /// state since means it could not be loaded so now.
     private func finishLoad(
-        _ unit: AdUnit, _ request: AdLoadRequest, _ result: Result<Waterfall.Fill, Waterfall.Failure>, privacy: Int
+        _ unit: AdUnit, _ request: AdLoadRequest, _ result: Result<Waterfall.Fill, Waterfall.Failure>,
+        policy: ConsentPolicy
     )
         async -> LoadResult
     {
+        let key = LoadKey(request)
         // The load stays in flight (later loads join it) until its ad is stored, images and all.
-        defer { if inFlight[unit.id]?.privacy == privacy { inFlight[unit.id] = nil } }
-        if case .success(let fill) = result, privacyChanges != privacy, !fits(fill) {
+        defer { if let loading = inFlight[key], loading.policy.decidesAlike(policy) { inFlight[key] = nil } }
+        let changed = { self.privacyChanged(for: key.app, since: policy) }
+        if case .success(let fill) = result, changed(), !fits(fill, for: key.app) {
             return droppedForPrivacy(unit, request, fill)
         }
         switch result {
@@ -76,7 +87,7 @@ extension AdStore {
             if !request.preferences.disableImageLoading {
                 fill.ad.content = await AdImageLoader(fetcher: services.fetcher, logger: logger).load(fill.ad.content)
                 // The privacy state may have changed while the images came.
-                if privacyChanges != privacy, !fits(fill) { return droppedForPrivacy(unit, request, fill) }
+                if changed(), !fits(fill, for: key.app) { return droppedForPrivacy(unit, request, fill) }
             }
             let bytes = fill.ad.byteCount
             let maximum = services.limits.maximumAdBytes
@@ -91,7 +102,7 @@ extension AdStore {
             if let mode = fill.info.servingMode { metrics.served(mode) }
             var ad = LoadedAd(
                 id: UUID().uuidString.lowercased(), unit: unit, fill: fill, ssv: request.ssv,
-                preferences: request.preferences, loadedAt: now)
+                preferences: request.preferences, loadedAt: now, owner: request.app)
             ad.bytes = bytes
             ads.sweep(now: now)
             let displaced = ads.keep(ad, now: now)
@@ -99,16 +110,16 @@ extension AdStore {
                 metrics.displaced(displaced)
                 logger.debug("the store is full: dropped unused ads", metadata: ["count": "\(displaced)"])
             }
-            readyAd[unit.id] = ad.id
-            retryAttempts[unit.id] = 0
-            if retries.removeValue(forKey: unit.id) != nil { retryTimers.cancel(unit.id) }
+            readyAd[key] = ad.id
+            retryAttempts[key] = 0
+            if retries.removeValue(forKey: key) != nil { retryTimers.cancel(key) }
             publish(.loaded, ad, ["network": .string(fill.network)])
             return .success(ad.snapshot(now: now))
         case .failure(let failure):
             metrics.count(.failedToLoad, unit: unit.id)
             events.publish(
                 AdEvent(
-                    name: .failedToLoad, adID: nil, adUnit: unit.id,
+                    name: .failedToLoad, adID: nil, adUnit: unit.id, app: request.app?.id,
                     fields: ["code": .string(failure.error.code.rawValue), "message": .string(failure.error.message)]))
             scheduleRetry(unit, request)
             return .failure(AdLoadFailure(failure.error, info: failure.info))
@@ -134,16 +145,17 @@ extension AdStore {
         metrics.count(.failedToLoad, unit: unit.id)
         events.publish(
             AdEvent(
-                name: .failedToLoad, adID: nil, adUnit: unit.id,
+                name: .failedToLoad, adID: nil, adUnit: unit.id, app: request.app?.id,
                 fields: ["code": .string(error.code.rawValue), "message": .string(error.message)]))
         scheduleRetry(unit, request)
         return .failure(AdLoadFailure(error, info: fill.info))
     }
 
-    /// Whether a load of `unit` under the privacy state in force is under way (one begun
-    /// under an older state does not count: what it loads may not be kept).
-    func isLoading(_ unit: String) -> Bool {
-        inFlight[unit]?.privacy == privacyChanges
+    /// Whether a load for `key` under its app's privacy state in force is under way (one begun
+    /// under another state does not count: what it loads may not be kept).
+    func isLoading(_ key: LoadKey) -> Bool {
+        guard let loading = inFlight[key] else { return false }
+        return !privacyChanged(for: key.app, since: loading.policy)
     }
 
     /// After a failed load, the pause before the next try: 2 s, doubling up to 64 s.
@@ -151,13 +163,14 @@ extension AdStore {
 
     /// After a failed load: try again after `retryBackoff`, up to the unit's `max_retries`.
     private func scheduleRetry(_ unit: AdUnit, _ request: AdLoadRequest) {
-        guard retries[unit.id] == nil else { return }  // one is already waiting
-        let attempt = (retryAttempts[unit.id] ?? 0) + 1
+        let key = LoadKey(request)
+        guard retries[key] == nil else { return }  // one is already waiting
+        let attempt = (retryAttempts[key] ?? 0) + 1
         guard attempt <= unit.maxRetries else {
-            retryAttempts[unit.id] = 0
+            retryAttempts[key] = 0
             return
         }
-        retryAttempts[unit.id] = attempt
+        retryAttempts[key] = attempt
         let delay = Self.retryBackoff.delay(afterFailures: attempt)
         logger.info(
             "ad load failed; retrying",
@@ -165,7 +178,7 @@ extension AdStore {
         let clock = self.clock
         let due = clock.now.advanced(by: delay)
         // Cancelled by its unit's removal at a reload, or by the stop; else ends with its load.
-        retryTimers.start(unit.id) {
+        retryTimers.start(key) {
             do {
                 try await clock.sleep(until: due, tolerance: nil)
             } catch {
@@ -173,28 +186,30 @@ extension AdStore {
             }
             await self.retry(unit, request)
         }
-        retries[unit.id] = due
+        retries[key] = due
     }
 
     private func retry(_ unit: AdUnit, _ request: AdLoadRequest) async {
-        retries[unit.id] = nil
-        guard !isLoading(unit.id), !hasReadyAd(unit.id) else { return }
+        let key = LoadKey(request)
+        retries[key] = nil
+        guard !isLoading(key), !hasReadyAd(key) else { return }
         _ = await startLoad(unit, request).value
     }
 
-    /// How long until `unit`'s failed load is tried again, when a retry is waiting.
-    func nextRetry(_ unit: String) -> Duration? {
-        retries[unit].map { max(.zero, clock.now.duration(to: $0)) }
+    /// How long until `key`'s failed load is tried again, when a retry is waiting.
+    func nextRetry(_ key: LoadKey) -> Duration? {
+        retries[key].map { max(.zero, clock.now.duration(to: $0)) }
     }
 
-    /// Whether `unit` has an ad a load would hand out now.
-    func hasReadyAd(_ unit: String) -> Bool {
-        guard let id = readyAd[unit], let ad = ads[id] else { return false }
+    /// Whether `key` has an ad a load would hand out now.
+    func hasReadyAd(_ key: LoadKey) -> Bool {
+        guard let id = readyAd[key], let ad = ads[id] else { return false }
         return !ad.isUsed && ad.expiresAt > now
     }
 
-    /// The background retry of `unit`, if one is waiting: its attempt number.
-    public func pendingRetry(of unit: String) -> Int? {
-        retries[unit] == nil ? nil : retryAttempts[unit]
+    /// The background retry of `unit` for app `app`, if one is waiting: its attempt number.
+    public func pendingRetry(of unit: String, app: String? = nil) -> Int? {
+        let key = LoadKey(unit: unit, app: app)
+        return retries[key] == nil ? nil : retryAttempts[key]
     }
 }

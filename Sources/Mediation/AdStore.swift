@@ -34,19 +34,17 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
 
     /// The ads held, and when each leaves.
     var ads: AdRetention
-    var readyAd: [String: String] = [:]
-    /// Each unit's load under way, and the privacy change it began after: a load begun under
-    /// an older privacy state is not joined.
-    var inFlight: [String: (task: Task<LoadResult, Never>, privacy: Int)] = [:]
-    var retryAttempts: [String: Int] = [:]
-    /// When each unit's waiting retry loads; its task (`retryTimers`, by unit) sleeps until then.
-    var retries: [String: C.Instant] = [:]
-    let retryTimers = OwnedTasks<String>()
-    /// The privacy state's decisions, and for each line item (made again when either changes).
-    var policy = ConsentPolicy.unset
-    var decisions: LineItemDecisions
-    /// How many privacy changes there have been.
-    var privacyChanges = 0
+    /// Each unit's ready ad, per app.
+    var readyAd: [LoadKey: String] = [:]
+    /// Each unit's load under way per app, and the policy it began under: a load begun under
+    /// another privacy state is not joined.
+    var inFlight: [LoadKey: (task: Task<LoadResult, Never>, policy: ConsentPolicy)] = [:]
+    var retryAttempts: [LoadKey: Int] = [:]
+    /// When each waiting retry loads; its task (`retryTimers`, by the same key) sleeps until then.
+    var retries: [LoadKey: C.Instant] = [:]
+    let retryTimers = OwnedTasks<LoadKey>()
+    /// The privacy decisions in force for every app.
+    var policies = PrivacyPolicies.unset
 
     /// `metrics`: where the ad events and load latencies are counted (the process's backend
     /// unless a caller gives one); `maxStoredAds`: the most ads held at once. The impressions
@@ -75,7 +73,6 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
         self.networks = try Self.hosts(
             networks, keeping: [:], registry: registry, services: services, logger: logger)
         self.units = Dictionary(units.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-        self.decisions = LineItemDecisions(.unset, units: units)
     }
 
     /// The impressions `log` keeps that `units`' caps still count at `now`; it forgets the rest.
@@ -125,13 +122,12 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
         let fresh = hosts.filter { name, host in self.networks[name] !== host && !host.isLazy }.map(\.value)
         self.networks = hosts
         self.units = Dictionary(units.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-        decisions = LineItemDecisions(policy, units: self.units.values)
         // The caps may have changed: what they count now is read again.
         impressions = Self.history(
             in: impressionLog, units: self.units.values, now: wallClock.nowMilliseconds, logger: logger)
-        for unit in retries.keys where self.units[unit] == nil {
-            retryTimers.cancel(unit)
-            retries[unit] = nil
+        for key in retries.keys where self.units[key.unit] == nil {
+            retryTimers.cancel(key)
+            retries[key] = nil
         }
         for host in fresh { await host.beginSetup() }
     }
@@ -184,15 +180,16 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
         }
     }
 
-    /// Puts a privacy state's decisions in force (`ConsentPolicy.unset`: none, no consent). An
-    /// unused ad loaded under a decision this reverses (its line item is now denied, or its
-    /// serving mode differs) is dropped: it is not shown under a state that would not have
-    /// loaded it.
-    public func setPrivacy(_ policy: ConsentPolicy) {
-        self.policy = policy
-        privacyChanges += 1
-        decisions = LineItemDecisions(policy, units: units.values)
-        let dropped = ads.dropUnused { !fits($0.fill) }
+    /// Puts the privacy decisions of every app in force (`PrivacyPolicies.unset`: no consent
+    /// anywhere). An unused ad loaded under a decision its app's new state reverses (its line
+    /// item is now denied, or its serving mode differs) is dropped: it is not shown under a
+    /// state that would not have loaded it.
+    public func setPrivacy(_ policies: PrivacyPolicies) {
+        let old = self.policies
+        self.policies = policies
+        let dropped = ads.dropUnused { ad in
+            policies.changed(for: ad.owner?.id, from: old) && !fits(ad.fill, for: ad.owner?.id)
+        }
         guard dropped > 0 else { return }
         metrics.droppedForPrivacy(dropped)
         logger.info(
@@ -200,10 +197,11 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
             metadata: ["count": "\(dropped)"])
     }
 
-    /// Whether `fill` is what a load under the privacy state in force could have loaded: its
-    /// line item allowed, in the same serving mode.
-    func fits(_ fill: Waterfall.Fill) -> Bool {
-        policy.decide(fill.consent).isAllowed
+    /// Whether `fill` is what a load for app `id` under its privacy state in force could have
+    /// loaded: its line item allowed, in the same serving mode.
+    func fits(_ fill: Waterfall.Fill, for id: String?) -> Bool {
+        let policy = policies.policy(for: id)
+        return policy.decide(fill.consent).isAllowed
             && policy.servingMode(vendor: fill.consent.vendorID) == fill.info.servingMode
     }
 
@@ -216,7 +214,7 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     /// Counts an ad's event and hands it to the event stream's subscribers.
     func publish(_ name: AdEvent.Name, _ ad: LoadedAd, _ fields: [String: EventField] = [:]) {
         metrics.count(name, unit: ad.unit.id)
-        events.publish(AdEvent(name: name, adID: ad.id, adUnit: ad.unit.id, fields: fields))
+        events.publish(AdEvent(name: name, adID: ad.id, adUnit: ad.unit.id, app: ad.owner?.id, fields: fields))
     }
 
     /// How many of a unit's latest loads keep their ads while unused (`AdRetention`).

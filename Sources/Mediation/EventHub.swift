@@ -14,9 +14,12 @@ public final class EventHub: Sendable {
     public struct Filter: Sendable {
         public var adUnit: String?
         public var adID: String?
+        /// The subscribing app: it sees its own events (every app's with `inspect`).
+        public var app: AppIdentity? = nil
 
         func passes(_ event: AdEvent) -> Bool {
             (adUnit == nil || adUnit == event.adUnit) && (adID == nil || adID == event.adID)
+                && event.isVisible(to: app)
         }
     }
 

@@ -1,9 +1,9 @@
-/// The impressions that frequency caps count, in memory, per unit and app (peer uid): what
+/// The impressions that frequency caps count, in memory, per unit and app (app id): what
 /// the store decides by; the `ImpressionLog` keeps them across restarts.
 struct ImpressionHistory: Sendable {
     private struct App: Hashable {
         var unit: String
-        var uid: UInt32?
+        var app: String?
     }
 
     /// Each app's impressions of each unit, oldest first (wall-clock ms).
@@ -13,13 +13,13 @@ struct ImpressionHistory: Sendable {
     /// when it was, or is behind now) counts as made now, so no cap lasts longer than its window.
     init(_ impressions: [CappedImpression] = [], now: Int64 = .max) {
         for impression in impressions.sorted(by: { $0.at < $1.at }) {
-            times[App(unit: impression.adUnit, uid: impression.uid), default: []].append(min(impression.at, now))
+            times[App(unit: impression.adUnit, app: impression.app), default: []].append(min(impression.at, now))
         }
     }
 
     /// Adds `impression`, forgetting that app's impressions of the unit before `horizon`.
     mutating func add(_ impression: CappedImpression, forgettingBefore horizon: Int64) {
-        let app = App(unit: impression.adUnit, uid: impression.uid)
+        let app = App(unit: impression.adUnit, app: impression.app)
         var kept = times[app, default: []].filter { $0 >= horizon }
         // Kept in order even if the wall clock stepped back.
         let index = kept.lastIndex { $0 <= impression.at }.map { $0 + 1 } ?? 0
@@ -27,8 +27,8 @@ struct ImpressionHistory: Sendable {
         times[app] = kept
     }
 
-    /// App `uid`'s impressions of `unit`, oldest first.
-    func times(unit: String, uid: UInt32?) -> [Int64] {
-        times[App(unit: unit, uid: uid)] ?? []
+    /// App `app`'s impressions of `unit`, oldest first.
+    func times(unit: String, app: String?) -> [Int64] {
+        times[App(unit: unit, app: app)] ?? []
     }
 }

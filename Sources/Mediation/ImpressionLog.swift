@@ -1,11 +1,11 @@
 import SharedTypes
 
-/// One impression of a unit that has frequency caps or pacing: which app (peer uid; nil when
-/// the socket cannot say) saw it, and when (wall-clock ms).
+/// One impression of a unit that has frequency caps or pacing: which app saw it (nil for the
+/// core alone), and when (wall-clock ms).
 @MemberwiseInit
 public struct CappedImpression: Sendable, Equatable {
     public var adUnit: String
-    public var uid: UInt32?
+    public var app: String?
     public var at: Int64
 }
 

@@ -10,6 +10,8 @@ struct LoadedAd: Sendable {
     let preferences: NativeAdPreferences
     /// On the store's clock.
     let loadedAt: Duration
+    /// The app it was loaded for (nil for the core alone): it alone may act on it.
+    let owner: AppIdentity?
     /// What it holds (`NetworkAd.byteCount`), counted once when the store keeps it.
     var bytes = 0
     var impressionRecorded = false
@@ -19,13 +21,26 @@ struct LoadedAd: Sendable {
     var trackedProgress: Set<VideoProgress> = []
     /// Whether the client reported that it could not play the ad.
     var playbackFailed = false
-    /// The uid of the peer that showed it: whose reward it earns.
-    var shownBy: UInt32?
+    /// The app that showed it (its owner): whose reward it earns.
+    var shownBy: String?
     /// What the network reported that could not be applied (its reward could not be committed):
     /// applied first at the next lifecycle call, since the network does not report it twice.
     var unappliedNetworkEvents: [NetworkPresentationEvent] = []
 
     var format: AdFormat { unit.format }
+
+    /// Whether app `asker` may see the ad: its owner, or an app with `inspect` (any app when
+    /// either is unknown: the core alone).
+    func isVisible(to asker: AppIdentity?) -> Bool {
+        guard let asker, let owner else { return true }
+        return owner.id == asker.id || asker.may(.inspect)
+    }
+
+    /// Whether app `asker` may act on the ad (show, click, dismiss...): its owner alone.
+    func isOwned(by asker: AppIdentity?) -> Bool {
+        guard let asker, let owner else { return true }
+        return owner.id == asker.id
+    }
     /// The unit's expiry, or the network's if that is sooner.
     var expiresAt: Duration { loadedAt + min(unit.expiry, fill.ad.expiry ?? unit.expiry) }
 

@@ -60,4 +60,6 @@ public enum AdLifecycleErrorCode: String, Sendable {
     case adAlreadyDismissed = "ad_already_dismissed"
     /// What the call earned (a reward) could not be committed to the state database.
     case stateUnavailable = "state_unavailable"
+    /// The ad is another app's: an app with `inspect` may see it; only its own app acts on it.
+    case notPermitted = "not_permitted"
 }

@@ -11,7 +11,7 @@ public enum RewardClaim: Sendable, Equatable {
     case claimed(EarnedReward)
     /// Claimed before; the reward as it was claimed.
     case alreadyClaimed(EarnedReward)
-    /// No such reward that this peer may see.
+    /// No such reward that this app may see.
     case notFound
 }
 
@@ -24,9 +24,9 @@ public enum RewardClaim: Sendable, Equatable {
 public protocol RewardLedger: Sendable {
     /// Stores `reward`, and `callback` as an owed `ssv` ping beside it; answers that ping.
     func record(_ reward: EarnedReward, callback: String?) throws -> OwedPing?
-    /// The rewards of the peer `uid` (every peer's when nil: root) still kept at `now`
+    /// The rewards of app `app` (every app's when nil: one with `inspect`) still kept at `now`
     /// (wall-clock ms), oldest first.
-    func rewards(uid: UInt32?, state: RewardState, now: Int64) async throws -> [EarnedReward]
-    /// Marks one of `uid`'s rewards (any, when nil) still kept claimed at `now` (wall-clock ms).
-    func claim(_ transactionID: String, uid: UInt32?, now: Int64) async throws -> RewardClaim
+    func rewards(app: String?, state: RewardState, now: Int64) async throws -> [EarnedReward]
+    /// Marks one of app `app`'s rewards (any, when nil) still kept claimed at `now` (wall-clock ms).
+    func claim(_ transactionID: String, app: String?, now: Int64) async throws -> RewardClaim
 }

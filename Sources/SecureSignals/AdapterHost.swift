@@ -178,11 +178,6 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
     /// Failed to initialize (and not stopped): a reload makes it anew rather than keep it.
     var hasFailed: Bool { state == .failed && !isShutDown }
 
-    /// Forgets cached signals: the privacy state changed.
-    func privacyChanged() {
-        invalidateCache()
-    }
-
     private func invalidateCache() {
         generation += 1
         cache = nil

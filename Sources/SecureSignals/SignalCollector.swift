@@ -25,11 +25,8 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
     private let registry: AdapterRegistry
     private let logger: Logger
     private var slots: [String: Slot] = [:]
-    /// The privacy state's decisions, and each adapter's under it (made at each change of
-    /// either): a denied adapter is not asked.
-    private var policy = ConsentPolicy.unset
-    private var decisions: [String: ConsentDecision] = [:]
-    private var privacy: PrivacyState? { policy.state }
+    /// The privacy decisions in force for every app: an adapter one denies is not asked for it.
+    private var policies = PrivacyPolicies.unset
     /// What a reload started: removed adapters stopping (their programs get a grace period)
     /// and new ones initializing. `shutdown` waits for them.
     private let lifecycle = OwnedTasks<Never>()
@@ -57,7 +54,6 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
                 host: try Self.makeHost(adapter, registry: registry, clock: clock, logger: logger, metrics: metrics),
                 configuration: adapter)
         }
-        decisions = slots.mapValues { ConsentPolicy.unset.decide($0.configuration.consent) }
     }
 
     private static func makeHost(
@@ -121,26 +117,17 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         return statuses
     }
 
-    /// The device's privacy state and its decisions (`ConsentPolicy.unset` clears it: no
-    /// consent); cached signals are dropped when it changes, and an adapter it denies is not
-    /// asked from the next request on.
-    public func setPrivacy(_ policy: ConsentPolicy) async {
-        let changed = policy.state != privacy
-        self.policy = policy
-        decide()
-        guard changed else { return }
-        for slot in slots.values { await slot.host.privacyChanged() }
+    /// The privacy decisions in force for every app (`PrivacyPolicies.unset`: no consent
+    /// anywhere); from the next request on, an adapter an app's denies is not asked for it. A
+    /// cached signal is only served to a request under the state it was fetched under.
+    public func setPrivacy(_ policies: PrivacyPolicies) {
+        self.policies = policies
     }
 
-    /// Each adapter's decision under the policy in force.
-    private func decide() {
-        decisions = slots.mapValues { policy.decide($0.configuration.consent) }
+    /// Why app `id`'s privacy state denies adapter `name`; nil when it may be asked.
+    public func consentDenial(of name: String, for id: String?) -> String? {
+        slots[name].flatMap { policies.policy(for: id).decide($0.configuration.consent).reason }
     }
-
-    /// Why the privacy state in force denies adapter `name`; nil when it may be asked.
-    public func consentDenial(of name: String) -> String? { decisions[name]?.reason }
-
-    public var privacyState: PrivacyState? { privacy }
 
     /// The configured recipients; their keys are shared with whatever refreshes them.
     public var recipients: [String: Recipient] { configuration.recipients }
@@ -195,13 +182,11 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         configuration = newConfiguration
         let removed = slots.filter { name, slot in newSlots[name].map { $0.host !== slot.host } ?? true }
         slots = newSlots
-        decide()
         for (_, slot) in removed {
             let host = slot.host
             lifecycle.start { await host.shutdown() }
         }
         for slot in created {
-            if privacy != nil { await slot.host.privacyChanged() }
             let (host, context) = (slot.host, context(for: slot.configuration))
             // A reload does not wait for new adapters: each ends within its init timeout.
             lifecycle.start { await host.initialize(context: context) }
@@ -220,14 +205,17 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         }
     }
 
-    /// Collects signals for one request. `adapters` selects some (all when nil; each once);
+    /// Collects signals for one request of `app` (nil: the core alone, under the standing
+    /// state), under its privacy state. `adapters` selects some (all when nil; each once);
     /// `timeout` shortens the configured deadline. Never takes longer than the deadline, whatever the
     /// adapters do.
     public func collect(
-        requestID: String, adapters selection: [String]? = nil, timeout: Duration? = nil, identifiers: Bool = true
+        requestID: String, adapters selection: [String]? = nil, timeout: Duration? = nil, identifiers: Bool = true,
+        app: AppIdentity? = nil
     ) async -> CollectionResult {
         let deadline = min(timeout ?? configuration.requestTimeout, configuration.requestTimeout)
-        let request = SignalRequest(requestID: requestID, privacy: privacy)
+        let policy = policies.policy(for: app?.id)
+        let request = SignalRequest(requestID: requestID, privacy: policy.state, app: app)
         var seen = Set<String>()
         let selected = (selection ?? names).filter { seen.insert($0).inserted }
         var errors: [AdapterFailure] = []
@@ -239,7 +227,7 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
                         adapter: name, code: .unknownAdapter, message: "no adapter named '\(name)' is configured"))
                 continue
             }
-            if let reason = decisions[name]?.reason {
+            if let reason = policy.decide(slot.configuration.consent).reason {
                 errors.append(AdapterFailure(adapter: name, code: .consentMissing, message: reason))
                 continue
             }

@@ -39,10 +39,10 @@ public struct CollectionResult: Sendable, Codable, Equatable {
 public protocol SignalProvider: Sendable {
     /// Signals for one request: `adapters` selects some (all when nil; each once), `timeout`
     /// shortens the configured deadline; without `identifiers`, no adapter that handles an
-    /// identifier is asked (an ad request in limited serving mode). Answers within the deadline
-    /// whatever the adapters do.
-    func collect(requestID: String, adapters: [String]?, timeout: Duration?, identifiers: Bool) async
-        -> CollectionResult
+    /// identifier is asked (an ad request in limited serving mode); `app` is the app the ad is
+    /// for, whose privacy state decides. Answers within the deadline whatever the adapters do.
+    func collect(requestID: String, adapters: [String]?, timeout: Duration?, identifiers: Bool, app: AppIdentity?)
+        async -> CollectionResult
     /// Every adapter's state and versions, as `GET /v1/adapters` lists them.
     func statuses() async -> [AdapterStatus]
 }

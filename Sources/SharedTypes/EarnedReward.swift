@@ -10,8 +10,8 @@ public struct EarnedReward: Sendable, Codable, Equatable {
     public var rewardAmount: Double
     @Nullable public var customData: String?
     @Nullable public var userID: String?
-    /// The uid of the peer that showed the ad (who may list and claim it); nil when unknown.
-    @Nullable public var uid: UInt32?
+    /// The app that showed the ad (which may list and claim it); nil when unknown.
+    @Nullable public var app: String?
     /// Wall-clock milliseconds.
     @WireName("earned_at_ms") public var earnedAt: Int64
     @Nullable @WireName("claimed_at_ms") public var claimedAt: Int64?

@@ -6,22 +6,22 @@ struct ImpressionRow: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "capped_impressions"
 
     var adUnit: String
-    var uid: Int64?
+    var app: String?
     var at: Int64
 
     enum CodingKeys: String, CodingKey {
         case adUnit = "ad_unit"
-        case uid
+        case app
         case at = "at_ms"
     }
 
     init(_ impression: CappedImpression) {
         adUnit = impression.adUnit
-        uid = impression.uid.map(Int64.init)
+        app = impression.app
         at = impression.at
     }
 
     var impression: CappedImpression {
-        CappedImpression(adUnit: adUnit, uid: uid.flatMap(UInt32.init(exactly:)), at: at)
+        CappedImpression(adUnit: adUnit, app: app, at: at)
     }
 }

@@ -13,7 +13,7 @@ struct RewardRow: Codable, FetchableRecord, PersistableRecord {
     var rewardAmount: Double
     var customData: String?
     var userID: String?
-    var uid: Int64?
+    var app: String?
     var earnedAt: Int64
     var claimedAt: Int64?
 
@@ -25,7 +25,7 @@ struct RewardRow: Codable, FetchableRecord, PersistableRecord {
         case rewardAmount = "reward_amount"
         case customData = "custom_data"
         case userID = "user_id"
-        case uid
+        case app
         case earnedAt = "earned_at_ms"
         case claimedAt = "claimed_at_ms"
     }
@@ -38,7 +38,7 @@ struct RewardRow: Codable, FetchableRecord, PersistableRecord {
         rewardAmount = reward.rewardAmount
         customData = reward.customData
         userID = reward.userID
-        uid = reward.uid.map(Int64.init)
+        app = reward.app
         earnedAt = reward.earnedAt
         claimedAt = reward.claimedAt
     }
@@ -47,6 +47,6 @@ struct RewardRow: Codable, FetchableRecord, PersistableRecord {
         EarnedReward(
             transactionID: transactionID, adID: adID, adUnit: adUnit, rewardType: rewardType,
             rewardAmount: rewardAmount, customData: customData, userID: userID,
-            uid: uid.flatMap { UInt32(exactly: $0) }, earnedAt: earnedAt, claimedAt: claimedAt)
+            app: app, earnedAt: earnedAt, claimedAt: claimedAt)
     }
 }

@@ -18,7 +18,8 @@ public struct SQLiteEventJournal: EventJournal {
                     let fields = try? JSONDecoder().decode(
                         [String: EventField].self, from: Data((row["fields"] as String).utf8))
                 else { return nil }
-                var event = AdEvent(name: name, adID: row["ad_id"], adUnit: row["ad_unit"], fields: fields)
+                var event = AdEvent(
+                    name: name, adID: row["ad_id"], adUnit: row["ad_unit"], app: row["app"], fields: fields)
                 event.sequence = UInt64(row["sequence"] as Int64)
                 return (event, row["at_ms"])
             }
@@ -67,8 +68,10 @@ public struct SQLiteEventJournal: EventJournal {
         for (event, at, fields) in rows {
             try db.execute(
                 sql:
-                    "INSERT OR REPLACE INTO events (sequence, name, ad_id, ad_unit, fields, at_ms) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [Int64(event.sequence), event.name.rawValue, event.adID, event.adUnit, fields, at])
+                    "INSERT OR REPLACE INTO events (sequence, name, ad_id, ad_unit, app, fields, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    Int64(event.sequence), event.name.rawValue, event.adID, event.adUnit, event.app, fields, at,
+                ])
         }
         if let newest = rows.last?.0.sequence {
             try db.execute(

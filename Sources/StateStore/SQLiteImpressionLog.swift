@@ -15,7 +15,7 @@ public struct SQLiteImpressionLog: ImpressionLog {
         try await database.write { db in
             try row.insert(db)
             try ImpressionRow
-                .filter(Column("ad_unit") == row.adUnit && Column("uid") == row.uid && Column("at_ms") < horizon)
+                .filter(Column("ad_unit") == row.adUnit && Column("app") == row.app && Column("at_ms") < horizon)
                 .deleteAll(db)
         }
     }

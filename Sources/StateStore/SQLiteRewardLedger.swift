@@ -34,12 +34,12 @@ public struct SQLiteRewardLedger: RewardLedger {
         }
     }
 
-    public func rewards(uid: UInt32?, state: RewardState, now: Int64) async throws -> [EarnedReward] {
+    public func rewards(app: String?, state: RewardState, now: Int64) async throws -> [EarnedReward] {
         let horizon = horizon(now)
         return try await database.writer.read { db in
             var request = RewardRow.order(Column("earned_at_ms"), Column("transaction_id"))
                 .filter(Column("earned_at_ms") >= horizon)
-            if let uid { request = request.filter(Column("uid") == Int64(uid)) }
+            if let app { request = request.filter(Column("app") == app) }
             switch state {
             case .unclaimed: request = request.filter(Column("claimed_at_ms") == nil)
             case .claimed: request = request.filter(Column("claimed_at_ms") != nil)
@@ -49,11 +49,11 @@ public struct SQLiteRewardLedger: RewardLedger {
         }
     }
 
-    public func claim(_ transactionID: String, uid: UInt32?, now: Int64) async throws -> RewardClaim {
+    public func claim(_ transactionID: String, app: String?, now: Int64) async throws -> RewardClaim {
         let horizon = horizon(now)
         return try await database.write { db in
             guard var row = try RewardRow.fetchOne(db, key: transactionID), row.earnedAt >= horizon,
-                uid == nil || row.uid == uid.map(Int64.init)
+                app == nil || row.app == app
             else { return .notFound }
             if row.claimedAt != nil { return .alreadyClaimed(row.reward) }
             row.claimedAt = now

@@ -211,6 +211,19 @@ public final class StateDatabase: Sendable {
                 index: "capped_impressions_by_app", on: ImpressionRow.databaseTableName,
                 columns: ["ad_unit", "uid", "at_ms"])
         }
+        migrator.registerMigration("7 rewards, impressions and events by app") { db in
+            // Rewards, capped impressions and events are an app's, by its id; what a peer uid
+            // earned or saw before is its anonymous app's (`uid:N`), as the registry names it.
+            for table in [RewardRow.databaseTableName, ImpressionRow.databaseTableName] {
+                try db.alter(table: table) { $0.add(column: "app", .text) }
+                try db.execute(sql: "UPDATE \(table) SET app = 'uid:' || uid WHERE uid IS NOT NULL")
+            }
+            try db.alter(table: "events") { $0.add(column: "app", .text) }
+            try db.create(
+                index: "capped_impressions_by_app_id", on: ImpressionRow.databaseTableName,
+                columns: ["ad_unit", "app", "at_ms"])
+            try db.execute(sql: "DROP INDEX capped_impressions_by_app")
+        }
         return migrator
     }()
 }

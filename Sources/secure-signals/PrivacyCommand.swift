@@ -12,27 +12,45 @@ import SharedTypes
 struct PrivacyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "privacy",
-        abstract: "Show, set or clear the device's privacy state (consent), which every adapter is handed.",
+        abstract: "Show, set or clear this app's privacy state (consent), or with --device the device's.",
+        discussion: """
+            Each app has its own state, which decides what is done for it; an app that set none \
+            stands under the device's, which the platform's settings app sets (--device, with the \
+            device_privacy capability). The CLI acts as the app its uid is (or --app ID).
+            """,
         subcommands: [Get.self, Set.self, Clear.self, Decoded.self], defaultSubcommand: Get.self)
 
+    /// Whose state a command acts on.
+    struct Scope: ParsableArguments {
+        @Flag(help: "The device's state (the platform's), which stands for apps that set none.")
+        var device = false
+
+        func endpoint(app: Endpoint, device: Endpoint) -> Endpoint { self.device ? device : app }
+    }
+
     struct Get: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the privacy state (none: no consent).")
+        static let configuration = CommandConfiguration(
+            abstract: "Show this app's privacy state (none: the device's stands for it), or the device's.")
         @OptionGroup var connection: ConnectionOptions
+        @OptionGroup var scope: Scope
 
         func run() async throws {
-            if connection.json { return try await printRaw(connection, Endpoints.privacy) }
-            try printState(try await connection.client.request(Endpoints.privacy).successful())
+            let endpoint = scope.endpoint(app: Endpoints.privacy, device: Endpoints.devicePrivacy)
+            if connection.json { return try await printRaw(connection, endpoint) }
+            try printState(try await connection.client.request(endpoint).successful(), device: scope.device)
         }
     }
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Set the privacy state, replacing the one in force.",
+            abstract: "Set this app's privacy state (or the device's), replacing the one it had.",
             discussion: """
-                Example:
+                The change is on disk when the command returns. Examples:
                   secure-signals privacy set --limit-ad-tracking false --tcf-consent CPc... --gdpr-applies true
+                  secure-signals privacy set --device --limit-ad-tracking false --gpc true
                 """)
         @OptionGroup var connection: ConnectionOptions
+        @OptionGroup var scope: Scope
 
         @Option(help: "Whether the user limited ad tracking: true or false.")
         var limitAdTracking: Bool
@@ -52,21 +70,35 @@ struct PrivacyCommand: AsyncParsableCommand {
         @Option(help: "Whether the GDPR applies here: true or false (default: unknown).")
         var gdprApplies: Bool?
 
+        @Option(help: "With --device: whether the user sent a Global Privacy Control signal.")
+        var gpc: Bool?
+
+        @Option(help: "With --device: whether the device is directed to children (COPPA).")
+        var coppa: Bool?
+
+        func validate() throws {
+            if !scope.device, gpc != nil || coppa != nil {
+                throw ValidationError("--gpc and --coppa are the device's to say: add --device")
+            }
+        }
+
         func run() async throws {
             let state = PrivacyState(
                 limitAdTracking: limitAdTracking, tcfConsent: tcfConsent, gpp: gpp,
                 gppSid: gppSid.isEmpty ? nil : gppSid,
-                usPrivacy: usPrivacy, gdprApplies: gdprApplies)
+                usPrivacy: usPrivacy, gdprApplies: gdprApplies, gpc: gpc, coppa: coppa)
             let body = try WireFormat.encoder().encode(PrivacyBody(privacy: state))
-            let reply = try await connection.client.request(Endpoints.setPrivacy, json: body).successful()
+            let endpoint = scope.endpoint(app: Endpoints.setPrivacy, device: Endpoints.setDevicePrivacy)
+            let reply = try await connection.client.request(endpoint, json: body).successful()
             if connection.json { return print(String(decoding: reply.body, as: UTF8.self), terminator: "") }
-            try printState(reply)
+            try printState(reply, device: scope.device)
         }
     }
 
     struct Decoded: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show the consent strings in force, decoded: the TC string, the GPP sections, US Privacy.",
+            abstract:
+                "Show the consent strings in force for this app, decoded: the TC string, the GPP sections, US Privacy.",
             discussion: """
                 TCF fields use snake_case names with times in epoch milliseconds; GPP sections keep \
                 the GPP specification's field names. Nothing is shown when no state is set.
@@ -82,21 +114,28 @@ struct PrivacyCommand: AsyncParsableCommand {
 
     struct Clear: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Clear the privacy state: no state is no consent, as before the platform set one.")
+            abstract:
+                "Clear this app's privacy state (the device's then stands for it), or the device's (no consent)."
+        )
         @OptionGroup var connection: ConnectionOptions
+        @OptionGroup var scope: Scope
 
         func run() async throws {
-            let reply = try await connection.client.request(Endpoints.clearPrivacy).successful()
+            let endpoint = scope.endpoint(app: Endpoints.clearPrivacy, device: Endpoints.clearDevicePrivacy)
+            let reply = try await connection.client.request(endpoint).successful()
             if connection.json { return print(String(decoding: reply.body, as: UTF8.self), terminator: "") }
-            try printState(reply)
+            try printState(reply, device: scope.device)
         }
     }
 }
 
 /// The state in `reply` (`{"privacy": ...}`), a field a line.
-private func printState(_ reply: DaemonClient.Reply) throws {
+private func printState(_ reply: DaemonClient.Reply, device: Bool) throws {
     guard let state = try WireFormat.decoder().decode(PrivacyAnswer.self, from: reply.body).privacy else {
-        return print("no privacy state: no consent")
+        return print(
+            device
+                ? "no device privacy state: no consent for apps that set none"
+                : "no privacy state of its own: the device's stands for this app")
     }
     print("limit ad tracking  \(state.limitAdTracking)")
     print("gdpr applies       \(state.gdprApplies.map { "\($0)" } ?? "unknown")")
@@ -104,4 +143,8 @@ private func printState(_ reply: DaemonClient.Reply) throws {
     print("tcf consent        \(state.tcfConsent == nil ? "-" : "set")")
     print("gpp                \(state.gpp == nil ? "-" : "set")\(state.gppSid.map { " (sections \($0))" } ?? "")")
     print("us privacy         \(state.usPrivacy == nil ? "-" : "set")")
+    if device {
+        print("gpc                \(state.gpc.map { "\($0)" } ?? "-")")
+        print("coppa              \(state.coppa.map { "\($0)" } ?? "-")")
+    }
 }

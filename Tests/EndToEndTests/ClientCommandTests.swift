@@ -210,7 +210,7 @@ struct ClientCommandTests {
         let daemon = try await RunningDaemon.start(config: demoConfig(adapters: []))
         let socket = ["--socket", daemon.socketPath]
         let none = try await Binary.run("secure-signals", ["privacy"] + socket)
-        #expect(none.stdoutText == "no privacy state: no consent\n", "\(none.stderr)")
+        #expect(none.stdoutText == "no privacy state of its own: the device's stands for this app\n", "\(none.stderr)")
         let set = try await Binary.run(
             "secure-signals",
             [
@@ -234,8 +234,20 @@ struct ClientCommandTests {
             refused.status != 0 && refused.stderr.contains("invalid_consent: us_privacy: has 3 characters, needs 4"),
             "\(refused.stderr)")
         let cleared = try await Binary.run("secure-signals", ["privacy", "clear"] + socket)
-        #expect(cleared.stdoutText == "no privacy state: no consent\n")
+        #expect(cleared.stdoutText == "no privacy state of its own: the device's stands for this app\n")
         #expect(try await daemon.client.request(.GET, "/v1/privacy").body == Data("{\"privacy\":null}\n".utf8))
+
+        // The device's: what only it says, and what stands for apps that set none.
+        let appGPC = try await Binary.run(
+            "secure-signals", ["privacy", "set", "--limit-ad-tracking", "false", "--gpc", "true"] + socket)
+        #expect(appGPC.status != 0 && appGPC.stderr.contains("--gpc and --coppa are the device's to say: add --device"))
+        let device = try await Binary.run(
+            "secure-signals", ["privacy", "set", "--device", "--limit-ad-tracking", "true", "--gpc", "true"] + socket)
+        #expect(device.status == 0 && device.stdoutText.contains("gpc                true\n"), "\(device.stderr)")
+        let shown = try await Binary.run("secure-signals", ["privacy", "get", "--device"] + socket)
+        #expect(shown.stdoutText.hasPrefix("limit ad tracking  true\n"))
+        let noDevice = try await Binary.run("secure-signals", ["privacy", "clear", "--device"] + socket)
+        #expect(noDevice.stdoutText == "no device privacy state: no consent for apps that set none\n")
     }
 
     @Test func adaptersResetMakesANewFirstPartyID() async throws {

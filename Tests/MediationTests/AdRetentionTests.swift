@@ -14,7 +14,8 @@ struct AdRetentionTests {
             ad: NetworkAd(content: .native(NativeAd(headline: id)), clickDestination: "https://example.com"),
             network: "test", tracksItself: false, info: ResponseInfo(attempts: [], network: "test"))
         var ad = LoadedAd(
-            id: id, unit: unit, fill: fill, ssv: nil, preferences: NativeAdPreferences(), loadedAt: loadedAt)
+            id: id, unit: unit, fill: fill, ssv: nil, preferences: NativeAdPreferences(), loadedAt: loadedAt, owner: nil
+        )
         ad.impressionRecorded = used
         return ad
     }
@@ -172,7 +173,8 @@ struct AdRetentionCapTests {
                 ad: NetworkAd(content: .rewarded(Reward(type: "coins", amount: 1)), clickDestination: ""),
                 network: "test", tracksItself: false, info: ResponseInfo(attempts: [], network: "test"))
             var ad = LoadedAd(
-                id: id, unit: unit, fill: fill, ssv: nil, preferences: NativeAdPreferences(), loadedAt: .zero)
+                id: id, unit: unit, fill: fill, ssv: nil, preferences: NativeAdPreferences(), loadedAt: .zero,
+                owner: nil)
             ad.bytes = bytes
             return ad
         }

@@ -58,12 +58,12 @@ struct AdStoreTests {
             return try real.record(reward, callback: callback)
         }
 
-        func rewards(uid: UInt32?, state: RewardState, now: Int64) async throws -> [EarnedReward] {
-            try await real.rewards(uid: uid, state: state, now: now)
+        func rewards(app: String?, state: RewardState, now: Int64) async throws -> [EarnedReward] {
+            try await real.rewards(app: app, state: state, now: now)
         }
 
-        func claim(_ transactionID: String, uid: UInt32?, now: Int64) async throws -> RewardClaim {
-            try await real.claim(transactionID, uid: uid, now: now)
+        func claim(_ transactionID: String, app: String?, now: Int64) async throws -> RewardClaim {
+            try await real.claim(transactionID, app: app, now: now)
         }
     }
 
@@ -86,7 +86,7 @@ struct AdStoreTests {
         }
         #expect(
             seen.map(\.name) == [.loaded, .willPresent, .impression, .paid, .videoComplete, .rewardEarned, .dismissed])
-        let kept = try await ledger.rewards(uid: nil, state: .all, now: Int64(Date().timeIntervalSince1970 * 1000))
+        let kept = try await ledger.rewards(app: nil, state: .all, now: Int64(Date().timeIntervalSince1970 * 1000))
         #expect(kept.count == 1)
         #expect(
             seen.first { $0.name == .rewardEarned }?.fields["transaction_id"]
@@ -117,7 +117,7 @@ struct AdStoreTests {
             if event.name == .dismissed { break }
         }
         #expect(seen.map(\.name) == [.loaded, .willPresent, .impression, .paid, .rewardEarned, .dismissed])
-        let kept = try await ledger.rewards(uid: nil, state: .all, now: Int64(Date().timeIntervalSince1970 * 1000))
+        let kept = try await ledger.rewards(app: nil, state: .all, now: Int64(Date().timeIntervalSince1970 * 1000))
         #expect(kept.count == 1)
     }
 

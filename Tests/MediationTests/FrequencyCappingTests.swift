@@ -1,6 +1,7 @@
 import Adapters
 import Foundation
 import Logging
+import SharedTypes
 import StateStore
 import Synchronization
 import TestSupport
@@ -59,12 +60,15 @@ struct FrequencyCappingTests {
             wallTimeAtStart: wallTimeAtStart, logger: Logger(label: "test"))
     }
 
-    /// Loads a new ad of `unit` for `uid` and records its impression; the load's failure, if any.
+    /// App `id` (nil: the core alone).
+    func app(_ id: String?) -> AppIdentity? { id.map { AppIdentity(id: $0, capabilities: [.ads]) } }
+
+    /// Loads a new ad of `unit` for app `id` and records its impression; the load's failure, if any.
     @discardableResult
-    func show(_ store: AdStore<ManualClock>, _ unit: String = "u", uid: UInt32?) async throws -> AdLoadFailure? {
-        switch await store.load(AdLoadRequest(adUnit: unit, format: .native, force: true), uid: uid) {
+    func show(_ store: AdStore<ManualClock>, _ unit: String = "u", app id: String?) async throws -> AdLoadFailure? {
+        switch await store.load(AdLoadRequest(adUnit: unit, format: .native, force: true, app: app(id))) {
         case .success(let ad):
-            #expect(try await store.impression(ad.adID, uid: uid) == .recorded)
+            #expect(try await store.impression(ad.adID, by: app(id)) == .recorded)
             return nil
         case .failure(let failure):
             return failure
@@ -81,15 +85,15 @@ struct FrequencyCappingTests {
             let store = try store(
                 SQLiteImpressionLog(try StateDatabase(path: path)), clock: clock, capping: capping,
                 wallTimeAtStart: start)
-            #expect(try await show(store, uid: 1000) == nil)
+            #expect(try await show(store, app: "uid:1000") == nil)
             clock.advance(by: .seconds(60))
-            #expect(try await show(store, uid: 1000) == nil)
-            let capped = try #require(try await show(store, uid: 1000))
+            #expect(try await show(store, app: "uid:1000") == nil)
+            let capped = try #require(try await show(store, app: "uid:1000"))
             #expect(capped.error.code == .frequencyCapped)
             #expect(capped.retryAfter == Self.hour - .seconds(60), "until the first leaves the hour")
-            #expect(try await show(store, uid: 1001) == nil, "another app")
-            #expect(try await show(store, "free", uid: 1000) == nil, "another unit")
-            let statuses = await store.unitStatuses(uid: 1000)
+            #expect(try await show(store, app: "uid:1001") == nil, "another app")
+            #expect(try await show(store, "free", app: "uid:1000") == nil, "another unit")
+            let statuses = await store.unitStatuses(app: "uid:1000")
             #expect(statuses.map(\.id) == ["free", "u"])
             #expect(statuses[1].capped && statuses[1].frequencyCaps.first?.shown == 2)
             #expect(statuses[1].retryAfterMilliseconds == (Self.hour - .seconds(60)).wholeMilliseconds)
@@ -100,12 +104,12 @@ struct FrequencyCappingTests {
         #expect(try log.impressions(since: .min).count == 3, "the uncapped unit's impression is not kept")
         // Restarted 5 s of wall time after the first store began: its own clock starts at zero.
         let restarted = try store(log, clock: ManualClock(), capping: capping, wallTimeAtStart: start + 5000)
-        let capped = try #require(try await show(restarted, uid: 1000))
+        let capped = try #require(try await show(restarted, app: "uid:1000"))
         #expect(capped.error.code == .frequencyCapped)
         #expect(capped.retryAfter == Self.hour - .seconds(5), "until the first leaves the hour, on the wall clock")
         // 1001's one impression was kept too: its second fits the cap of 2, its third does not.
-        #expect(try await show(restarted, uid: 1001) == nil)
-        #expect(try await show(restarted, uid: 1001)?.error.code == .frequencyCapped)
+        #expect(try await show(restarted, app: "uid:1001") == nil)
+        #expect(try await show(restarted, app: "uid:1001")?.error.code == .frequencyCapped)
     }
 
     @Test func impressionsOutsideTheHorizonAreForgottenOnDisk() async throws {
@@ -114,8 +118,8 @@ struct FrequencyCappingTests {
         let clock = ManualClock()
         let store = try store(log, clock: clock, capping: FrequencyCapping(pacing: .seconds(30)))
         for _ in 0..<5 {
-            #expect(try await show(store, uid: 7) == nil)
-            let paced = try #require(try await show(store, uid: 7))
+            #expect(try await show(store, app: "uid:7") == nil)
+            let paced = try #require(try await show(store, app: "uid:7"))
             #expect(paced.retryAfter == .seconds(30))
             clock.advance(by: .seconds(30))
         }
@@ -128,13 +132,13 @@ struct FrequencyCappingTests {
         let clock = ManualClock()
         let store = try store(
             log, clock: clock, capping: FrequencyCapping(caps: [.init(impressions: 2, per: .seconds(60))]))
-        #expect(try await show(store, uid: 3) == nil)
+        #expect(try await show(store, app: "uid:3") == nil)
         clock.advance(by: .milliseconds(59_999))
-        #expect(try await show(store, uid: 3) == nil)
+        #expect(try await show(store, app: "uid:3") == nil)
         #expect(try log.impressions(since: .min).count == 2, "the first is 1 ms inside the window")
         clock.advance(by: .milliseconds(1))
         // The first left the window: the next load fits, and its record forgets it.
-        #expect(try await show(store, uid: 3) == nil)
+        #expect(try await show(store, app: "uid:3") == nil)
         #expect(try log.impressions(since: .min).count == 2)
     }
 
@@ -142,45 +146,45 @@ struct FrequencyCappingTests {
         let log = SQLiteImpressionLog(StateDatabase())
         let store = try store(
             log, clock: ManualClock(), capping: FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)]))
-        #expect(try await show(store, uid: nil) == nil)
-        #expect(try await show(store, uid: nil)?.error.code == .frequencyCapped)
-        #expect(try await show(store, uid: 0) == nil, "root is an app of its own")
-        #expect(try log.impressions(since: .min).map(\.uid) == [nil, 0])
+        #expect(try await show(store, app: nil) == nil)
+        #expect(try await show(store, app: nil)?.error.code == .frequencyCapped)
+        #expect(try await show(store, app: "uid:0") == nil, "root is an app of its own")
+        #expect(try log.impressions(since: .min).map(\.app) == [nil, "uid:0"])
         // Read back by a new store: the unknown app is still capped.
         let again = try self.store(
             log, clock: ManualClock(), capping: FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)]))
-        #expect(try await show(again, uid: nil)?.error.code == .frequencyCapped)
+        #expect(try await show(again, app: nil)?.error.code == .frequencyCapped)
     }
 
     @Test func aReloadThatAddsCapsCountsWhatIsShownFromThenOn() async throws {
         let log = SQLiteImpressionLog(StateDatabase())
         let store = try store(log, clock: ManualClock(), capping: FrequencyCapping())
         // Loaded before the reload, shown after it: the unit's caps now count it.
-        let early = try await store.load(AdLoadRequest(adUnit: "u", format: .native), uid: 5).get()
+        let early = try await store.load(AdLoadRequest(adUnit: "u", format: .native, app: app("uid:5"))).get()
         try await store.reload(
             units: Self.units(capping: FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)])),
             networks: [AdNetworkConfiguration(name: "test")])
-        #expect(try await store.impression(early.adID, uid: 5) == .recorded)
-        #expect(try await show(store, uid: 5)?.error.code == .frequencyCapped)
+        #expect(try await store.impression(early.adID, by: app("uid:5")) == .recorded)
+        #expect(try await show(store, app: "uid:5")?.error.code == .frequencyCapped)
         // A reload that keeps the caps reads the counts again, from the log.
         try await store.reload(
             units: Self.units(capping: FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)])),
             networks: [AdNetworkConfiguration(name: "test")])
-        #expect(try await show(store, uid: 5)?.error.code == .frequencyCapped)
+        #expect(try await show(store, app: "uid:5")?.error.code == .frequencyCapped)
         // One that removes them lets the app load.
         try await store.reload(
             units: Self.units(capping: FrequencyCapping()), networks: [AdNetworkConfiguration(name: "test")])
-        #expect(try await show(store, uid: 5) == nil)
+        #expect(try await show(store, app: "uid:5") == nil)
     }
 
     @Test func anImpressionStoredInTheFutureCountsAsMadeNow() async throws {
         let log = SQLiteImpressionLog(StateDatabase())
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         // Stored by a run whose wall clock was a day ahead.
-        try await log.record(CappedImpression(adUnit: "u", uid: 9, at: now + 86_400_000), forgettingBefore: .min)
+        try await log.record(CappedImpression(adUnit: "u", app: "uid:9", at: now + 86_400_000), forgettingBefore: .min)
         let store = try store(
             log, clock: ManualClock(), capping: FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)]))
-        let capped = try #require(try await show(store, uid: 9))
+        let capped = try #require(try await show(store, app: "uid:9"))
         let wait = try #require(capped.retryAfter)
         #expect(wait <= Self.hour && wait > Self.hour - .seconds(10), "capped for a window, not a day more: \(wait)")
     }
@@ -203,8 +207,8 @@ struct FrequencyCappingTests {
         let log = FlakyLog()
         let store = try store(
             log, clock: ManualClock(), capping: FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)]))
-        #expect(try await show(store, uid: 1) == nil)
-        #expect(try await show(store, uid: 1)?.error.code == .frequencyCapped)
+        #expect(try await show(store, app: "uid:1") == nil)
+        #expect(try await show(store, app: "uid:1")?.error.code == .frequencyCapped)
         #expect(try log.impressions(since: .min).isEmpty)
     }
 }

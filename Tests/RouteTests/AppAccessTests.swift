@@ -52,12 +52,13 @@ struct AppAccessTests {
         #expect(try await answer("POST", "/v1/ads", body: load, peer: Self.news) == (403, "not_permitted"))
         #expect(try await answer("GET", "/v1/health", peer: Self.news).0 == 200, "no capability needed")
         let privacy = #"{"privacy": {"limit_ad_tracking": true}}"#
+        #expect(try await answer("PUT", "/v1/privacy", body: privacy, peer: Self.browser).0 == 200, "its own")
         #expect(
-            try await answer("PUT", "/v1/privacy", body: privacy, peer: Self.browser) == (403, "not_permitted"),
+            try await answer("PUT", "/v1/device/privacy", body: privacy, peer: Self.browser) == (403, "not_permitted"),
             "the device's privacy is the platform's")
         #expect(
-            try await answer("PUT", "/v1/privacy", body: privacy, peer: PeerCredentials(pid: 1, uid: 0, gid: 0)).0
-                == 200)
+            try await answer("PUT", "/v1/device/privacy", body: privacy, peer: PeerCredentials(pid: 1, uid: 0, gid: 0))
+                .0 == 200)
     }
 
     @Test func anUnknownPeerIsAnAnonymousAppOrRefused() async throws {

@@ -55,7 +55,7 @@ struct RewardRouteTests: MediationScenario {
             #expect(reward["transaction_id"] as? String == transaction && reward["ad_id"] as? String == id)
             #expect(reward["reward_type"] as? String == "coins" && reward["reward_amount"] as? Double == 10)
             #expect(reward["user_id"] as? String == "player-9" && reward["custom_data"] as? String == "lv3")
-            #expect(reward["uid"] as? Int == 1000 && reward["claimed_at_ms"] is NSNull)
+            #expect(reward["app"] as? String == "uid:1000" && reward["claimed_at_ms"] is NSNull)
 
             // Another peer neither sees nor claims it.
             #expect(try await Self.as(Self.bob) { try await Self.rewards(client, "?state=all") }.1.isEmpty)

@@ -1,3 +1,4 @@
+import API
 import Hummingbird
 import Logging
 import NIOCore
@@ -17,6 +18,13 @@ struct DaemonRequestContext: RequestContext {
     /// Bodies are read strictly, answers written in the wire format.
     var requestDecoder: StrictRequestDecoder { StrictRequestDecoder() }
     var responseEncoder: WireResponseEncoder { WireResponseEncoder() }
+
+    /// The app the request speaks for; 403 `unknown_app` when none was recognized (a route
+    /// that acts for an app never guesses one).
+    func requireApp() throws(APIError) -> AppIdentity {
+        guard let app else { throw APIError(.forbidden, .unknownApp, "the request speaks for no recognized app") }
+        return app
+    }
 
     init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)

@@ -80,11 +80,13 @@ extension AdLifecycleErrorCode: AnsweredCode {
         case .wrongFormat: .wrongFormat
         case .adAlreadyDismissed: .adAlreadyDismissed
         case .stateUnavailable: .stateUnavailable
+        case .notPermitted: .notPermitted
         }
     }
 
     public var status: HTTPResponse.Status {
         switch self {
+        case .notPermitted: .forbidden
         case .unknownAd: .notFound
         case .adExpired: .gone
         case .adAlreadyUsed, .notShown, .wrongFormat, .adAlreadyDismissed: .conflict

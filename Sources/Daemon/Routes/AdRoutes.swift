@@ -25,46 +25,48 @@ struct AdRoutes {
 
     @Sendable func load(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
         let body = try await request.decode(as: AdLoadBody.self, context: context)
-        return try await ads.load(body.request, uid: context.peer?.uid).get()
+        var load = body.request
+        load.app = context.app
+        return try await ads.load(load).get()
     }
 
-    /// Each ad unit as the calling app (its peer uid) sees it: caps, whether capped, whether ready.
+    /// Each ad unit as the calling app sees it: caps, whether capped, whether ready.
     @Sendable func units(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
-        ["ad_units": await ads.unitStatuses(uid: context.peer?.uid)]
+        ["ad_units": await ads.unitStatuses(app: context.app?.id)]
     }
 
     @Sendable func ad(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
-        try await ads.ad(try context.pathParameter("id"))
+        try await ads.ad(try context.pathParameter("id"), by: context.app)
     }
 
     @Sendable func impression(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator
     {
-        try await ads.impression(try context.pathParameter("id"), uid: context.peer?.uid)
+        try await ads.impression(try context.pathParameter("id"), by: context.app)
     }
 
     @Sendable func click(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
         let body = try await request.decode(as: ClickBody.self, context: context)
-        return try await ads.click(try context.pathParameter("id"), asset: body.asset)
+        return try await ads.click(try context.pathParameter("id"), asset: body.asset, by: context.app)
     }
 
     @Sendable func show(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
-        try await ads.show(try context.pathParameter("id"), uid: context.peer?.uid)
+        try await ads.show(try context.pathParameter("id"), by: context.app)
     }
 
     @Sendable func progress(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
         let body = try await request.decode(as: ProgressBody.self, context: context)
-        return try await ads.progress(try context.pathParameter("id"), body.event)
+        return try await ads.progress(try context.pathParameter("id"), body.event, by: context.app)
     }
 
     @Sendable func dismiss(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
-        try await ads.dismiss(try context.pathParameter("id"))
+        try await ads.dismiss(try context.pathParameter("id"), by: context.app)
     }
 
     @Sendable func playbackError(_ request: Request, context: DaemonRequestContext) async throws
         -> some ResponseGenerator
     {
         let body = try await request.decode(as: PlaybackErrorBody.self, context: context)
-        return try await ads.playbackError(try context.pathParameter("id"), code: body.code)
+        return try await ads.playbackError(try context.pathParameter("id"), code: body.code, by: context.app)
     }
 
     /// At most `limits.max_event_streams` at once, `max_event_streams_per_peer` of one uid;
@@ -73,7 +75,8 @@ struct AdRoutes {
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
         guard request.method != .head else { return Response(status: .ok, headers: headers) }
         let filter = EventHub.Filter(
-            adUnit: request.uri.queryParameters.get("ad_unit"), adID: request.uri.queryParameters.get("ad_id"))
+            adUnit: request.uri.queryParameters.get("ad_unit"), adID: request.uri.queryParameters.get("ad_id"),
+            app: context.app)
         // A client that reconnects says the id it saw last; it gets what it missed first.
         var after: UInt64?
         if let last = request.headers.first(where: { $0.name.canonicalName == "last-event-id" })?.value {

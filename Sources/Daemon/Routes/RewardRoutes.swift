@@ -4,8 +4,8 @@ import Mediation
 import SharedTypes
 import Timing
 
-/// The reward ledger on the socket API: a peer lists and claims the rewards of the ads it
-/// showed (root, every peer's).
+/// The reward ledger on the socket API: an app lists and claims the rewards of the ads it
+/// showed (an app with `inspect` lists every app's, and claims any).
 struct RewardRoutes {
     let rewards: any RewardLedger
     let clock: WallClock<AdjustableClock>
@@ -23,22 +23,23 @@ struct RewardRoutes {
                 .badRequest, .invalidRequest, "state: must be unclaimed, claimed or all, not \"\(name)\"")
         }
         return RewardList(
-            rewards: try await rewards.rewards(uid: owner(context), state: state, now: clock.nowMilliseconds))
+            rewards: try await rewards.rewards(app: owner(context), state: state, now: clock.nowMilliseconds))
     }
 
     @Sendable func claim(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
         let id = try context.pathParameter("transaction_id")
-        switch try await rewards.claim(id, uid: owner(context), now: clock.nowMilliseconds) {
+        switch try await rewards.claim(id, app: owner(context), now: clock.nowMilliseconds) {
         case .claimed(let reward): return ClaimedReward(reward: reward)
         case .alreadyClaimed(let reward): throw RewardAlreadyClaimed(reward: reward)
-        case .notFound: throw APIError(.notFound, .unknownReward, "no reward '\(id)' of this peer")
+        case .notFound: throw APIError(.notFound, .unknownReward, "no reward '\(id)' of this app")
         }
     }
 
-    /// Whose rewards a peer may see: its own; root's view is everyone's.
-    private func owner(_ context: DaemonRequestContext) -> UInt32? {
-        guard let uid = context.peer?.uid else { return UInt32.max }
-        return uid == 0 ? nil : uid
+    /// Whose rewards an app may see: its own; with `inspect`, every app's (nil). A request no
+    /// app was recognized for sees none (an id no app has).
+    private func owner(_ context: DaemonRequestContext) -> String? {
+        guard let app = context.app else { return "" }
+        return app.may(.inspect) ? nil : app.id
     }
 }
 

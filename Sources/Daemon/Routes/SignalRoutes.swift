@@ -18,6 +18,9 @@ struct SignalRoutes {
         router.add(Endpoints.setPrivacy, use: setPrivacy)
         router.add(Endpoints.clearPrivacy, use: clearPrivacy)
         router.add(Endpoints.decodedPrivacy, use: decodedPrivacy)
+        router.add(Endpoints.devicePrivacy, use: devicePrivacy)
+        router.add(Endpoints.setDevicePrivacy, use: setDevicePrivacy)
+        router.add(Endpoints.clearDevicePrivacy, use: clearDevicePrivacy)
         router.add(Endpoints.resetAdapter, use: reset)
         router.add(Endpoints.recipients, use: recipients)
     }
@@ -51,35 +54,76 @@ struct SignalRoutes {
         }
         let result = await state.collector.collect(
             requestID: body.requestID, adapters: body.adapters,
-            timeout: body.timeoutMilliseconds.map { .milliseconds($0) })
+            timeout: body.timeoutMilliseconds.map { .milliseconds($0) }, app: context.app)
         return result
     }
 
+    /// The calling app's own privacy state (null: none; the device's stands for it).
     @Sendable func privacy(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
-        PrivacyAnswer(privacy: await state.privacy.policy.state)
+        PrivacyAnswer(privacy: await state.privacy.state(of: try context.requireApp().id))
     }
 
+    /// Sets the calling app's own state (`null` removes it). What only the device may say
+    /// (`gpc`, `coppa`) is refused.
     @Sendable func setPrivacy(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator
     {
+        let app = try context.requireApp()
         let privacy = try await request.decode(as: PrivacyBody.self, context: context).privacy
-        try await state.privacy.set(privacy)
-        state.logger.info("privacy state set", metadata: ["limit_ad_tracking": "\(privacy.limitAdTracking)"])
+        if let key = privacy?.deviceOnlyKeys.first {
+            throw StrictJSON.Failure(
+                path: "privacy.\(key)", reason: "is the device's to say (PUT /v1/device/privacy), not an app's")
+        }
+        try await state.privacy.set(privacy, for: app.id)
+        state.logger.info(
+            privacy == nil ? "privacy state cleared" : "privacy state set",
+            metadata: ["app": "\(app.id)", "limit_ad_tracking": "\(privacy?.limitAdTracking ?? false)"])
         return PrivacyAnswer(privacy: privacy)
     }
 
-    /// The consent strings in force, decoded: `{}` when none is set.
+    /// The consent strings in force for the calling app, decoded: `{}` when none is set.
     @Sendable func decodedPrivacy(_ request: Request, context: DaemonRequestContext) async throws
         -> some ResponseGenerator
     {
-        await state.privacy.policy.decoded.json
+        await state.privacy.policy(for: try context.requireApp().id).decoded.json
     }
 
-    /// Back to no state at all: no consent, as before the platform first set one.
+    /// The calling app back to no state of its own: the device's stands for it.
     @Sendable func clearPrivacy(_ request: Request, context: DaemonRequestContext) async throws
         -> some ResponseGenerator
     {
-        try await state.privacy.set(nil)
-        state.logger.info("privacy state cleared")
+        let app = try context.requireApp()
+        try await state.privacy.set(nil, for: app.id)
+        state.logger.info("privacy state cleared", metadata: ["app": "\(app.id)"])
+        return PrivacyAnswer(privacy: nil)
+    }
+
+    /// The device's state: what stands for every app that set none.
+    @Sendable func devicePrivacy(_ request: Request, context: DaemonRequestContext) async throws
+        -> some ResponseGenerator
+    {
+        PrivacyAnswer(privacy: await state.privacy.state(of: nil))
+    }
+
+    /// Sets the device's state (`null` removes it: no consent for apps that set none).
+    @Sendable func setDevicePrivacy(_ request: Request, context: DaemonRequestContext) async throws
+        -> some ResponseGenerator
+    {
+        let privacy = try await request.decode(as: PrivacyBody.self, context: context).privacy
+        try await state.privacy.set(privacy, for: nil)
+        state.logger.info(
+            privacy == nil ? "device privacy state cleared" : "device privacy state set",
+            metadata: [
+                "app": "\(context.app?.id ?? "-")", "limit_ad_tracking": "\(privacy?.limitAdTracking ?? false)",
+            ])
+        return PrivacyAnswer(privacy: privacy)
+    }
+
+    /// Back to no device state at all: no consent for apps that set none.
+    @Sendable func clearDevicePrivacy(_ request: Request, context: DaemonRequestContext) async throws
+        -> some ResponseGenerator
+    {
+        try await state.privacy.set(nil, for: nil)
+        state.logger.info("device privacy state cleared", metadata: ["app": "\(context.app?.id ?? "-")"])
         return PrivacyAnswer(privacy: nil)
     }
 

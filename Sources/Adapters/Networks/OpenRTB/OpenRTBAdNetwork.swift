@@ -246,7 +246,8 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         // Limited serving (the GDPR applies, no basis for ads): no identifier signal (the daemon
         // never sends device.ifa).
         let (attached, failed) = await signals(
-            for: ask.options, requestID: id, within: signalsBudget, identifiers: request.servingMode != .limited)
+            for: ask.options, requestID: id, within: signalsBudget, identifiers: request.servingMode != .limited,
+            app: request.app)
         if !attached.isEmpty || !failed.isEmpty {
             user.ext = .init(secureSignals: nonEmpty(attached), secureSignalsErrors: nonEmpty(failed))
         }
@@ -268,11 +269,11 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
     /// that the integration can be fixed): a failing adapter costs its own signal, never the
     /// bid request.
     private func signals(
-        for item: OpenRTBLineItem, requestID: String, within budget: Duration, identifiers: Bool
+        for item: OpenRTBLineItem, requestID: String, within budget: Duration, identifiers: Bool, app: AppIdentity?
     ) async -> (signals: [BidRequest.AttachedSignal], errors: [BidRequest.AttachedError]) {
         guard !item.signals.isEmpty, let collector = services.signals else { return ([], []) }
         let result = await collector.collect(
-            requestID: requestID, adapters: item.signals, timeout: budget, identifiers: identifiers)
+            requestID: requestID, adapters: item.signals, timeout: budget, identifiers: identifiers, app: app)
         let signals = result.signals.filter { item.recipient == nil || $0.recipient == item.recipient }.map {
             signal in
             BidRequest.AttachedSignal(
