@@ -9,6 +9,7 @@ import Mediation
 import NIOCore
 import NIOHTTP1
 import SecureSignals
+import SharedTypes
 import TestAdapters
 import TestSupport
 
@@ -77,9 +78,10 @@ final class InProcessDaemon: Sendable {
         await application.trackers.idle()
     }
 
-    /// The ads' events from now on, as the event stream's client reads them.
-    func events(adUnit: String? = nil) -> AsyncThrowingStream<ServerSentAdEvent, any Error> {
-        let hub = application.state.ads.events.subscribe(EventHub.Filter(adUnit: adUnit))
+    /// The ads' events from now on, as the event stream's client reads them (as app `app`
+    /// sees them, when given).
+    func events(adUnit: String? = nil, app: AppIdentity? = nil) -> AsyncThrowingStream<ServerSentAdEvent, any Error> {
+        let hub = application.state.ads.events.subscribe(EventHub.Filter(adUnit: adUnit, app: app))
         let (events, output) = AsyncThrowingStream<ServerSentAdEvent, any Error>.makeStream()
         let pump = Task {
             for await event in hub { output.yield(ServerSentAdEvent(name: event.name.rawValue, data: event.json())) }
