@@ -67,6 +67,39 @@ struct LimitRouteTests: MediationScenario {
         }
     }
 
+    /// Each app a broker hosts has its own share of requests in flight: one hosted app's flood
+    /// leaves another's requests, through the same broker, answered at once.
+    @Test func eachAppABrokerHostsHasItsOwnShare() async throws {
+        var config = Self.config
+        config["apps"] = [
+            "registered": [
+                "tv.example.runtime": ["match": ["uid": 1000], "hosts": ["tv.example.a", "tv.example.b"]],
+                "tv.example.a": ["match": ["uid": 2001]],
+                "tv.example.b": ["match": ["uid": 2002]],
+            ]
+        ]
+        let daemon = try await InProcessDaemon(config: config, peer: Self.neighbour)
+        try await daemon.run { client in
+            let requests = daemon.application.limits.requests
+            var appA = client
+            appA.app = "tv.example.a"
+            var appB = client
+            appB.app = "tv.example.b"
+            let flood = (0..<4).map { _ in
+                Task { [appA] in
+                    try await appA.request(.POST, "/v1/signals", json: Self.signals("slow", timeout: 10_000))
+                }
+            }
+            try await waitUntil { requests.held == 4 }
+            let fifth = try await appA.request(.POST, "/v1/signals", json: Self.signals("slow", timeout: 10_000))
+            #expect(fifth.status == 429 && fifth.apiError?.message.contains("this app has 4 requests") == true)
+            let other = try await appB.request(.POST, "/v1/signals", json: Self.signals("fast", timeout: 1000))
+            #expect(other.status == 200, "another hosted app is answered at once")
+            daemon.application.clock.advance(by: .seconds(10))
+            for request in flood { #expect(try await request.value.status == 200) }
+        }
+    }
+
     @Test func forcedLoadsPastTheCapDropTheOldestUnusedAds() async throws {
         var config = Self.config(units: [Self.native: Self.unit("native", [Self.testItem(Self.native)])])
         config["limits"] = ["max_stored_ads": 5]
@@ -107,16 +140,16 @@ struct LimitRouteTests: MediationScenario {
     /// The last unit of a total is kept for root and the daemon's own uid: apps that hold all
     /// they may never lock the operator out.
     @Test func theLastUnitOfATotalIsKeptForRootAndTheDaemonsUid() {
-        let quota = PeerQuota(total: 4, perPeer: 2, privileged: [0, 999])
-        #expect(quota.acquire(peer: 1000) == nil && quota.acquire(peer: 1000) == nil)
-        #expect(quota.acquire(peer: 1000) == .perPeer(2))
-        #expect(quota.acquire(peer: 1001) == nil)
-        #expect(quota.acquire(peer: 1001) == .total(4), "three held: the fourth is kept")
-        #expect(quota.acquire(peer: nil) == .total(4), "a peer of unknown uid is not privileged")
-        #expect(quota.acquire(peer: 999) == nil, "the daemon's uid takes it")
-        #expect(quota.acquire(peer: 0) == .total(4))
-        quota.release(peer: 999)
-        #expect(quota.acquire(peer: 0) == nil, "root takes it")
+        let quota = PeerQuota<UInt32?>(total: 4, perPeer: 2, privileged: [0, 999])
+        #expect(quota.acquire(1000) == nil && quota.acquire(1000) == nil)
+        #expect(quota.acquire(1000) == .perPeer(2))
+        #expect(quota.acquire(1001) == nil)
+        #expect(quota.acquire(1001) == .total(4), "three held: the fourth is kept")
+        #expect(quota.acquire(nil) == .total(4), "a peer of unknown uid is not privileged")
+        #expect(quota.acquire(999) == nil, "the daemon's uid takes it")
+        #expect(quota.acquire(0) == .total(4))
+        quota.release(999)
+        #expect(quota.acquire(0) == nil, "root takes it")
     }
 
     /// Per-peer caps that let a few apps hold a whole total are warned about, and the

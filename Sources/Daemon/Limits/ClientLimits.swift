@@ -3,6 +3,10 @@ import Metrics
 import Prometheus
 import Timing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The limits of one daemon in force: what connections, requests and event streams are held
 /// now, and the counting and logging of every refusal and every connection the daemon closes.
 final class ClientLimits: Sendable {
@@ -23,9 +27,12 @@ final class ClientLimits: Sendable {
     }
 
     let limits: Limits
-    let connections: PeerQuota
-    let requests: PeerQuota
-    let eventStreams: PeerQuota
+    /// Connections by peer uid (nil: a peer whose credentials cannot be read; they share one).
+    let connections: PeerQuota<UInt32?>
+    /// Requests in flight and event streams by app id (`ClientLimits.holder`): each app hosted
+    /// by a broker has its own share, and the broker's connections are its peer's.
+    let requests: PeerQuota<String>
+    let eventStreams: PeerQuota<String>
     private let logger: Logger
     private let rateLimit: RateLimitedLog<ContinuousClock>
     private let refusals: [Cap: Metrics.Counter]
@@ -34,9 +41,13 @@ final class ClientLimits: Sendable {
 
     init(limits: Limits, logger: Logger, metrics: PrometheusMetricsFactory) {
         self.limits = limits
-        connections = PeerQuota(total: limits.maxConnections, perPeer: limits.maxConnectionsPerPeer)
-        requests = PeerQuota(total: nil, perPeer: limits.maxRequestsInFlightPerPeer)
-        eventStreams = PeerQuota(total: limits.maxEventStreams, perPeer: limits.maxEventStreamsPerPeer)
+        let operators: Set<UInt32> = [0, getuid()]
+        connections = PeerQuota(
+            total: limits.maxConnections, perPeer: limits.maxConnectionsPerPeer, privileged: Set(operators.map { $0 }))
+        requests = PeerQuota(total: nil, perPeer: limits.maxRequestsInFlightPerPeer, privileged: [])
+        eventStreams = PeerQuota(
+            total: limits.maxEventStreams, perPeer: limits.maxEventStreamsPerPeer,
+            privileged: Set(operators.map { "uid:\($0)" }))
         self.logger = logger
         rateLimit = RateLimitedLog(clock: ContinuousClock())
         refusals = Self.counters("secure_signals_limit_refusals_total", by: "limit", metrics: metrics)
@@ -55,8 +66,14 @@ final class ClientLimits: Sendable {
             })
     }
 
+    /// Who holds a request or an event stream: the app it speaks for (an operator's unregistered
+    /// app is `uid:N`, as privileged as its uid); a peer no app was recognized for, by its uid.
+    static func holder(_ context: DaemonRequestContext) -> String {
+        context.app?.id ?? "peer:\(context.peer.map { "\($0.uid)" } ?? "-")"
+    }
+
     /// The cap a quota's refusal reached.
-    static func cap(of refusal: PeerQuota.Refusal, total: Cap, perPeer: Cap) -> (cap: Cap, value: Int) {
+    static func cap<Holder>(of refusal: PeerQuota<Holder>.Refusal, total: Cap, perPeer: Cap) -> (cap: Cap, value: Int) {
         switch refusal {
         case .total(let value): return (total, value)
         case .perPeer(let value): return (perPeer, value)

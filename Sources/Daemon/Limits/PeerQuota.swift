@@ -4,11 +4,11 @@ import Synchronization
     import Glibc
 #endif
 
-/// Counts what peers hold at once (connections, requests, event streams) against a cap in all
-/// and a cap per peer uid. The last unit of the total is kept for the privileged uids (root and
-/// the daemon's own: the operator's CLI), so that apps holding all they may cannot lock them
-/// out. Shared by every connection of one daemon.
-final class PeerQuota: Sendable {
+/// Counts what holders have at once (connections by peer uid; requests and event streams by
+/// app) against a cap in all and a cap per holder. The last unit of the total is kept for the
+/// privileged holders (root and the daemon's own uid, or their apps: the operator's CLI), so
+/// that apps holding all they may cannot lock them out. Shared by every connection of one daemon.
+final class PeerQuota<Holder: Hashable & Sendable>: Sendable {
     /// Why `acquire` refused: the cap that was reached.
     enum Refusal: Equatable, Sendable {
         case total(Int)
@@ -17,42 +17,41 @@ final class PeerQuota: Sendable {
 
     private struct Counts {
         var total = 0
-        /// nil: a peer whose credentials cannot be read (not AF_UNIX); they share one share.
-        var byPeer: [UInt32?: Int] = [:]
+        var byHolder: [Holder: Int] = [:]
     }
 
     let total: Int?
     let perPeer: Int?
-    /// Uids that may take the unit of the total kept in reserve.
-    let privileged: Set<UInt32>
+    /// Holders that may take the unit of the total kept in reserve.
+    let privileged: Set<Holder>
     private let counts = Mutex(Counts())
 
-    init(total: Int?, perPeer: Int?, privileged: Set<UInt32> = [0, getuid()]) {
+    init(total: Int?, perPeer: Int?, privileged: Set<Holder>) {
         self.total = total
         self.perPeer = perPeer
         self.privileged = privileged
     }
 
-    /// Takes one unit for `peer`, or says which cap refuses it; every unit taken is released once.
-    func acquire(peer: UInt32?) -> Refusal? {
+    /// Takes one unit for `holder`, or says which cap refuses it; every unit taken is released once.
+    func acquire(_ holder: Holder) -> Refusal? {
         counts.withLock { counts in
             if let total {
-                let open = peer.map(privileged.contains) == true ? total : max(1, total - 1)
+                let open = privileged.contains(holder) ? total : max(1, total - 1)
                 if counts.total >= open { return .total(total) }
             }
-            let held = counts.byPeer[peer, default: 0]
+            let held = counts.byHolder[holder, default: 0]
             if let perPeer, held >= perPeer { return .perPeer(perPeer) }
             counts.total += 1
-            counts.byPeer[peer] = held + 1
+            counts.byHolder[holder] = held + 1
             return nil
         }
     }
 
-    func release(peer: UInt32?) {
+    func release(_ holder: Holder) {
         counts.withLock { counts in
             counts.total -= 1
-            let held = counts.byPeer[peer, default: 1] - 1
-            counts.byPeer[peer] = held > 0 ? held : nil
+            let held = counts.byHolder[holder, default: 1] - 1
+            counts.byHolder[holder] = held > 0 ? held : nil
         }
     }
 

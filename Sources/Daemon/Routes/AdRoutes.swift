@@ -86,17 +86,18 @@ struct AdRoutes {
             after = id
         }
         let (limits, peer, channel) = (self.limits, context.peer, context.channel)
-        if let refusal = limits.eventStreams.acquire(peer: peer?.uid) {
+        let holder = ClientLimits.holder(context)
+        if let refusal = limits.eventStreams.acquire(holder) {
             let (cap, value) = ClientLimits.cap(of: refusal, total: .maxEventStreams, perPeer: .maxEventStreamsPerPeer)
             limits.refused(by: cap, value: value, peer: peer)
             throw APIError(
                 .serviceUnavailable, .tooManyConnections,
                 cap == .maxEventStreams
                     ? "the daemon has its \(value) event-stream clients (limits.max_event_streams); try again later"
-                    : "this uid has \(value) event streams open (limits.max_event_streams_per_peer); close one first",
+                    : "this app has \(value) event streams open (limits.max_event_streams_per_peer); close one first",
                 headers: [.connection: "close", .retryAfter: "1"])
         }
-        channel.closeFuture.whenComplete { _ in limits.eventStreams.release(peer: peer?.uid) }
+        channel.closeFuture.whenComplete { _ in limits.eventStreams.release(holder) }
         let events = ads.events.subscribe(filter, after: after, buffer: limits.limits.eventStreamBuffer) {
             limits.closed(.eventStreamBehind, peer: peer)
             channel.close(promise: nil)

@@ -41,7 +41,7 @@ struct DaemonChannel: ServerChildChannel {
         let refusals = self.refusals
         let readsProcess = self.readsProcess
         return PeerCredentials.read(from: channel).flatMap { credentials in
-            if let refusal = limits.connections.acquire(peer: credentials?.uid) {
+            if let refusal = limits.connections.acquire(credentials?.uid) {
                 let refused = ClientLimits.cap(of: refusal, total: .maxConnections, perPeer: .maxConnectionsPerPeer)
                 limits.refused(by: refused.cap, value: refused.value, peer: credentials)
                 return channel.eventLoop.makeCompletedFuture {
@@ -52,7 +52,7 @@ struct DaemonChannel: ServerChildChannel {
             let peer = credentials?.completed(readingProcess: readsProcess())
             limits.connectionsChanged()
             channel.closeFuture.whenComplete { _ in
-                limits.connections.release(peer: peer?.uid)
+                limits.connections.release(peer?.uid)
                 limits.connectionsChanged()
             }
             return inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
