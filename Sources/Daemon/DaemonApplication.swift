@@ -86,7 +86,7 @@ struct DaemonApplication: Sendable {
     ) -> (CallbackResponder<DaemonRequestContext>, RouteIndex) {
         let router = Router(context: DaemonRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: ErrorMiddleware())
-        router.add(middleware: AccessMiddleware(state: state))
+        router.add(middleware: AccessMiddleware(state: state, metrics: metrics))
         router.add(middleware: FairShareMiddleware(limits: limits))
         let owed = OwedMiddleware(trackers: trackers, health: state.stateHealth)
         let endpoints = EndpointRouter(router: router, owed: owed)

@@ -174,7 +174,9 @@ extension AdStore {
         let delay = Self.retryBackoff.delay(afterFailures: attempt)
         logger.info(
             "ad load failed; retrying",
-            metadata: ["ad_unit": "\(unit.id)", "attempt": "\(attempt)", "in_s": "\(delay)"])
+            metadata: [
+                "ad_unit": "\(unit.id)", "app": "\(key.app ?? "-")", "attempt": "\(attempt)", "in_s": "\(delay)",
+            ])
         let clock = self.clock
         let due = clock.now.advanced(by: delay)
         // Cancelled by its unit's removal at a reload, or by the stop; else ends with its load.

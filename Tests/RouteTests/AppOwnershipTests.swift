@@ -92,6 +92,10 @@ struct AppOwnershipTests: MediationScenario {
             // The quiz app's stream carried its own load only, never the news app's events.
             let quizSeen = try await Self.collect(quizEvents, timeout: .seconds(10)) { $0.count >= 1 }
             #expect(quizSeen.map(\.0) == ["loaded"] && quizSeen[0].1["app"] as? String == "tv.example.quiz")
+            // Counted by app: registered ids only.
+            let metrics = String(decoding: try await client.request(.GET, "/metrics").body, as: UTF8.self)
+            #expect(metrics.contains(#"secure_signals_app_requests_total{app="tv.example.news"} 4"#), "\(metrics)")
+            #expect(metrics.contains(#"secure_signals_app_requests_total{app="tv.example.inspector"}"#))
         }
     }
 }

@@ -5,9 +5,11 @@ import SharedTypes
 
 /// Refuses connections from peers outside the access policy (403 `peer_not_allowed`),
 /// naming their pid and uid in the log; then recognizes the app the request speaks for
-/// (`AppRegistry`), refusing one it cannot be (403 `unknown_app`, `app_not_hosted`).
+/// (`AppRegistry`), refusing one it cannot be (403 `unknown_app`, `app_not_hosted`); the
+/// request's log lines name it, and it is counted by app.
 struct AccessMiddleware: RouterMiddleware {
     let state: DaemonState
+    let metrics: DaemonMetrics
 
     func handle(
         _ request: Request, context: DaemonRequestContext,
@@ -34,6 +36,10 @@ struct AccessMiddleware: RouterMiddleware {
                 .forbidden, .unknownApp, "uid \(peer.uid) is no registered app, and apps.unknown refuses others")
         } catch AppRegistry.Refusal.notHosted(let app) {
             throw APIError(.forbidden, .appNotHosted, "this peer may not speak for app '\(app)'")
+        }
+        if let app = context.app {
+            context.logger[metadataKey: "app"] = "\(app.id)"
+            metrics.recordApp(app)
         }
         return try await next(request, context)
     }

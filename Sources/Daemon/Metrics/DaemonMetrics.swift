@@ -14,6 +14,7 @@ final class DaemonMetrics: Sendable {
     let factory: PrometheusMetricsFactory
     private let scraped: ScrapedMetrics
     private let requests = Mutex<[String: Metrics.Counter]>([:])
+    private let appRequests = Mutex<[String: Metrics.Counter]>([:])
     /// By route and method only: a histogram is a dozen series, and a status label would
     /// multiply them by every status a client can provoke.
     private let durations = Mutex<[String: Metrics.Timer]>([:])
@@ -69,6 +70,21 @@ final class DaemonMetrics: Sendable {
             return made
         }
         timer.recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// One request recognized as app `app`'s: counted by the app's id when it is registered,
+    /// as `unknown` otherwise (anonymous and operator apps), so the series stay bounded by the
+    /// registry.
+    func recordApp(_ app: AppIdentity) {
+        let label = app.isRegistered ? app.id : "unknown"
+        let counter = appRequests.withLock { counters in
+            if let found = counters[label] { return found }
+            let made = Metrics.Counter(
+                label: "secure_signals_app_requests_total", dimensions: [("app", label)], factory: factory)
+            counters[label] = made
+            return made
+        }
+        counter.increment()
     }
 
     /// The methods HTTP defines, as sent; any other a client makes up is `other`, so that no
