@@ -42,3 +42,31 @@ public struct RewardList: Codable, Sendable, Equatable {
 public struct ClaimedReward: Codable, Sendable, Equatable {
     public var reward: EarnedReward
 }
+
+/// `GET /v1/apps`: every app the daemon knows (registered, seen, or with a privacy state of its
+/// own), for an app with `inspect`.
+@WireKeys
+@MemberwiseInit
+public struct AppList: Codable, Sendable, Equatable {
+    public var apps: [AppStatus]
+}
+
+/// One app as `GET /v1/apps` shows it.
+@WireKeys
+@MemberwiseInit
+public struct AppStatus: Codable, Sendable, Equatable {
+    public var id: String
+    /// Whether the registry lists it (else an anonymous or operator app, `uid:N`).
+    public var registered: Bool
+    /// What it may do (empty for an app known only by its privacy state).
+    public var capabilities: [AppCapability]
+    /// The apps it hosts, when it is a broker.
+    public var hosts: [String] = []
+    /// Its requests being answered and event streams open now: connected while either is not 0.
+    public var requestsInFlight: Int
+    public var eventStreams: Int
+    /// How long ago its last request came (ms); null when none came since the daemon started.
+    @Nullable @WireName("last_seen_ms_ago") public var lastSeenAgo: Int64?
+    /// Its own privacy state (null: the device's stands for it).
+    @Nullable public var privacy: PrivacyState?
+}

@@ -16,6 +16,9 @@ public enum Endpoints {
     public static let setDevicePrivacy = Endpoint(.put, "/v1/device/privacy", requires: .devicePrivacy)
     public static let clearDevicePrivacy = Endpoint(.delete, "/v1/device/privacy", requires: .devicePrivacy)
     public static let recipients = Endpoint(.get, "/v1/recipients")
+    /// Every app known, connected now or not, with its privacy state: a developer's or the
+    /// operator's view.
+    public static let apps = Endpoint(.get, "/v1/apps", requires: .inspect)
 
     // Mediation: units, loads, each ad's lifecycle, events and rewards.
     public static let adUnits = Endpoint(.get, "/v1/ad_units")
@@ -35,7 +38,7 @@ public enum Endpoints {
     /// Every endpoint above.
     public static let all: [Endpoint] = [
         health, adapters, resetAdapter, signals, privacy, setPrivacy, clearPrivacy, decodedPrivacy, devicePrivacy,
-        setDevicePrivacy, clearDevicePrivacy, recipients,
+        setDevicePrivacy, clearDevicePrivacy, recipients, apps,
         adUnits, loadAd, ad, impression, click, show, progress, dismiss, playbackError, events, rewards, claimReward,
     ]
 }

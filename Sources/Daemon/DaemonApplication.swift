@@ -93,6 +93,7 @@ struct DaemonApplication: Sendable {
         SignalRoutes(state: state).addRoutes(to: endpoints)
         AdRoutes(ads: state.ads, limits: limits).addRoutes(to: endpoints)
         RewardRoutes(rewards: rewards, clock: WallClock(clock: clock)).addRoutes(to: endpoints)
+        AppRoutes(state: state, limits: limits).addRoutes(to: endpoints)
         MetricsRoutes(metrics: metrics, state: state, trackers: trackers).addRoutes(to: router)
         if let testbedClock { TestbedRoutes(clock: testbedClock, logger: state.logger).addRoutes(to: router) }
         let routes = RouteIndex(router)

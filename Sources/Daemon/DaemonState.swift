@@ -21,6 +21,8 @@ final class DaemonState: Sendable {
     let privacy: PrivacyKeeper
     /// Whether the state database takes commits: what needs one is refused while it does not.
     let stateHealth: StateHealth
+    /// When each app last asked.
+    let appActivity = AppActivity()
 
     init(
         collector: SignalCollector<AdjustableClock>, ads: AdStore<AdjustableClock>, access: AccessPolicy,

@@ -1,3 +1,4 @@
+import API
 import Client
 import Foundation
 import SharedTypes
@@ -92,9 +93,17 @@ struct AppOwnershipTests: MediationScenario {
             // The quiz app's stream carried its own load only, never the news app's events.
             let quizSeen = try await Self.collect(quizEvents, timeout: .seconds(10)) { $0.count >= 1 }
             #expect(quizSeen.map(\.0) == ["loaded"] && quizSeen[0].1["app"] as? String == "tv.example.quiz")
+            // The inspector lists the apps: registered or seen, each one's activity and privacy.
+            let listed = try await Self.as(Self.inspector) { try await client.request(.GET, "/v1/apps") }
+            let apps = try WireFormat.decoder().decode(AppList.self, from: listed.body).apps
+            #expect(apps.map(\.id) == ["tv.example.inspector", "tv.example.news", "tv.example.quiz"])
+            #expect(apps.allSatisfy { $0.requestsInFlight + $0.eventStreams <= 1 && $0.privacy == nil })
+            #expect(apps.first { $0.id == "tv.example.news" }?.lastSeenAgo != nil)
+            #expect(apps.allSatisfy { $0.registered })
+            #expect(try await Self.as(Self.news) { try await Self.get(client, "/v1/apps") } == (403, "not_permitted"))
             // Counted by app: registered ids only.
             let metrics = String(decoding: try await client.request(.GET, "/metrics").body, as: UTF8.self)
-            #expect(metrics.contains(#"secure_signals_app_requests_total{app="tv.example.news"} 4"#), "\(metrics)")
+            #expect(metrics.contains(#"secure_signals_app_requests_total{app="tv.example.news"} 5"#), "\(metrics)")
             #expect(metrics.contains(#"secure_signals_app_requests_total{app="tv.example.inspector"}"#))
         }
     }

@@ -51,6 +51,9 @@ public struct AppRegistry: Sendable {
         AppIdentity(id: id, capabilities: Set(app.capabilities), description: app.app)
     }
 
+    /// The registered apps, by id.
+    var registered: [String: RegisteredApp] { settings.registered }
+
     /// A line for each registered app (how it is recognized, what it may do, whom it hosts),
     /// then what other peers get: for `--check-config`.
     var summary: [String] {

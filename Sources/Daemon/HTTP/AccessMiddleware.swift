@@ -40,6 +40,7 @@ struct AccessMiddleware: RouterMiddleware {
         if let app = context.app {
             context.logger[metadataKey: "app"] = "\(app.id)"
             metrics.recordApp(app)
+            state.appActivity.saw(app)
         }
         return try await next(request, context)
     }

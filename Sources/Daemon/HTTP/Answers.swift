@@ -16,6 +16,7 @@ extension RecipientList: ResponseEncodable {}
 extension JSONValue: ResponseEncodable {}
 extension PrivacyAnswer: ResponseEncodable {}
 extension RewardList: ResponseEncodable {}
+extension AppList: ResponseEncodable {}
 extension AdapterList: ResponseEncodable {}
 extension AdapterReset: ResponseEncodable {}
 extension ClaimedReward: ResponseEncodable {}

@@ -55,6 +55,9 @@ final class PeerQuota<Holder: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// Units `holder` holds now.
+    func held(by holder: Holder) -> Int { counts.withLock { $0.byHolder[holder, default: 0] } }
+
     /// Units held now, in all.
     var held: Int { counts.withLock { $0.total } }
 }
