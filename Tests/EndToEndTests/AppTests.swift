@@ -98,4 +98,55 @@ struct AppTests {
         // Root is the operator, whatever apps.unknown says.
         #expect(try await daemon.client.health().status == "ok")
     }
+
+    /// Two apps by uid, each with ads: each owns its privacy state and its ads.
+    static var twoApps: [String: Any] {
+        demoConfig(
+            adapters: [],
+            extra: [
+                "socket": ["mode": "0666"],
+                "access": ["allowed_uids": [65533, 65534]],
+                "ad_units": [
+                    "native": [
+                        "format": "native",
+                        "waterfall": [
+                            ["network": "test", "parameter": "/21775744923/example/native", "timeout_ms": 2000]
+                        ],
+                    ]
+                ],
+                "apps": [
+                    "unknown": "refuse",
+                    "registered": [
+                        "tv.example.news": ["match": ["uid": 65534]],
+                        "tv.example.quiz": ["match": ["uid": 65533]],
+                    ],
+                ],
+            ])
+    }
+
+    @Test func oneAppCannotSeeOrChangeAnothersPrivacyOrAds() async throws {
+        let daemon = try await RunningDaemon.start(config: Self.twoApps)
+        chmod(daemon.directory.url.path, 0o755)
+        let socket = daemon.socketPath
+        let (news, quiz) = (65534, 65533)
+
+        // The news app's user limits ad tracking: its own state; the quiz app has none.
+        let limited = #"{"privacy": {"limit_ad_tracking": true}}"#
+        #expect(try await Self.curl(as: news, "PUT", "/v1/privacy", body: limited, socket: socket).status == "200")
+        let quizState = try await Self.curl(as: quiz, "GET", "/v1/privacy", socket: socket)
+        #expect(quizState.body.hasPrefix(#"{"privacy":null}"#), "\(quizState.body)")
+        let device = try await Self.curl(as: quiz, "PUT", "/v1/device/privacy", body: limited, socket: socket)
+        #expect(device.status == "403" && device.body.contains("\"not_permitted\""), "\(device.body)")
+
+        // The news app's ad is not the quiz app's to see, show or count.
+        let load = #"{"ad_unit": "native", "format": "native"}"#
+        let loaded = try await Self.curl(as: news, "POST", "/v1/ads", body: load, socket: socket)
+        #expect(loaded.status == "200", "\(loaded.body)")
+        let ad = try #require(
+            try JSONSerialization.jsonObject(with: Data(loaded.body.split(separator: "\n")[0].utf8)) as? [String: Any])
+        let id = try #require(ad["ad_id"] as? String)
+        #expect(try await Self.curl(as: quiz, "GET", "/v1/ads/\(id)", socket: socket).status == "404")
+        #expect(try await Self.curl(as: quiz, "POST", "/v1/ads/\(id)/impression", socket: socket).status == "404")
+        #expect(try await Self.curl(as: news, "POST", "/v1/ads/\(id)/impression", socket: socket).status == "200")
+    }
 }
