@@ -37,7 +37,7 @@ extension AdStore {
     }
 
     func startLoad(_ unit: AdUnit, _ request: AdLoadRequest) -> Task<LoadResult, Never> {
-        let waterfall = Waterfall(unit: unit, networks: networks, ledger: services.bids)
+        let waterfall = Waterfall(unit: unit, networks: networks, ledger: services.bids, clock: clock)
         let decisions = self.decisions
         let metrics = self.metrics
         let privacy = privacyChanges
