@@ -2,6 +2,7 @@ import Consent
 import Foundation
 import Logging
 import SharedTypes
+import Timing
 
 /// An ad network's adapter (the seeds' custom event): set up once, then asked for native or
 /// rewarded ads by the waterfall. Its loads complete exactly once, whatever its SDK does:
@@ -77,9 +78,10 @@ public struct NetworkAdRequest: Sendable {
     /// How this request may be served under the privacy state: `limited` sends no identifier
     /// (no `device.ifa`, no identifier signals) and stores nothing on the device.
     public var servingMode: ServingMode = .personalized
-    /// When the waterfall stops waiting for this line item: a network that talks to servers
-    /// budgets its requests to end before it, so that what it owes them (error URLs) still goes.
-    public var deadline: ContinuousClock.Instant?
+    /// When the waterfall stops waiting for this line item, on the store's clock: a network that
+    /// talks to servers budgets its requests to end before it, so that what it owes them (error
+    /// URLs) still goes.
+    public var deadline: Deadline?
     /// A bid request's: what the bidder's `tmax` leaves before the deadline for the answer to
     /// travel (Prebid Server's network latency buffer).
     public var networkBuffer: Duration = .zero
@@ -96,7 +98,7 @@ public struct NetworkAdRequest: Sendable {
     /// `wanted`, cut to what is left before the deadline less `margin` (never under 1 ms).
     public func budget(_ wanted: Duration, margin: Duration = budgetMargin) -> Duration {
         guard let deadline else { return wanted }
-        return max(.milliseconds(1), min(wanted, ContinuousClock.now.duration(to: deadline) - margin))
+        return max(.milliseconds(1), min(wanted, deadline.remaining - margin))
     }
 }
 

@@ -39,7 +39,7 @@ extension AdStore {
     }
 
     func startLoad(_ unit: AdUnit, _ request: AdLoadRequest) -> Task<LoadResult, Never> {
-        let waterfall = Waterfall(unit: unit, networks: networks, ledger: services.bids)
+        let waterfall = Waterfall(unit: unit, networks: networks, ledger: services.bids, clock: clock)
         let key = LoadKey(request)
         let policy = policies.policy(for: key.app)
         let decisions = LineItemDecisions(policy, units: [unit])

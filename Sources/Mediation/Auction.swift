@@ -2,9 +2,10 @@ import Consent
 import SharedTypes
 import Timing
 
-/// An ad unit's bidders asked at once when a load starts, each within the unit's auction time;
-/// the bids at or above the floor, best first, and what every bidder answered. A bid under the
-/// floor is settled as lost here; every other bid is settled by the waterfall or the store.
+/// An ad unit's bidders asked at once when a load starts, each within the unit's auction time
+/// (on `clock`, the store's); the bids at or above the floor, best first, and what every bidder
+/// answered. A bid under the floor is settled as lost here; every other bid is settled by the
+/// waterfall or the store.
 struct Auction {
     /// A bid that may serve: its bidder's line item and its place in the unit.
     struct Entry: Sendable {
@@ -20,17 +21,19 @@ struct Auction {
     let networks: [String: NetworkHost]
     /// Where the bids are settled.
     let ledger: BidLedger
+    /// What the bidders' time and latencies are counted on.
+    let clock: any Clock<Duration>
 
     func run(_ request: AdLoadRequest, decisions: LineItemDecisions) async -> (
         entries: [Entry], bids: [ResponseInfo.Bid]
     ) {
-        let start = ContinuousClock.now
+        let elapsed = clock.stopwatch()
         let answers = await withTaskGroup(of: (Int, Answer).self) { group in
             for (index, item) in unit.bidders.enumerated() {
                 let decision = decisions.decision(unit: unit.id, bidder: index)
                 let privacy = decisions.privacy
                 group.addTask {
-                    (index, await ask(item, decision: decision, privacy: privacy, request: request, start: start))
+                    (index, await ask(item, decision: decision, privacy: privacy, request: request, elapsed: elapsed))
                 }
             }
             var answers: [Int: Answer] = [:]
@@ -78,31 +81,31 @@ struct Auction {
         var latency: Duration
     }
 
-    /// One bidder's answer within the auction's time (counted from `start`, the load's).
+    /// One bidder's answer within the auction's time (`elapsed`: the time since the load began).
     private func ask(
         _ item: LineItem, decision: LineItemDecisions.Decision, privacy: PrivacyState?, request: AdLoadRequest,
-        start: ContinuousClock.Instant
+        elapsed: @escaping @Sendable () -> Duration
     ) async -> Answer {
-        func answer(_ outcome: Answer.Outcome) -> Answer { Answer(outcome: outcome, latency: .now - start) }
+        func answer(_ outcome: Answer.Outcome) -> Answer { Answer(outcome: outcome, latency: elapsed()) }
         if let reason = decision.consent.reason { return answer(.failed(.consentMissing, reason)) }
         guard let host = networks[item.network] else {
             return answer(.failed(.notReady, "no network named '\(item.network)'"))
         }
         // The bidders' time covers a network still setting up: no bidder holds the auction.
         let timing = unit.auction
-        let wait = max(.milliseconds(1), min(item.timeout, timing.bidWait - (.now - start)))
+        let wait = max(.milliseconds(1), min(item.timeout, timing.bidWait - elapsed()))
         let networkRequest = NetworkAdRequest(
             adUnit: unit.id, parameter: item.parameter, options: item.options, formatIDs: request.formatIDs,
             preferences: request.preferences, privacy: privacy, app: request.app,
             advertisingID: request.advertisingID, servingMode: decision.servingMode,
-            deadline: .now + wait, networkBuffer: timing.networkBuffer, floorCPM: unit.floorCPM,
+            deadline: Deadline(after: wait, on: clock), networkBuffer: timing.networkBuffer, floorCPM: unit.floorCPM,
             currency: unit.currency,
             quality: unit.quality)
         let format = unit.format
         // A bid that comes after the bidders' time is not in the auction: it hears so (2, expired).
         let ledger = self.ledger
         let tooLate: @Sendable ((NetworkBid, Bool)) -> Void = { ledger.settle($0.0.owed, .lost(.expired)) }
-        let outcome = await withTimeout(wait, late: tooLate) { () async throws -> (NetworkBid, Bool) in
+        let outcome = await withTimeout(wait, clock: clock, late: tooLate) { () async throws -> (NetworkBid, Bool) in
             guard let adapter = await host.ready() else { throw NotReady(reason: await host.notReadyReason) }
             guard let bidder = adapter as? any BiddingAdNetwork else {
                 throw AdLoadError(.invalidRequest, "\(item.network) does not bid")

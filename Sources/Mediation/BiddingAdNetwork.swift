@@ -1,4 +1,5 @@
 import SharedTypes
+import Timing
 
 /// A network that bids: asked for a price first, with the ad unit's other bidders, and asked to
 /// load the ad behind its bid only if the price earns it a turn (MAX's unified auction, Prebid).
@@ -17,14 +18,14 @@ public struct NetworkBid: Sendable {
     public var currency: String
     /// Loads the ad the bid is for, before `deadline` (its turn's, not the bid's); a throw
     /// means the bid could not serve.
-    public var load: @Sendable (_ deadline: ContinuousClock.Instant) async throws(AdLoadError) -> NetworkAd
+    public var load: @Sendable (_ deadline: Deadline) async throws(AdLoadError) -> NetworkAd
     /// What the bid owes, handed to the ledger (`BidLedger.open`): the auction, the waterfall
     /// and the store settle it there.
     public var owed: OwedBid
 
     public init(
         price: Double, currency: String,
-        load: @escaping @Sendable (_ deadline: ContinuousClock.Instant) async throws(AdLoadError) -> NetworkAd,
+        load: @escaping @Sendable (_ deadline: Deadline) async throws(AdLoadError) -> NetworkAd,
         owed: OwedBid
     ) {
         self.price = price

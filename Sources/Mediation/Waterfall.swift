@@ -2,8 +2,8 @@ import Consent
 import SharedTypes
 import Timing
 
-/// Tries an ad unit's line items in order until one fills, each under its own timeout, and
-/// reports every attempt.
+/// Tries an ad unit's line items in order until one fills, each under its own timeout on
+/// `clock` (the store's), and reports every attempt.
 struct Waterfall {
     struct Fill: Sendable {
         var ad: NetworkAd
@@ -23,6 +23,8 @@ struct Waterfall {
     let networks: [String: NetworkHost]
     /// Where every bid the load meets is settled.
     let ledger: BidLedger
+    /// What the timeouts, the deadlines and the latencies are counted on: the store's clock.
+    let clock: any Clock<Duration>
 
     /// `decisions`: the privacy state's, per line item: one it denies is skipped, and each
     /// request carries the serving mode it allows. With bidders, their auction runs first and
@@ -34,7 +36,9 @@ struct Waterfall {
         var lastError = AdLoadError(.noFill, "the waterfall is empty")
         let auction =
             unit.bidders.isEmpty
-            ? nil : await Auction(unit: unit, networks: networks, ledger: ledger).run(request, decisions: decisions)
+            ? nil
+            : await Auction(unit: unit, networks: networks, ledger: ledger, clock: clock).run(
+                request, decisions: decisions)
         var bids = auction?.bids
         var unsettled = auction?.entries ?? []
         /// The bids not tried lose to what served (worth `price` when known); a load that ends
@@ -52,7 +56,7 @@ struct Waterfall {
             bids?[bidder].lossReason = reason
         }
         for candidate in Auction.order(waterfall: unit.waterfall, bids: auction?.entries ?? []) {
-            let start = ContinuousClock.now
+            let elapsed = clock.stopwatch()
             let item: LineItem
             let servingMode: ServingMode
             let tracksItself: Bool
@@ -62,13 +66,13 @@ struct Waterfall {
                 item = lineItem
                 let decision = decisions.decision(unit: unit.id, item: index)
                 if let reason = decision.consent.reason {
-                    attempts.append(.init(item, .consentMissing, since: start, reason))
+                    attempts.append(.init(item, .consentMissing, after: elapsed(), reason))
                     lastError = AdLoadError(.noFill, "\(item.network): \(reason)")
                     continue
                 }
                 guard let host = networks[item.network], let adapter = await host.ready() else {
                     let reason = await networks[item.network]?.notReadyReason ?? "no network named '\(item.network)'"
-                    attempts.append(.init(item, .notReady, since: start, reason))
+                    attempts.append(.init(item, .notReady, after: elapsed(), reason))
                     lastError = AdLoadError(.networkError, reason)
                     continue
                 }
@@ -78,12 +82,13 @@ struct Waterfall {
                     adUnit: unit.id, parameter: item.parameter, options: item.options, formatIDs: request.formatIDs,
                     preferences: request.preferences, privacy: decisions.privacy, app: request.app,
                     advertisingID: request.advertisingID, servingMode: servingMode,
-                    deadline: .now + item.timeout, currency: unit.currency, quality: unit.quality)
+                    deadline: Deadline(after: item.timeout, on: clock), currency: unit.currency,
+                    quality: unit.quality)
                 let format = unit.format
                 // An ad that comes after the timeout is dropped: the bid it serves, if any, lost.
                 let ledger = self.ledger
                 let tooLate: @Sendable (NetworkAd) -> Void = { ledger.settle($0.bid, .lost(.internalError)) }
-                outcome = await withTimeout(item.timeout, late: tooLate) { () async throws -> NetworkAd in
+                outcome = await withTimeout(item.timeout, clock: clock, late: tooLate) { () async throws -> NetworkAd in
                     switch format {
                     case .native: return try await adapter.loadNativeAd(networkRequest)
                     case .rewarded: return try await adapter.loadRewardedAd(networkRequest)
@@ -94,12 +99,14 @@ struct Waterfall {
                 servingMode = entry.servingMode
                 tracksItself = entry.tracksItself
                 let load = entry.bid.load
-                let deadline = ContinuousClock.now + item.timeout
-                outcome = await withTimeout(item.timeout) { () async throws -> NetworkAd in try await load(deadline) }
+                let deadline = Deadline(after: item.timeout, on: clock)
+                outcome = await withTimeout(item.timeout, clock: clock) { () async throws -> NetworkAd in
+                    try await load(deadline)
+                }
             }
             /// A bid that could not serve is lost now; the next source is tried.
             func failed(_ outcome: ResponseInfo.Attempt.Outcome, _ error: AdLoadError, message: String) {
-                attempts.append(.init(item, outcome, since: start, message))
+                attempts.append(.init(item, outcome, after: elapsed(), message))
                 lastError = error
                 guard case .bid(let entry) = candidate else { return }
                 ledger.settle(entry.bid.owed, .lost(.internalError))
@@ -113,7 +120,7 @@ struct Waterfall {
                     failed(.error, AdLoadError(.internalError, "\(item.network): \(problem)"), message: problem)
                     continue
                 }
-                attempts.append(.init(item, .filled, since: start, nil))
+                attempts.append(.init(item, .filled, after: elapsed(), nil))
                 var winner: Int?
                 var price = item.cpm
                 if case .bid(let entry) = candidate {
@@ -165,10 +172,10 @@ struct Waterfall {
 }
 
 extension ResponseInfo.Attempt {
-    /// `item`'s attempt, begun at `start`.
-    init(_ item: LineItem, _ outcome: Outcome, since start: ContinuousClock.Instant, _ message: String?) {
+    /// `item`'s attempt, which took `latency`.
+    init(_ item: LineItem, _ outcome: Outcome, after latency: Duration, _ message: String?) {
         self.init(
             network: item.network, parameter: item.shownParameter, outcome: outcome,
-            latencyMilliseconds: milliseconds(ContinuousClock.now - start), message: message)
+            latencyMilliseconds: milliseconds(latency), message: message)
     }
 }

@@ -45,10 +45,12 @@ struct OpenRTBSampleTests {
         }
 
         /// Loads with the bidder answering `answer` at `/bid`; an ad that loads is kept, as the
-        /// store keeps it (its network's win notice then goes).
+        /// store keeps it (its network's win notice then goes). `deadline` and `networkBuffer`
+        /// are the request's, as a waterfall or an auction sets them.
         func load(
             _ answer: FakeAdServer.Answer, format: AdFormat = .native, options: [String: JSONValue] = [:],
-            privacy: PrivacyState? = nil, quality: AdQuality = AdQuality()
+            privacy: PrivacyState? = nil, quality: AdQuality = AdQuality(), deadline: Deadline? = nil,
+            networkBuffer: Duration = .zero
         ) async -> Result<NetworkAd, AdLoadError> {
             server.answer("/bid", answer)
             let decoded: DecodedOptions
@@ -61,8 +63,8 @@ struct OpenRTBSampleTests {
                 return .failure(AdLoadError(.invalidRequest, error.description))
             }
             let request = NetworkAdRequest(
-                adUnit: "unit", parameter: "tag-7", options: decoded, privacy: privacy, currency: "USD",
-                quality: quality)
+                adUnit: "unit", parameter: "tag-7", options: decoded, privacy: privacy, deadline: deadline,
+                networkBuffer: networkBuffer, currency: "USD", quality: quality)
             do {
                 let ad =
                     switch format {
@@ -524,12 +526,13 @@ struct OpenRTBSampleTests {
             ],
             privacy: PrivacyState(
                 limitAdTracking: true, tcfConsent: "CO-consent", gpp: "DBABMA~", gppSid: [2], usPrivacy: "1YNN",
-                gdprApplies: true))
+                gdprApplies: true),
+            deadline: Deadline(after: .seconds(1), on: ManualClock()))
         let received = try #require(bidder.server.requests("/bid").last)
         #expect(received.headers["x-openrtb-version"] == "2.6" && received.headers["x-seat"] == "42")
         let json = try #require(received.json)
-        // tmax: what is left of the 450 ms when the request goes.
-        #expect((300...450).contains(json["tmax"] as? Int ?? 0))
+        // tmax: what is left of the 450 ms when the request goes, on a clock that has not moved.
+        #expect(json["tmax"] as? Int == 450)
         #expect(json["at"] as? Int == 1 && json["cur"] as? [String] == ["USD"])
         #expect((json["source"] as? [String: Any])?["tid"] as? String != nil)
         let imp = try #require((json["imp"] as? [[String: Any]])?.first)
@@ -569,6 +572,17 @@ struct OpenRTBSampleTests {
             return list.reduce(into: Set<String>()) { $0.formUnion(keyPaths($1, prefix + "[]")) }
         }
         return []
+    }
+
+    @Test func tmaxIsWhatTheDeadlineLeavesOnItsClockLessTheNetworkBuffer() async throws {
+        let bidder = try await Bidder()
+        let clock = ManualClock()
+        let deadline = Deadline(after: .milliseconds(500), on: clock)
+        clock.advance(by: .milliseconds(200))
+        _ = await bidder.load(.init(status: 204), deadline: deadline, networkBuffer: .milliseconds(40))
+        let json = try #require(bidder.server.requests("/bid").last?.json)
+        // 500 ms less the 200 gone, the 20 kept to read the answer and the network's 40.
+        #expect(json["tmax"] as? Int == 240)
     }
 
     @Test func theNativeRequestUsesOnlyFieldsTheRealWorldNativeRequestsUse() async throws {

@@ -143,10 +143,16 @@ struct AdStoreTests {
                 item("/nowhere"),
                 item(Self.native),
             ])
-        let ad = try await store([unit]).load(AdLoadRequest(adUnit: "u", format: .native)).get()
+        // The hanging line item's 100 ms are the store's clock's.
+        let clock = ManualClock()
+        let store = try store([unit], clock: clock)
+        let loading = Task { await store.load(AdLoadRequest(adUnit: "u", format: .native)) }
+        try await waitUntil { clock.wakeTimes.contains(.milliseconds(100)) }
+        clock.advance(by: .milliseconds(100))
+        let ad = try await loading.value.get()
         #expect(ad.responseInfo.attempts.map(\.outcome) == [.error, .timeout, .noFill, .filled])
         #expect(ad.responseInfo.network == "test")
-        #expect(ad.responseInfo.attempts[1].latencyMilliseconds >= 100)
+        #expect(ad.responseInfo.attempts[1].latencyMilliseconds == 100)
         #expect(ad.native?.headline.hasPrefix("Test Ad") == true)
     }
 
@@ -471,9 +477,18 @@ extension AdStoreTests {
 
 extension AdStoreTests {
     @Test func attemptLatenciesOverASecondAreInMilliseconds() async throws {
-        let unit = try AdUnit(id: "u", format: .native, waterfall: [item(Self.native, ["delay_ms": .number(1100)])])
-        let ad = try await store([unit]).load(AdLoadRequest(adUnit: "u", format: .native)).get()
-        let latency = try #require(ad.responseInfo.attempts.first?.latencyMilliseconds)
-        #expect(latency >= 1100 && latency < 60_000, "\(latency) ms")
+        // A line item that hangs for its 1.1 s on the store's clock, then one that fills.
+        let unit = try AdUnit(
+            id: "u", format: .native,
+            waterfall: [
+                item(Self.native, ["behavior": .string("hang")], timeout: .milliseconds(1100)), item(Self.native),
+            ])
+        let clock = ManualClock()
+        let store = try store([unit], clock: clock)
+        let loading = Task { await store.load(AdLoadRequest(adUnit: "u", format: .native)) }
+        try await waitUntil { clock.wakeTimes.contains(.milliseconds(1100)) }
+        clock.advance(by: .milliseconds(1100))
+        let ad = try await loading.value.get()
+        #expect(ad.responseInfo.attempts.map(\.latencyMilliseconds) == [1100, 0])
     }
 }

@@ -10,14 +10,19 @@ import Testing
 @testable import Mediation
 
 /// A bidder whose line item options say what it bids and how its ad loads: `price`, `delay_ms`
-/// (before it answers), `behavior` (`no_bid`, `error`, `load_fails`, `rewarded_ad`), `id`,
-/// which names its notices in `notices`, and `urls`: it also owes them as `URLNotices` does.
+/// (before it answers, on the real clock, cut short by its cancellation: with an hour, it bids
+/// once its time is up), `behavior` (`no_bid`, `error`, `load_fails`, `rewarded_ad`, and
+/// `budget`, which keeps what its deadlines leave it in `budgets`), `id`, which names its
+/// notices in `notices`, and `urls`: it also owes them as `URLNotices` does.
 final class ScriptedBidder: BiddingAdNetwork {
     static let name = "bidder"
     static let adapterVersion = SemanticVersion(1, 0, 0)
     let sdkVersion = SemanticVersion(1, 0, 0)
     /// Every notice sent, as `win id` or `loss id reason min`, in order.
     static let notices = Mutex<[String]>([])
+    /// A `budget` bidder's, by id: its budget when asked (`request.budget` of a minute), again
+    /// once the store's clock has moved, then what its turn's deadline leaves when its ad loads.
+    static let budgets = Mutex<[String: [Duration]]>([:])
     private let ads: TestAdNetwork
     private let ledger: BidLedger
 
@@ -43,11 +48,21 @@ final class ScriptedBidder: BiddingAdNetwork {
         let behavior = options.behavior
         if behavior == "no_bid" { throw AdLoadError(.noFill, "no bid") }
         if behavior == "error" { throw AdLoadError(.networkError, "the bidder failed") }
+        if behavior == "budget" {
+            let asked = request.budget(.seconds(60))
+            Self.budgets.withLock { $0[id, default: []].append(asked) }
+            // Until the test moves the store's clock: a wait for it to happen, not for time.
+            while request.budget(.seconds(60)) == asked, !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            Self.budgets.withLock { $0[id, default: []].append(request.budget(.seconds(60))) }
+        }
         let ads = self.ads
         let expiry = options.expirySeconds.map { Duration.seconds($0) }
         return NetworkBid(
             price: options.price, currency: "USD",
-            load: { _ async throws(AdLoadError) -> NetworkAd in
+            load: { deadline async throws(AdLoadError) -> NetworkAd in
+                if behavior == "budget" { Self.budgets.withLock { $0[id, default: []].append(deadline.remaining) } }
                 switch behavior {
                 case "load_fails": throw AdLoadError(.networkError, "the markup did not load")
                 case "rewarded_ad":
@@ -87,7 +102,8 @@ final class ScriptedBidder: BiddingAdNetwork {
     /// when dropped), as an `openrtb` line item's does.
     func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
         let bid = try await bid(request, format: .native)
-        var ad = try await bid.load(.now + .seconds(10))
+        guard let deadline = request.deadline else { throw AdLoadError(.invalidRequest, "a load has a deadline") }
+        var ad = try await bid.load(deadline)
         ad.bid = bid.owed
         return ad
     }
@@ -104,12 +120,9 @@ struct AuctionTests {
     /// A test's own prefix for its bidders' ids.
     let run = String(UUID().uuidString.prefix(8))
 
-    /// `unit`'s store. A unit left with the default auction time gets 10 s: these tests are not
-    /// about time, and the full suite can keep a test's tasks waiting for a core.
+    /// `unit`'s store, on `clock`: its timeouts pass only when the test moves it.
     func store(_ unit: AdUnit, clock: ManualClock = ManualClock()) throws -> AdStore<ManualClock> {
-        var unit = unit
-        if unit.auction == AuctionTiming() { unit.auction = AuctionTiming(timeout: .seconds(10)) }
-        return try AdStore(
+        try AdStore(
             units: [unit], networks: [AdNetworkConfiguration(name: "test"), AdNetworkConfiguration(name: "bidder")],
             registry: AdNetworkRegistry([TestAdNetwork.self, ScriptedBidder.self]), services: .offline,
             rewards: SQLiteRewardLedger(StateDatabase()), impressions: SQLiteImpressionLog(StateDatabase()),
@@ -120,12 +133,8 @@ struct AuctionTests {
         var options = options
         options["price"] = .number(price)
         options["id"] = .string(run + id)
-        var item = LineItem(
+        return LineItem(
             network: "bidder", parameter: id, options: try ScriptedBidder.decodeLineItemOptions(options))
-        // As the unit's 10 s: a bidder answers at once, and a busy machine may keep it waiting
-        // for a core longer than the default 2 s.
-        item.timeout = .seconds(10)
-        return item
     }
 
     /// A waterfall line item of the test network worth `cpm`; `fills: false` makes it answer no fill.
@@ -209,16 +218,24 @@ struct AuctionTests {
     }
 
     @Test func aBidderPastItsTimeIsATimeoutAndTheOthersAreNotKeptWaiting() async throws {
-        var unit = try AdUnit(
-            id: "u", format: .native, waterfall: [],
-            bidders: [bidder("slow", price: 9, ["delay_ms": .int(3_600_000)]), bidder("fast", price: 2)])
-        // 8 s: the fast bidder must answer within it on a busy machine too.
-        unit.auction = AuctionTiming(
-            timeout: .seconds(8), processing: .milliseconds(50), networkBuffer: .milliseconds(40))
+        // On the store's clock: the slow bidder has 500 ms of its own, the fast one the auction's
+        // 950 (its 1 s less 50 for processing).
+        let clock = ManualClock()
+        var slow = try bidder("slow", price: 9, ["delay_ms": .int(3_600_000)])
+        slow.timeout = .milliseconds(500)
+        let unit = try AdUnit(id: "u", format: .native, waterfall: [], bidders: [slow, bidder("fast", price: 2)])
+        let store = try store(unit, clock: clock)
         // The slow bidder would answer in an hour: the load ends because its time does.
-        let ad = try await load(try store(unit)).get()
+        let loading = Task { await load(store) }
+        try await waitUntil { clock.wakeTimes.contains(.milliseconds(500)) }
+        clock.advance(by: .milliseconds(499))
+        #expect(clock.wakeTimes.contains(.milliseconds(500)), "the slow bidder still has 1 ms")
+        clock.advance(by: .milliseconds(1))
+        let ad = try await loading.value.get()
         let bids = try #require(ad.responseInfo.bids)
         #expect(bids.map(\.outcome) == [.timeout, .won])
+        #expect(bids.first?.latencyMilliseconds == 500, "its 500 ms on the store's clock")
+        #expect(bids.first?.message == "no bid within 0.5 seconds")
         // The scripted bidder ignores its cancellation and bids anyway, after the auction: that
         // bid is not in the auction, and hears so once (2, expired), as the winner hears it won.
         let heard = try await eventually { notices().count == 2 ? Set(notices()) : nil }
@@ -227,14 +244,40 @@ struct AuctionTests {
 
     @Test func aWaterfallAdThatComesAfterItsTimeoutIsDroppedWithItsNotice() async throws {
         // The scripted network ignores its cancellation: its ad comes after the line item's
-        // 300 ms, when the waterfall has moved on. It owes a notice, and sends it.
+        // 300 ms on the store's clock, when the waterfall has moved on. It owes a notice, and
+        // sends it.
+        let clock = ManualClock()
         var slow = try bidder("slow", price: 9, ["delay_ms": .int(3_600_000)])
         slow.timeout = .milliseconds(300)
         let unit = try AdUnit(id: "u", format: .native, waterfall: [slow, lineItem("next", cpm: nil, fills: true)])
-        let ad = try await load(try store(unit)).get()
+        let store = try store(unit, clock: clock)
+        let loading = Task { await load(store) }
+        try await waitUntil { clock.wakeTimes.contains(.milliseconds(300)) }
+        clock.advance(by: .milliseconds(300))
+        let ad = try await loading.value.get()
         #expect(ad.responseInfo.attempts.map(\.outcome) == [.timeout, .filled])
+        #expect(ad.responseInfo.attempts.first?.latencyMilliseconds == 300)
         let heard = try await eventually { notices().isEmpty ? nil : notices() }
         #expect(heard == ["loss slow 1 -"], "dropped, it is told so once; it never won")
+    }
+
+    @Test func aBiddersBudgetIsWhatTheBidWaitLeavesOnTheStoresClock() async throws {
+        let clock = ManualClock()
+        let unit = try AdUnit(
+            id: "u", format: .native, waterfall: [], bidders: [bidder("timed", price: 2, ["behavior": "budget"])])
+        let store = try store(unit, clock: clock)
+        let loading = Task { await load(store) }
+        let budgets = { ScriptedBidder.budgets.withLock { $0[run + "timed"] ?? [] } }
+        // The bid wait is 950 ms (the auction's 1 s less 50 for processing); 20 ms are kept to
+        // read the answer.
+        let asked = try await eventually { budgets().first }
+        #expect(asked == .milliseconds(930))
+        clock.advance(by: .milliseconds(200))
+        let ad = try await loading.value.get()
+        #expect(ad.responseInfo.bids?.map(\.outcome) == [.won])
+        #expect(ad.responseInfo.bids?.first?.latencyMilliseconds == 200)
+        // 200 ms later, 200 ms less; its ad then loads within its line item's 2 s.
+        #expect(budgets() == [.milliseconds(930), .milliseconds(730), .seconds(2)])
     }
 
     @Test func noBidsErrorsAndWrongFormatsAreEachTheirBiddersOwn() async throws {

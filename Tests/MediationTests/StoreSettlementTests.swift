@@ -23,14 +23,11 @@ struct StoreSettlementTests {
         services = AdNetworkServices(fetcher: NoFetcher(), trackers: queue.trackers)
     }
 
-    /// `unit`'s store. A unit left with the default auction time gets 10 s: these tests are not
-    /// about time, and the full suite can keep a test's tasks waiting for a core.
+    /// `unit`'s store, on `clock`: its timeouts pass only when the test moves it.
     func store(_ unit: AdUnit, clock: ManualClock = ManualClock(), maxStoredAds: Int = 2000) throws
         -> AdStore<ManualClock>
     {
-        var unit = unit
-        if unit.auction == AuctionTiming() { unit.auction = AuctionTiming(timeout: .seconds(10)) }
-        return try AdStore(
+        try AdStore(
             units: [unit], networks: [AdNetworkConfiguration(name: "test"), AdNetworkConfiguration(name: "bidder")],
             registry: AdNetworkRegistry([TestAdNetwork.self, ScriptedBidder.self]), services: services,
             rewards: SQLiteRewardLedger(StateDatabase()), impressions: SQLiteImpressionLog(StateDatabase()),
@@ -43,10 +40,8 @@ struct StoreSettlementTests {
         options["price"] = .number(price)
         options["id"] = .string(run + id)
         options["urls"] = .bool(true)
-        var item = LineItem(
+        return LineItem(
             network: "bidder", parameter: id, options: try ScriptedBidder.decodeLineItemOptions(options))
-        item.timeout = .seconds(10)
-        return item
     }
 
     /// What the queue sent, this test's prefix left out.
@@ -55,7 +50,8 @@ struct StoreSettlementTests {
     }
 
     @Test func aBidThatComesAfterTheAuctionIsToldItLostOnce() async throws {
-        // The scripted bidder ignores its cancellation: it bids after the auction's 250 ms.
+        // The scripted bidder ignores its cancellation: it bids after the auction's 250 ms (its
+        // 300 ms less the 50 kept for processing), on the store's clock.
         var unit = try AdUnit(
             id: "u", format: .native,
             waterfall: [
@@ -65,8 +61,16 @@ struct StoreSettlementTests {
             ],
             bidders: [bidder("late", price: 9, ["delay_ms": .int(3_600_000)])])
         unit.auction = AuctionTiming(timeout: .milliseconds(300))
-        let ad = try await store(unit).load(AdLoadRequest(adUnit: "u", format: .native)).get()
+        let clock = ManualClock()
+        let store = try store(unit, clock: clock)
+        let loading = Task { await store.load(AdLoadRequest(adUnit: "u", format: .native)) }
+        try await waitUntil { clock.wakeTimes.contains(.milliseconds(250)) }
+        clock.advance(by: .milliseconds(249))
+        #expect(clock.wakeTimes.contains(.milliseconds(250)), "the bidder still has 1 ms")
+        clock.advance(by: .milliseconds(1))
+        let ad = try await loading.value.get()
         #expect(ad.responseInfo.bids?.map(\.outcome) == [.timeout])
+        #expect(ad.responseInfo.bids?.first?.latencyMilliseconds == 250)
         #expect(ad.responseInfo.network == "test")
         // The late bid reaches the ledger when its work ends: wait for its notice, then for quiet.
         _ = try await eventually { try await sent().isEmpty ? nil : true }

@@ -32,6 +32,10 @@ public final class ManualClock: Clock, Sendable {
     /// How many tasks sleep on this clock now.
     public var sleeping: Int { state.withLock { $0.sleepers.count } }
 
+    /// When the tasks sleeping on it wake, as time from its start, soonest first: a test waits
+    /// for the timer it means to fire before it moves the clock.
+    public var wakeTimes: [Duration] { state.withLock { $0.sleepers.values.map(\.deadline.offset).sorted() } }
+
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = state.withLock { state -> Int in
             state.nextID += 1

@@ -109,7 +109,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
 
         /// The bid's markup as an ad, before `deadline`: from `adm`, or from the win notice when
         /// that serves it (then the fetch is the winner's notice: nothing follows it).
-        func load(before deadline: ContinuousClock.Instant?) async throws(AdLoadError) -> NetworkAd {
+        func load(before deadline: Deadline?) async throws(AdLoadError) -> NetworkAd {
             var request = self.request
             request.deadline = deadline
             if auction.markup == nil, auction.winNotice != nil { notices.fetchingMarkupFromWinNotice() }
@@ -125,8 +125,10 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         let ask = try OpenRTBAsk(
             try lineItemOptions(of: request), defaultEndpoint: defaultEndpoint, unitCurrency: request.currency,
             unitFloor: request.floorCPM)
-        let start = ContinuousClock.now
         let budget = request.budget(.milliseconds(ask.options.timeoutMilliseconds))
+        // When the bidder's time ends, on the request's clock (the monotonic one when it has no
+        // deadline): the signals' time comes out of it.
+        let end = request.deadline?.limited(to: budget) ?? Deadline(after: budget, on: ContinuousClock())
         // The bidder's least tmax is kept first; the signals may take half of the rest at most,
         // less a slack for the work around them, so that they never push tmax under it.
         let spare = budget - request.networkBuffer - AuctionTiming.minimumTmax
@@ -135,7 +137,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         var bidRequest = try await bidRequest(
             id: requestID, for: request, ask: ask, format: format,
             signalsBudget: min(budget / 2, max(.zero, spare - .milliseconds(2))))
-        let remaining = max(.milliseconds(1), budget - (ContinuousClock.now - start))
+        let remaining = max(.milliseconds(1), end.remaining)
         // tmax is sent in whole milliseconds, rounded: the minimum is judged on what is sent.
         let tmax = Int(milliseconds(remaining - request.networkBuffer).rounded())
         guard tmax >= Int(milliseconds(AuctionTiming.minimumTmax)) else {
