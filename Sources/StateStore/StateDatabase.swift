@@ -211,6 +211,15 @@ public final class StateDatabase: Sendable {
                 index: "capped_impressions_by_app", on: ImpressionRow.databaseTableName,
                 columns: ["ad_unit", "uid", "at_ms"])
         }
+        migrator.registerMigration("7 privacy states") { db in
+            // One privacy state per scope: the device's (the empty scope, which no app id is)
+            // and each app's own, as the wire format's JSON (`SQLitePrivacyRecords`).
+            try db.create(table: "privacy") { table in
+                table.primaryKey("scope", .text)
+                table.column("state", .text).notNull()
+                table.column("set_at_ms", .integer).notNull()
+            }
+        }
         return migrator
     }()
 }
