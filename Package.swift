@@ -248,7 +248,7 @@ let package = Package(
         .testTarget(
             name: "StateStoreTests",
             dependencies: [
-                "StateStore", "Mediation", "TestSupport", "Timing",
+                "StateStore", "Mediation", "SharedTypes", "TestSupport", "Timing",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

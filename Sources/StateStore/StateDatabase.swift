@@ -211,7 +211,16 @@ public final class StateDatabase: Sendable {
                 index: "capped_impressions_by_app", on: ImpressionRow.databaseTableName,
                 columns: ["ad_unit", "uid", "at_ms"])
         }
-        migrator.registerMigration("7 rewards, impressions and events by app") { db in
+        migrator.registerMigration("7 privacy states") { db in
+            // One privacy state per scope: the device's (the empty scope, which no app id is)
+            // and each app's own, as the wire format's JSON (`SQLitePrivacyRecords`).
+            try db.create(table: "privacy") { table in
+                table.primaryKey("scope", .text)
+                table.column("state", .text).notNull()
+                table.column("set_at_ms", .integer).notNull()
+            }
+        }
+        migrator.registerMigration("8 rewards, impressions and events by app") { db in
             // Rewards, capped impressions and events are an app's, by its id; what a peer uid
             // earned or saw before is its anonymous app's (`uid:N`), as the registry names it.
             for table in [RewardRow.databaseTableName, ImpressionRow.databaseTableName] {
