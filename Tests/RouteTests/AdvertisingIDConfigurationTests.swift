@@ -6,7 +6,7 @@ import Testing
 @testable import Daemon
 
 /// `advertising_id`: a file or a program, exactly one, each error naming its key; and the
-/// section as `--print-config` and `--check-config` show it.
+/// section as `--print-config` and `--check-config` show it; and the bid request's device type.
 @Suite struct AdvertisingIDConfigurationTests {
     private let scratch = try? TemporaryDirectory()
 
@@ -47,6 +47,18 @@ import Testing
                     "advertising_id.refresh_ms: must be between 0 and 86400000, not -1",
                     "advertising_id.fiel: unknown key",
                 ])
+    }
+
+    @Test func anOpenRTBDeviceIsAConnectedTVOrASetTopBox() {
+        #expect(
+            refusal(#"{"ad_networks": {"openrtb": {"setup": {"device": {"devicetype": 4, "w": 0}}}}}"#)
+                == [
+                    "ad_networks.openrtb.setup.device.w: must be between 1 and 16384, not 0"
+                ])
+        #expect(
+            refusal(#"{"ad_networks": {"openrtb": {"setup": {"device": {"devicetype": 4}}}}}"#)
+                == ["ad_networks.openrtb.setup.device.devicetype: must be 3 (connected TV) or 7 (set-top box), not 4"])
+        #expect(refusal(#"{"ad_networks": {"openrtb": {"setup": {"device": {"devicetype": 3}}}}}"#) == [])
     }
 
     @Test func theSectionIsShownAsItRunsAndReadBack() throws {
