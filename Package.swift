@@ -199,6 +199,7 @@ let package = Package(
             dependencies: [
                 "SignalCrypto", "Client", "Bench", "Mediation", "Timing",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

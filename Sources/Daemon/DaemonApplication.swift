@@ -28,6 +28,8 @@ struct DaemonApplication: Sendable {
     let responder: CallbackResponder<DaemonRequestContext>
     /// Every route the router holds.
     let routes: RouteIndex
+    /// `advertising_id` as the daemon started with it: a reload keeps it.
+    let advertisingID: AdvertisingIDSettings?
 
     /// `testbed` adds `POST /testbed/clock`, for the testbed daemon's tests only. The URL
     /// recipients' stored key sets are put in force here; fetching starts with `initialize`.
@@ -51,7 +53,10 @@ struct DaemonApplication: Sendable {
             registry: BuiltinAdNetworks.registry,
             services: AdNetworkServices(
                 fetcher: fetcher, trackers: trackers, signals: collector, metrics: metrics.factory,
-                limits: configuration.limits.content),
+                limits: configuration.limits.content,
+                advertisingIDs: configuration.advertisingID.map {
+                    AdvertisingIDProvider(settings: $0, clock: clock, logger: logger)
+                }),
             rewards: rewards, impressions: SQLiteImpressionLog(database),
             callbackSigner: configuration.ssvKey.map { SSVCallbackSigner(key: $0.key, keyID: $0.id, logger: logger) },
             clock: clock, logger: logger,
@@ -73,6 +78,7 @@ struct DaemonApplication: Sendable {
                 directory: configuration.collector.stateDirectory.appendingPathComponent("recipients")),
             fetcher: keyFetcher, clock: WallClock(clock: clock), logger: logger, metrics: metrics.factory)
         self.metrics = metrics
+        advertisingID = configuration.advertisingID
         limits = ClientLimits(limits: configuration.limits, logger: logger, metrics: metrics.factory)
         (responder, routes) = Self.responder(
             state: state, limits: limits, trackers: trackers, rewards: rewards, clock: clock, metrics: metrics,
@@ -188,6 +194,9 @@ struct DaemonApplication: Sendable {
         state.warnings = configuration.warnings
         await state.privacy.setMinimumTCFPolicyVersion(configuration.minimumTCFPolicyVersion)
         for warning in configuration.warnings { state.logger.warning("\(warning)") }
+        if configuration.advertisingID != advertisingID {
+            state.logger.notice("the new advertising_id applies at the next start; a reload keeps the running one")
+        }
         if configuration.limits != limits.limits {
             state.logger.notice("the new limits apply at the next start; a reload keeps the running ones")
         }

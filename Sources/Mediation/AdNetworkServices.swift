@@ -2,8 +2,8 @@ import CoreMetrics
 import SharedTypes
 
 /// What the daemon lends every ad network: its HTTP client, its tracker queue, the ledger its
-/// bids are settled in, its metrics, and the secure signals of its collector, for networks that
-/// attach them to their requests.
+/// bids are settled in, its metrics, the secure signals of its collector, for networks that
+/// attach them to their requests, and the device's advertising id, for the loads that carry it.
 public struct AdNetworkServices: Sendable {
     public var fetcher: any AdFetcher
     public var trackers: TrackerQueue
@@ -14,12 +14,16 @@ public struct AdNetworkServices: Sendable {
     public var metrics: any MetricsFactory
     /// What a network takes from its servers, at most.
     public var limits: AdContentLimits
+    /// The device's advertising id (`advertising_id`): what the store reads for each load whose
+    /// app may have it (`AdvertisingID.forLoad`); nil when none is configured.
+    public var advertisingIDs: (any AdvertisingIDSource)?
 
     public init(
         fetcher: any AdFetcher, trackers: TrackerQueue, signals: (any SignalProvider)? = nil,
         metrics: any MetricsFactory = NOOPMetricsHandler.instance, limits: AdContentLimits = AdContentLimits(),
-        bids: BidLedger? = nil
+        bids: BidLedger? = nil, advertisingIDs: (any AdvertisingIDSource)? = nil
     ) {
+        self.advertisingIDs = advertisingIDs
         self.bids = bids ?? BidLedger(trackers: trackers)
         self.limits = limits
         self.fetcher = fetcher

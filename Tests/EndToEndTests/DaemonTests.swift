@@ -373,6 +373,7 @@ struct DaemonTests {
             "secure-signalsd", ["--config", directory.path("effective.json"), "--check-config"])
         #expect(check.status == 0, "\(check.stderr)")
         #expect(check.stdoutText.contains("adapter       python-file (exec /"))
+        #expect(check.stdoutText.contains("advertising   id from file /run/platform/advertising-id.json, dpid"))
         // The check says what should not reach production, as the daemon's start would.
         #expect(check.stdoutText.contains("warning       recipient demo-bidder seals for the public demo key"))
         let again = try await Binary.run(

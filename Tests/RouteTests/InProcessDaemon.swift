@@ -30,18 +30,19 @@ final class InProcessDaemon: Sendable {
     let directory: TemporaryDirectory
 
     /// `config` as the configuration file would hold it; the state directory is in a new
-    /// temporary one unless it names one. `testbed` adds `POST /testbed/clock`.
+    /// temporary one unless it names one. `testbed` adds `POST /testbed/clock`. The daemon logs
+    /// to `logger` (nowhere unless a test reads it).
     init(
         config: [String: Any], testbed: Bool = true,
-        peer: PeerCredentials? = PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid())
+        peer: PeerCredentials? = PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid()),
+        logger: Logger = Logger(label: "route-test", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws {
         directory = try TemporaryDirectory()
         let configuration = try Self.resolve(config, directory: directory)
         // As the runner does before it makes the application (the state database lives there).
         try configuration.makeDirectories()
         application = try DaemonApplication(
-            configuration: configuration, registry: Self.registry,
-            logger: Logger(label: "route-test", factory: { _ in SwiftLogNoOpLogHandler() }), testbed: testbed)
+            configuration: configuration, registry: Self.registry, logger: logger, testbed: testbed)
         self.peer = peer
         // As the runner's service group does; `shutdown` drains it.
         _ = application.trackers.started()

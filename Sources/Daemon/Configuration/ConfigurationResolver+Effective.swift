@@ -1,3 +1,4 @@
+import Adapters
 import Consent
 import SharedTypes
 
@@ -11,6 +12,10 @@ extension ConfigurationResolver {
         effective.stateDirectory = stateDirectory
         effective.logLevel = settings.logLevel ?? "info"
         effective.ssv.signingKey = settings.ssv.signingKey.map(absolute)
+        if settings.advertisingID?.program != nil {
+            effective.advertisingID?.timeoutMilliseconds =
+                settings.advertisingID?.timeoutMilliseconds ?? AdvertisingIDSettings.defaultTimeoutMilliseconds
+        }
         for (name, recipient) in settings.recipients where !recipient.demoKey {
             effective.recipients[name]?.keyConfigs = recipient.keyConfigs.map(absolute)
             effective.recipients[name]?.caFile = recipient.caFile.map(absolute)

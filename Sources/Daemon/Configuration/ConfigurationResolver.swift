@@ -32,6 +32,7 @@ struct ConfigurationResolver {
         let metricsListener = try problems.collecting { try self.metricsListener() }
         let ssvKey = try problems.collecting { try self.ssvKey() }
         let limits = try problems.collecting { try self.limits() }
+        let advertisingID = try problems.collecting { try self.advertisingID() }
         try problems.throwIfAny()
         guard let socket, let stateDirectory, let limits else { throw fail("", "a section failed without saying why") }
         return ResolvedConfiguration(
@@ -51,7 +52,7 @@ struct ConfigurationResolver {
             eventRetention: settings.events.retention,
             minimumTCFPolicyVersion: settings.privacy.minimumTCFPolicyVersion,
             logLevel: logLevel ?? nil,
-            metricsListener: metricsListener ?? nil,
+            metricsListener: metricsListener ?? nil, advertisingID: advertisingID ?? nil,
             effective: effective(socketPath: socket.path, stateDirectory: stateDirectory.path))
     }
 

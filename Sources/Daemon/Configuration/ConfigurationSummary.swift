@@ -1,3 +1,4 @@
+import Adapters
 import Foundation
 import SecureSignals
 import SharedTypes
@@ -13,6 +14,14 @@ extension ResolvedConfiguration {
             "deadline      \(collector.requestTimeout) per request, signals up to \(collector.maxSignalBytes) bytes",
         ]
         lines += access.apps.summary.map { "app           \($0)" }
+        if let id = advertisingID {
+            let timeout = id.timeoutMilliseconds ?? AdvertisingIDSettings.defaultTimeoutMilliseconds
+            let source =
+                id.program.map { "program \($0.first ?? "") (timeout \(timeout) ms)" } ?? "file \(id.file ?? "")"
+            lines.append(
+                "advertising   id from \(source), \(id.type.rawValue) unless it says, read again after \(id.refreshMilliseconds) ms"
+            )
+        }
         for (name, recipient) in collector.recipients.sorted(by: { $0.key < $1.key }) {
             let files = recipient.keys.files.map {
                 "key id \($0.sealer.header.keyID), \($0.sealer.header.suite.aead.name)"

@@ -1,3 +1,4 @@
+import Adapters
 import Consent
 import Foundation
 import Mediation
@@ -13,6 +14,8 @@ struct DaemonConfiguration: Codable, Sendable {
     var socket = SocketSettings()
     var access = AccessSettings()
     var apps = AppSettings()
+    /// Where the device's advertising id is read; none is ever sent without it.
+    var advertisingID: AdvertisingIDSettings?
     var stateDirectory: String?
     var recipients: [String: RecipientSettings] = [:]
     var deadlines = DeadlineSettings()

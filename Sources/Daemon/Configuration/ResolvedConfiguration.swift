@@ -36,6 +36,8 @@ public struct ResolvedConfiguration: Sendable {
     public var logLevel: Logger.Level?
     /// `metrics.listen`: a loopback TCP listener for `/metrics` alone (read at start).
     public var metricsListener: MetricsListener?
+    /// `advertising_id`: where the device's advertising id is read (read at start); nil: none.
+    public var advertisingID: AdvertisingIDSettings?
     /// The file's settings with every default written out and every path absolute: what
     /// `--print-config` prints.
     var effective: DaemonConfiguration

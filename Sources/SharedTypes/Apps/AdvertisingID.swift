@@ -28,4 +28,9 @@ public enum IFAType: String, Sendable, Codable, CaseIterable {
     case sspid
     /// A session's id, changed with every session.
     case sessionid
+
+    /// One of the IAB's names; another is refused naming them.
+    public init(from decoder: any Decoder) throws {
+        self = try StrictJSON.oneOf(decoder)
+    }
 }

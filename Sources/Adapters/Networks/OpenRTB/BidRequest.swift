@@ -57,17 +57,24 @@ struct BidRequest: Encodable, Sendable {
         var battr: [Int]?
     }
 
-    struct App: Encodable, Sendable {
+    /// The asking app, as the daemon's registry describes it (a network's setup may override
+    /// each field).
+    struct App: Encodable, Sendable, Equatable {
         var id: String?
         var name: String?
         var bundle: String?
         var storeurl: String?
         var ver: String?
+        /// IAB content categories, of taxonomy `cattax`.
+        var cat: [String]?
+        var cattax: Int?
         var publisher: Publisher?
     }
 
-    struct Publisher: Encodable, Sendable {
-        var id: String
+    struct Publisher: Encodable, Sendable, Equatable {
+        var id: String?
+        var name: String?
+        var domain: String?
     }
 
     struct Device: Encodable, Sendable {
@@ -80,8 +87,22 @@ struct BidRequest: Encodable, Sendable {
         var language: String?
         /// OpenRTB device type: 3 connected TV, 7 set-top box, ... (from the config).
         var devicetype: Int?
+        /// The screen, in pixels.
+        var w: Int?
+        var h: Int?
         var lmt: Int?
+        /// The advertising id, sent only for an app that may have it (zeros under `lmt`).
         var ifa: String?
+        var ext: Extension?
+
+        struct Extension: Encodable, Sendable, Equatable {
+            /// Where `ifa` comes from: the IAB's `dpid`, `ppid`, `sspid` or `sessionid`.
+            var ifaType: String
+
+            enum CodingKeys: String, CodingKey {
+                case ifaType = "ifa_type"
+            }
+        }
     }
 
     struct User: Encodable, Sendable {
@@ -147,5 +168,22 @@ struct BidRequest: Encodable, Sendable {
 
     struct Source: Encodable, Sendable {
         var tid: String
+        /// The asking app's supply chain, from its publisher (OpenRTB 2.6 `source.schain`).
+        var schain: SupplyChain?
+    }
+
+    /// The IAB's SupplyChain object 1.0: the nodes that sell this inventory, in order.
+    struct SupplyChain: Encodable, Sendable, Equatable {
+        /// 1: the nodes are the whole chain back to the inventory's owner. The registry lists
+        /// the publisher's whole chain, so a chain sent is complete.
+        var complete = 1
+        var ver = "1.0"
+        var nodes: [Node]
+
+        struct Node: Encodable, Sendable, Equatable {
+            var asi: String
+            var sid: String
+            var hp: Int
+        }
     }
 }

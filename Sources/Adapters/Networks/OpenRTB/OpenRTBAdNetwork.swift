@@ -17,19 +17,20 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
 
     let services: AdNetworkServices
     private let blockedBids: BlockedBidCounters
-    private let logger: Logger
-    private let app: BidRequest.App?
-    private let device: BidRequest.Device
-    private let screen: (width: Int, height: Int)
+    let logger: Logger
+    /// The setup's `app`: its fields override the registry's description of each asking app.
+    let appOverrides: Setup.App?
+    let device: BidRequest.Device
+    let screen: (width: Int, height: Int)
     private let defaultEndpoint: String?
-    private let regs: BidRequest.Regs
+    let regs: BidRequest.Regs
 
     public init(setup: Setup, context: AdNetworkContext) async throws {
         services = context.services
         blockedBids = BlockedBidCounters(factory: context.services.metrics)
         logger = context.logger
         defaultEndpoint = setup.endpoint
-        app = setup.app?.bidRequest
+        appOverrides = setup.app
         let deviceContext = try DeviceContextAdapter.read(
             brand: setup.device.make, model: setup.device.model, osReleasePath: setup.device.osReleasePath)
         var device = setup.device.bidRequest
@@ -215,93 +216,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         return ad
     }
 
-    private func bidRequest(
-        id: String, for request: NetworkAdRequest, ask: OpenRTBAsk, format: AdFormat, signalsBudget: Duration
-    ) async throws(AdLoadError) -> BidRequest {
-        var impression = BidRequest.Impression(
-            tagid: request.parameter, bidfloor: ask.bidfloor, bidfloorcur: ask.bidfloor == nil ? nil : ask.currency)
-        switch format {
-        case .native:
-            let native = NativeRequest.object(mainImageMinimum: Self.mainImageMinimum(request.preferences))
-            guard let encoded = try? JSONEncoder().encode(native) else {
-                throw AdLoadError(.internalError, "cannot encode the native request")
-            }
-            impression.native = BidRequest.NativeObject(request: String(decoding: encoded, as: UTF8.self))
-            impression.native?.battr = nonEmpty(request.quality.blockedAttributes)
-        case .rewarded:
-            impression.video = BidRequest.Video(mimes: RewardedVideo.mimeTypes, w: screen.width, h: screen.height)
-            impression.video?.battr = nonEmpty(request.quality.blockedAttributes)
-            impression.rwdd = 1
-            impression.instl = 1
-        }
-        var device = self.device
-        var regs = self.regs
-        var user = BidRequest.User()
-        if let privacy = request.privacy {
-            device.lmt = privacy.limitAdTracking ? 1 : 0
-            regs.usPrivacy = privacy.usPrivacy
-            regs.gpp = privacy.gpp
-            regs.gppSid = privacy.gppSid
-            if let applies = privacy.gdprApplies { regs.gdpr = applies ? 1 : 0 }
-            user.consent = privacy.tcfConsent
-        }
-        // Limited serving (the GDPR applies, no basis for ads): no identifier signal (the daemon
-        // never sends device.ifa).
-        let (attached, failed) = await signals(
-            for: ask.options, requestID: id, within: signalsBudget, identifiers: request.servingMode != .limited,
-            app: request.app)
-        if !attached.isEmpty || !failed.isEmpty {
-            user.ext = .init(secureSignals: nonEmpty(attached), secureSignalsErrors: nonEmpty(failed))
-        }
-        let hasRegs = regs.coppa != nil || regs.gdpr != nil || regs.usPrivacy != nil || regs.gpp != nil
-        let quality = request.quality
-        return BidRequest(
-            id: id, imp: [impression], app: app, device: device,
-            user: user.consent == nil && user.ext == nil ? nil : user, regs: hasRegs ? regs : nil,
-            source: BidRequest.Source(tid: UUID().uuidString.lowercased()), tmax: ask.options.timeoutMilliseconds,
-            cur: [ask.currency], badv: nonEmpty(quality.blockedAdvertisers), bcat: nonEmpty(quality.blockedCategories),
-            cattax: quality.blockedCategories.isEmpty ? nil : quality.categoryTaxonomy,
-            bapp: nonEmpty(quality.blockedApps))
-    }
-
-    private func nonEmpty<Element>(_ list: [Element]) -> [Element]? { list.isEmpty ? nil : list }
-
-    /// The envelopes of the signal adapters the line item names, collected within `budget`, and
-    /// the failures of those that gave none (seed 003: adapter errors reach the ad server, so
-    /// that the integration can be fixed): a failing adapter costs its own signal, never the
-    /// bid request.
-    private func signals(
-        for item: OpenRTBLineItem, requestID: String, within budget: Duration, identifiers: Bool, app: AppIdentity?
-    ) async -> (signals: [BidRequest.AttachedSignal], errors: [BidRequest.AttachedError]) {
-        guard !item.signals.isEmpty, let collector = services.signals else { return ([], []) }
-        let result = await collector.collect(
-            requestID: requestID, adapters: item.signals, timeout: budget, identifiers: identifiers, app: app)
-        let signals = result.signals.filter { item.recipient == nil || $0.recipient == item.recipient }.map {
-            signal in
-            BidRequest.AttachedSignal(
-                source: signal.adapter, adapterVersion: signal.adapterVersion.description,
-                sdkVersion: signal.sdkVersion.description, keyID: signal.keyID, data: signal.envelope)
-        }
-        // One per adapter and code: an adapter failing for several recipients fails once here.
-        var seen = Set<String>()
-        let failures = result.errors.filter {
-            ($0.recipient == nil || item.recipient == nil || $0.recipient == item.recipient)
-                && seen.insert($0.adapter + " " + $0.code.rawValue).inserted
-        }
-        guard !failures.isEmpty else { return (signals, []) }
-        let versions = Dictionary(await collector.statuses().map { ($0.name, $0) }, uniquingKeysWith: { $1 })
-        let errors = failures.map { failure in
-            logger.debug(
-                "a signal was left out of a bid request",
-                metadata: ["adapter": "\(failure.adapter)", "code": "\(failure.code.rawValue)"])
-            return BidRequest.AttachedError(
-                source: failure.adapter, adapterVersion: versions[failure.adapter]?.adapterVersion?.description,
-                sdkVersion: versions[failure.adapter]?.sdkVersion?.description, code: failure.code.rawValue)
-        }
-        return (signals, errors)
-    }
-
-    private static func mainImageMinimum(_ preferences: NativeAdPreferences) -> (width: Int, height: Int) {
+    static func mainImageMinimum(_ preferences: NativeAdPreferences) -> (width: Int, height: Int) {
         switch preferences.mediaAspectRatio {
         case .any: return (100, 100)
         case .landscape: return (191, 100)

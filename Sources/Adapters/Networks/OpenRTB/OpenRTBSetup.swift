@@ -2,18 +2,22 @@ import Mediation
 import SharedTypes
 
 extension OpenRTBAdNetwork {
-    /// Its `setup`: what every bid request says of the app and the device, and the line items'
-    /// default `endpoint`. The device's OS, its version and its language are read at set-up.
+    /// Its `setup`: what every bid request says of the device, the overrides of what the
+    /// registry says of the asking app, and the line items' default `endpoint`. The device's OS,
+    /// its version and its language are read at set-up.
     @Settings
     public struct Setup: Decodable, Sendable, Equatable {
         /// The bidder's URL for line items that name none.
         var endpoint: String?
+        /// `regs.coppa` until the privacy state says.
         var coppa: Bool?
         var gdpr: Int?
         var app: App?
         var device = Device()
 
-        /// The setup's `app`.
+        /// The setup's `app`: each field given replaces the registry's for this network (its own
+        /// id of the app or of its publisher); never the app itself. A load whose app the
+        /// registry does not describe carries no `app` at all, whatever the setup says.
         @Settings
         public struct App: Decodable, Sendable, Equatable {
             var id: String?
@@ -23,27 +27,46 @@ extension OpenRTBAdNetwork {
             var ver: String?
             var publisherID: String?
 
-            var bidRequest: BidRequest.App {
-                BidRequest.App(
-                    id: id, name: name, bundle: bundle, storeurl: storeurl, ver: ver,
-                    publisher: publisherID.map { BidRequest.Publisher(id: $0) })
+            /// The setup's fields over `app`'s.
+            func overriding(_ app: BidRequest.App) -> BidRequest.App {
+                var app = app
+                app.id = id ?? app.id
+                app.name = name ?? app.name
+                app.bundle = bundle ?? app.bundle
+                app.storeurl = storeurl ?? app.storeurl
+                app.ver = ver ?? app.ver
+                if let publisherID {
+                    app.publisher = app.publisher ?? BidRequest.Publisher()
+                    app.publisher?.id = publisherID
+                }
+                return app
             }
         }
 
-        /// The setup's `device`, as configured; `w` and `h` are the rewarded video's size.
+        /// The setup's `device`, as configured; `w` and `h` are the screen's size (`device.w`,
+        /// `device.h`) and the rewarded video's.
         @Settings
         public struct Device: Decodable, Sendable, Equatable {
             var ua: String?
             var make: String?
             var model: String?
             var hwv: String?
+            /// 3: connected TV; 7: set-top box.
             var devicetype: Int?
             var osReleasePath = "/etc/os-release"
-            var w = 1920
-            var h = 1080
+            @Bounds(1...16_384) var w = 1920
+            @Bounds(1...16_384) var h = 1080
 
             var bidRequest: BidRequest.Device {
-                BidRequest.Device(ua: ua, make: make, model: model, hwv: hwv, devicetype: devicetype)
+                BidRequest.Device(ua: ua, make: make, model: model, hwv: hwv, devicetype: devicetype, w: w, h: h)
+            }
+
+            public func validate(at codingPath: [any CodingKey]) throws {
+                if let devicetype, devicetype != 3, devicetype != 7 {
+                    throw StrictJSON.Failure(
+                        at: codingPath, CodingKeys.devicetype,
+                        "must be 3 (connected TV) or 7 (set-top box), not \(devicetype)")
+                }
             }
         }
     }

@@ -29,16 +29,18 @@ struct RewardedVideo {
         }
     }
 
-    /// The ad behind an ad tag URL.
+    /// The ad behind an ad tag URL, fetched with the request's macros filled (the app, its
+    /// advertising id, its privacy state). The document is known by the tag with the generic
+    /// macros alone, so that no message (nor a relative wrapper's resolution) carries the id.
     func load(tagURL: String, reward: Reward) async throws(AdLoadError) -> NetworkAd {
-        let url = VASTMacros.expand(tagURL)
+        let url = VASTMacros.expand(tagURL, request: VASTMacros.RequestValues(request))
         let document: [UInt8]
         do {
             document = try await services.fetcher.fetch(url, timeout: request.budget(fetchTimeout))
         } catch {
             throw AdLoadError(error.kind == .timeout ? .timeout : .networkError, "the ad tag failed: \(error.message)")
         }
-        return try ad(from: await resolver.resolve(document: document, url: url), reward: reward)
+        return try ad(from: await resolver.resolve(document: document, url: VASTMacros.expand(tagURL)), reward: reward)
     }
 
     /// The ad in a VAST document (an OpenRTB video bid's `adm`).

@@ -3,9 +3,10 @@ import Mediation
 import SecureSignals
 import SharedTypes
 
-/// An ad server that answers VAST: the line item's `parameter` is the ad tag URL (its
-/// `[TIMESTAMP]` and `[CACHEBUSTING]` macros filled per request). Serves rewarded video. It
-/// takes no setup: each line item names its own ad tag.
+/// An ad server that answers VAST: the line item's `parameter` is the ad tag URL, its macros
+/// filled per request: `[TIMESTAMP]` and `[CACHEBUSTING]`, and the IAB's request macros for the
+/// asking app, its advertising id and its privacy state (`VASTMacros.expand(_:request:now:)`).
+/// Serves rewarded video. It takes no setup: each line item names its own ad tag.
 public struct VASTAdNetwork: AdNetworkAdapter {
     public static let name = "vast"
     public static let adapterVersion = SemanticVersion(1, 0, 0)
