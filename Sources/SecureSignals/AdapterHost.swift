@@ -7,6 +7,11 @@ import Timing
 /// One configured adapter for its whole life: creates it exactly once, keeps its state, init
 /// latency, cache and circuit breaker, and asks it for signals under a timeout. Time is
 /// `clock`'s: the cache's age, the breaker's cool-down, the timeouts.
+///
+/// The cache keeps a plaintext per scope key (`SignalScope`: one for a device adapter, one per
+/// publisher or app otherwise) and privacy state: a request gets only one fetched for its own
+/// key under its own state. At most `cacheCapacity` of them, the least recently used going
+/// first, so that entries under states no request has any more cannot pile up.
 actor AdapterHost<C: Clock> where C.Duration == Duration {
     /// The answer of one adapter to one request.
     enum Outcome: Sendable {
@@ -19,13 +24,22 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
         var sdk: SemanticVersion
     }
 
+    /// What a cached plaintext is kept under: whom it is for (the adapter's scope key for the
+    /// asking app) and the privacy state it was fetched under.
+    struct CacheKey: Hashable, Sendable {
+        var scope: String?
+        var privacy: PrivacyState?
+    }
+
     private struct Cached {
         var plaintext: [UInt8]
         var fetchedAt: C.Instant
-        /// The privacy state it was collected under: only a request with the same state may use it.
-        var privacy: PrivacyState?
-        var generation: Int
+        /// When it was last stored or served, in `uses`: the least recent goes first.
+        var lastUsed: UInt64
     }
+
+    /// How many plaintexts an adapter's cache keeps at most.
+    static var cacheCapacity: Int { 64 }
 
     let name: String
     private let clock: C
@@ -42,15 +56,18 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
     private var adapter: (any SignalSource)?
     private var initError: SignalError?
     private var initLatency: Duration?
-    private var cache: Cached?
-    private var refreshing = false
+    private var cache: [CacheKey: Cached] = [:]
+    /// Counts stores and hits: each entry's `lastUsed`.
+    private var uses: UInt64 = 0
+    /// The keys whose refresh runs in the background: one at a time per key.
+    private var refreshing: Set<CacheKey> = []
     /// The refresh in the background, while one runs; the stop cancels it.
     private let background = OwnedTasks<Never>()
     private var breaker: CircuitBreaker<C.Instant>
     private var isShutDown = false
     /// The adapter's creation, while it runs: a shutdown cancels it and stops what it made.
     private var creation: Task<Result<any SignalSource, any Error>, Never>?
-    /// Bumped whenever cached signals become invalid (privacy change, reset), so that a
+    /// Bumped whenever cached signals become invalid (a reset), so that a
     /// collection that started before cannot cache its now stale answer.
     private var generation = 0
 
@@ -154,7 +171,7 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
 
     /// Takes the new limits and recipients of a reloaded configuration (same type and options).
     func update(_ configuration: AdapterConfiguration) {
-        if configuration.cacheTTL != self.configuration.cacheTTL { cache = nil }
+        if configuration.cacheTTL != self.configuration.cacheTTL { cache = [:] }
         breaker.settings = configuration.circuitBreaker
         self.configuration = configuration
     }
@@ -180,8 +197,11 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
 
     private func invalidateCache() {
         generation += 1
-        cache = nil
+        cache = [:]
     }
+
+    /// How many plaintexts the cache holds now.
+    var cachedSignals: Int { cache.count }
 
     func reset() async throws(ResetFailure) {
         guard let adapter else { throw .notReady("adapter '\(name)' is not ready") }
@@ -227,13 +247,16 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
         guard let adapter else { return .failure(SignalError(.sdkUnavailable, "adapter '\(name)' is not ready")) }
         let versions = Versions(adapter: adapter.adapterVersion, sdk: adapter.sdkVersion)
         let now = clock.now
-        if let cache, cache.generation == generation, cache.privacy == request.privacy,
-            cache.fetchedAt.duration(to: now) < configuration.cacheTTL
-        {
-            if cache.fetchedAt.duration(to: now) >= configuration.cacheTTL / 2, !breaker.isOpen {
-                refreshInBackground(adapter, request)
+        let key = CacheKey(scope: adapter.scope.key(for: request.app), privacy: request.privacy)
+        if let entry = cache[key] {
+            let age = entry.fetchedAt.duration(to: now)
+            if age < configuration.cacheTTL {
+                uses += 1
+                cache[key]?.lastUsed = uses
+                if age >= configuration.cacheTTL / 2, !breaker.isOpen { refreshInBackground(adapter, request, key) }
+                return .signal(.plaintext(entry.plaintext), cached: true, versions: versions)
             }
-            return .signal(.plaintext(cache.plaintext), cached: true, versions: versions)
+            cache[key] = nil
         }
         // A caller with no time left: the adapter is not asked, and it is not its fault.
         guard timeout > .zero else { return .failure(SignalError(.timeout, "no time left to ask it")) }
@@ -252,7 +275,7 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
         let result: Outcome
         switch outcome {
         case .value(let signal):
-            remember(signal, for: request, generation: generation, fetchedAt: now)
+            remember(signal, under: key, generation: generation, fetchedAt: now)
             // Versions as they are now: a restarted program may report new ones.
             result = .signal(
                 signal, cached: false, versions: Versions(adapter: adapter.adapterVersion, sdk: adapter.sdkVersion))
@@ -289,20 +312,35 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
         }
     }
 
-    private func remember(
-        _ signal: Signal, for request: SignalRequest, generation: Int, fetchedAt: C.Instant
-    ) {
+    private func remember(_ signal: Signal, under key: CacheKey, generation: Int, fetchedAt: C.Instant) {
         // Only plaintexts are cached: they are sealed afresh for every request.
         guard configuration.cacheTTL > .zero, generation == self.generation, case .plaintext(let bytes) = signal else {
             return
         }
-        cache = Cached(plaintext: bytes, fetchedAt: fetchedAt, privacy: request.privacy, generation: generation)
+        if let existing = cache[key] {
+            // A fetch that began before the cached one's does not replace it.
+            guard existing.fetchedAt <= fetchedAt else { return }
+        } else if cache.count >= Self.cacheCapacity {
+            makeRoom()
+        }
+        uses += 1
+        cache[key] = Cached(plaintext: bytes, fetchedAt: fetchedAt, lastUsed: uses)
     }
 
-    /// Fetches a new plaintext before the cached one expires; one refresh at a time.
-    private func refreshInBackground(_ adapter: any SignalSource, _ request: SignalRequest) {
-        guard !refreshing else { return }
-        refreshing = true
+    /// Drops the expired entries, or, when none is, the least recently used one.
+    private func makeRoom() {
+        let now = clock.now
+        let ttl = configuration.cacheTTL
+        cache = cache.filter { $0.value.fetchedAt.duration(to: now) < ttl }
+        guard cache.count >= Self.cacheCapacity,
+            let oldest = cache.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
+        else { return }
+        cache[oldest] = nil
+    }
+
+    /// Fetches a new plaintext before the cached one expires; one refresh at a time per key.
+    private func refreshInBackground(_ adapter: any SignalSource, _ request: SignalRequest, _ key: CacheKey) {
+        guard refreshing.count < Self.cacheCapacity, refreshing.insert(key).inserted else { return }
         let timeout = configuration.timeout
         let generation = self.generation
         let clock = self.clock
@@ -311,16 +349,16 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
         background.start {
             let start = clock.now
             let outcome = await withTimeout(timeout, clock: clock) { try await adapter.collectSignals(for: request) }
-            await self.refreshFinished(outcome, for: request, generation: generation, fetchedAt: start)
+            await self.refreshFinished(outcome, under: key, generation: generation, fetchedAt: start)
         }
     }
 
     private func refreshFinished(
-        _ outcome: TimedOutcome<Signal>, for request: SignalRequest, generation: Int, fetchedAt: C.Instant
+        _ outcome: TimedOutcome<Signal>, under key: CacheKey, generation: Int, fetchedAt: C.Instant
     ) {
-        refreshing = false
+        refreshing.remove(key)
         if case .value(let signal) = outcome {
-            remember(signal, for: request, generation: generation, fetchedAt: fetchedAt)
+            remember(signal, under: key, generation: generation, fetchedAt: fetchedAt)
         }
     }
 }

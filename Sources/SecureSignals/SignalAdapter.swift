@@ -18,11 +18,38 @@ public protocol SignalSource: Sendable {
     func programStatus() async -> ProgramStatus?
     /// Stops whatever the adapter runs; called once, when it is removed or the daemon stops.
     func shutdown() async
+    /// How its signal depends on the asking app, and so what a cached signal may serve; `device` by default.
+    var scope: SignalScope { get }
 }
 
 extension SignalSource {
     public func programStatus() async -> ProgramStatus? { nil }
     public func shutdown() async {}
+    public var scope: SignalScope { .device }
+}
+
+/// How an adapter's signal depends on the app asking: the host keeps a cached signal per
+/// scope key (and per privacy state), and serves it to no app of another key.
+public enum SignalScope: String, Sendable, CaseIterable {
+    /// The same for every app: one cached signal serves them all.
+    case device
+    /// The same for the apps of one publisher: kept per publisher (the app's id when it names none).
+    case publisher
+    /// Its own for each app: kept per app.
+    case app
+
+    /// What a signal of this scope for `app` is kept under: nil for the device (and for a
+    /// request that names no app), `publisher:ID` or `app:ID` otherwise.
+    public func key(for app: AppIdentity?) -> String? {
+        guard let app else { return nil }
+        switch self {
+        case .device: return nil
+        case .publisher:
+            if let publisher = app.description?.publisher?.id { return "publisher:\(publisher)" }
+            return "app:\(app.id)"
+        case .app: return "app:\(app.id)"
+        }
+    }
 }
 
 /// A source of one secure signal compiled into the daemon (the seed's `IMASecureSignalsAdapter`,

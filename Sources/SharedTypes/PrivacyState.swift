@@ -3,7 +3,7 @@
 /// default), handed to every adapter and network with each request.
 @WireKeys
 @MemberwiseInit
-public struct PrivacyState: Sendable, Equatable, Codable {
+public struct PrivacyState: Sendable, Hashable, Codable {
     public var limitAdTracking: Bool
     /// IAB TCF consent string.
     public var tcfConsent: String?

@@ -261,7 +261,11 @@ struct ClientCommandTests {
         let consent = Data(#"{"privacy": {"limit_ad_tracking": false}}"#.utf8)
         #expect(try await daemon.client.request(.PUT, "/v1/privacy", json: consent).status == 200)
         #expect(try await daemon.client.collect(requestID: "r", adapters: ["first-party-id"]).signals.count == 1)
-        let idFile = daemon.directory.path("state/first-party-id")
+        // This test's uid is an app of its own, of no publisher: its id is in a file of its own.
+        let publishers = daemon.directory.path("state/first-party-id.publishers")
+        let names = try FileManager.default.contentsOfDirectory(atPath: publishers)
+        #expect(names.count == 1)
+        let idFile = publishers + "/" + (names.first ?? "")
         let before = try String(contentsOfFile: idFile, encoding: .utf8)
         let reset = try await Binary.run(
             "secure-signals", ["adapters", "reset", "first-party-id", "--socket", daemon.socketPath])

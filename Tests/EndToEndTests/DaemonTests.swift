@@ -208,7 +208,9 @@ struct DaemonTests {
         let consent = Data(#"{"privacy": {"limit_ad_tracking": false}}"#.utf8)
         #expect(try await daemon.client.request(.PUT, "/v1/privacy", json: consent).status == 200)
         #expect(try await daemon.client.collect(requestID: "r", adapters: ["first-party-id"]).signals.count == 1)
-        #expect(FileManager.default.fileExists(atPath: daemon.directory.path("state/first-party-id")), "\(daemon.log)")
+        // The test's uid is an app of its own, of no publisher: its id is its own, in a file of its own.
+        let publishers = daemon.directory.path("state/first-party-id.publishers")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: publishers))?.count == 1, "\(daemon.log)")
         #expect(!FileManager.default.fileExists(atPath: moved))
         #expect(daemon.log.contains("the new state_directory applies at the next start"))
     }

@@ -20,6 +20,8 @@ struct ExecAdapterTests {
     static let shellExample =
         repositoryRoot.appendingPathComponent("examples/adapters/shell/uptime_signal_adapter.sh").path
     static var echo: [String: Any] { ["name": "test-echo", "recipients": ["demo"], "timeout_ms": 1000] }
+    static let echoRequest =
+        repositoryRoot.appendingPathComponent("Tests/Fixtures/exec-adapters/echo_request_adapter.py").path
 
     /// A faulty_adapter.py entry in `mode`, its pids appended to `pidFile`.
     static func faulty(
@@ -97,6 +99,48 @@ struct ExecAdapterTests {
             #expect(raw == "ooo:\(result.requestID)")
         }
         try await expectCleanStop(daemon, pidFile: directory.path("pids"))
+    }
+
+    /// The program is told which app asks: the app the daemon recognized from the peer (here
+    /// this test's uid, registered with its bundle and publisher), never what the client says.
+    @Test func aProgramReceivesTheAskingApp() async throws {
+        let config = demoConfig(
+            adapters: [
+                [
+                    "name": "echo-request", "exec": Self.echoRequest, "recipients": ["demo"], "timeout_ms": 1000,
+                    "cache_ttl_ms": 60_000,
+                ]
+            ],
+            extra: [
+                "apps": [
+                    "registered": [
+                        "tv.example.news": [
+                            "match": ["uid": Int(getuid())], "capabilities": ["signals"],
+                            "app": ["bundle": "com.example.news", "publisher": ["id": "pub-1", "name": "Example"]],
+                        ]
+                    ]
+                ]
+            ])
+        let daemon = try await RunningDaemon.start(config: config)
+        try await daemon.waitUntilAdaptersSettle()
+        let demo = try DemoRecipient(in: daemon.directory)
+        func received(_ requestID: String) async throws -> (String, Bool) {
+            let result = try await daemon.client.collect(requestID: requestID)
+            let signal = try #require(result.signals.first, "\(result.errors)")
+            let payload = try demo.open(signal.envelope)
+            let bytes = Data(base64Encoded: payload["signal"] as? String ?? "") ?? Data()
+            return (String(decoding: bytes, as: UTF8.self), signal.cached)
+        }
+        let first = try await received("app-1")
+        #expect(
+            first.0
+                == #"{"app":{"bundle":"com.example.news","id":"tv.example.news","publisher_id":"pub-1"},"privacy":null,"request_id":"app-1"}"#
+        )
+        #expect(!first.1)
+        // The program's answer is the app's: served from the cache to that app again.
+        #expect(try await received("app-2") == (first.0, true))
+        daemon.send(SIGTERM)
+        #expect(await daemon.waitForExit() == 0, "\(daemon.log)")
     }
 
     @Test func aCrashingProgramIsRestartedAndReapedWhileTheOthersAnswer() async throws {

@@ -49,7 +49,7 @@ import Testing
             errors == [
                 "adapters[0].options.colour: unknown key; known: brand, model, os_release_path",
                 "adapters[0].options.brand: must be a string",
-                "adapters[1].options.seed: unknown key; this takes none",
+                "adapters[1].options.seed: unknown key; known: scope",
                 "adapters[2].options.path: must be a string",
             ], "\(errors)")
     }

@@ -81,7 +81,7 @@ import Testing
         #expect(
             errors == [
                 "adapters[0].options.brnd: unknown key; known: brand, model, os_release_path",
-                "adapters[1].options.seed: unknown key; this takes none",
+                "adapters[1].options.seed: unknown key; known: scope",
                 // A network that line items name is set up with its setup's defaults: house's
                 // directory has none.
                 "ad_networks.house.setup.directory: is required",

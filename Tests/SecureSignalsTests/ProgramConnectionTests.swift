@@ -58,15 +58,31 @@ struct ProgramConnectionTests {
 
     /// The lines a program reads, exactly as docs/exec-adapters.md shows them.
     @Test func collectRequestsAreTheLinesTheProtocolPageShows() throws {
-        func line(_ privacy: PrivacyState?) throws -> String {
+        func line(_ privacy: PrivacyState?, app: AppIdentity? = nil) throws -> String {
             let request = ExecMessage.Request(
-                id: 7, method: "collect", params: ExecMessage.CollectParams(requestID: "ad-42", privacy: privacy))
+                id: 7, method: "collect",
+                params: ExecMessage.CollectParams(requestID: "ad-42", privacy: privacy, app: app))
             return String(decoding: try WireFormat.encoder().encode(request), as: UTF8.self)
         }
-        #expect(try line(nil) == #"{"id":7,"method":"collect","params":{"privacy":null,"request_id":"ad-42"}}"#)
+        #expect(
+            try line(nil) == #"{"id":7,"method":"collect","params":{"app":null,"privacy":null,"request_id":"ad-42"}}"#)
         #expect(
             try line(PrivacyState(limitAdTracking: false, usPrivacy: "1YNN"))
-                == #"{"id":7,"method":"collect","params":{"privacy":{"limit_ad_tracking":false,"us_privacy":"1YNN"},"request_id":"ad-42"}}"#
+                == #"{"id":7,"method":"collect","params":{"app":null,"privacy":{"limit_ad_tracking":false,"us_privacy":"1YNN"},"request_id":"ad-42"}}"#
+        )
+        var description = AppDescription()
+        description.bundle = "com.example.news"
+        var publisher = AppPublisher()
+        publisher.id = "pub-1"
+        description.publisher = publisher
+        let news = AppIdentity(id: "tv.example.news", capabilities: [.signals], description: description)
+        #expect(
+            try line(PrivacyState(limitAdTracking: false, usPrivacy: "1YNN"), app: news)
+                == #"{"id":7,"method":"collect","params":{"app":{"bundle":"com.example.news","id":"tv.example.news","publisher_id":"pub-1"},"privacy":{"limit_ad_tracking":false,"us_privacy":"1YNN"},"request_id":"ad-42"}}"#
+        )
+        #expect(
+            try line(nil, app: AppIdentity(id: "uid:1000", capabilities: [.signals]))
+                == #"{"id":7,"method":"collect","params":{"app":{"bundle":null,"id":"uid:1000","publisher_id":null},"privacy":null,"request_id":"ad-42"}}"#
         )
         let reply = try WireFormat.decoder().decode(
             ExecMessage.Reply.self,

@@ -39,8 +39,8 @@ struct RegressionTests {
 
     @Test func concurrentResetsLeaveTheServedIDOnDisk() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("resets-\(UUID().uuidString)")
-        let adapter = try await FirstPartyIDAdapter(
-            options: NoOptions(),
+        let adapter = try await FirstPartyIDAdapter.make(
+            options: nil,
             context: AdapterContext(name: "first-party-id", stateDirectory: directory, logger: Logger(label: "t")))
         let request = SignalRequest(requestID: "r", privacy: PrivacyState(limitAdTracking: false))
         for _ in 0..<25 {

@@ -4,11 +4,13 @@ import SharedTypes
 import Synchronization
 
 /// Answers `{"request_id", "count"}` after `delay_ms` (default 0); `bytes` pads the signal to
-/// that size. The count shows the tests when a cached plaintext was used.
+/// that size. The count shows the tests when a cached plaintext was used. `scope` (`device`,
+/// `publisher`, `app`; default `device`) is its `SignalScope`.
 public struct EchoAdapter: SignalAdapter {
     public static let name = "test-echo"
     public static let adapterVersion = SemanticVersion(2, 3, 4)
     public let sdkVersion = SemanticVersion(9, 8, 7)
+    public let scope: SignalScope
     private let delay: Duration
     private let size: Int?
     private let calls = Counter()
@@ -18,9 +20,14 @@ public struct EchoAdapter: SignalAdapter {
     public struct Options: Decodable, Sendable, Equatable {
         @WireName("delay_ms") var delayMilliseconds = 0
         var bytes: Int?
+        var scope = "device"
     }
 
     public init(options: Options, context: AdapterContext) async throws {
+        guard let scope = SignalScope(rawValue: options.scope) else {
+            throw SignalError(.adapterInitFailed, "no scope '\(options.scope)'")
+        }
+        self.scope = scope
         delay = .milliseconds(options.delayMilliseconds)
         size = options.bytes
         clock = context.clock

@@ -24,6 +24,29 @@ enum ExecMessage {
         var requestID: String
         /// Null when none is set, so that programs always find the key.
         @Nullable var privacy: PrivacyState?
+        /// The app asking; null when the request speaks for none.
+        @Nullable var app: App?
+
+        init(requestID: String, privacy: PrivacyState?, app: AppIdentity? = nil) {
+            self.requestID = requestID
+            self.privacy = privacy
+            self.app = app.map(App.init)
+        }
+    }
+
+    /// The app a collection is for, as a program sees it: its id, its store bundle and its
+    /// publisher's id (null when the app's description names none).
+    @WireKeys
+    struct App: Encodable, Sendable {
+        var id: String
+        @Nullable var bundle: String?
+        @Nullable var publisherID: String?
+
+        init(_ app: AppIdentity) {
+            id = app.id
+            bundle = app.description?.bundle
+            publisherID = app.description?.publisher?.id
+        }
     }
 
     /// Program → daemon: exactly one of `result` and `error`. One shape for both methods'

@@ -27,6 +27,9 @@ public final class ExecSignalAdapter: SignalSource {
 
     private var versions: ProgramRun.Versions? { supervisor.live.state.withLock { $0.versions } }
 
+    /// Per app: the program gets the asking app, so its answer may differ from one app to another.
+    public var scope: SignalScope { .app }
+
     public var adapterVersion: SemanticVersion { versions?.adapter ?? SemanticVersion(0, 0, 0) }
     public var sdkVersion: SemanticVersion { versions?.sdk ?? SemanticVersion(0, 0, 0) }
 
@@ -37,7 +40,8 @@ public final class ExecSignalAdapter: SignalSource {
         let result: ExecMessage.ResultBody
         do {
             result = try await connection.call(
-                "collect", ExecMessage.CollectParams(requestID: request.requestID, privacy: request.privacy))
+                "collect",
+                ExecMessage.CollectParams(requestID: request.requestID, privacy: request.privacy, app: request.app))
         } catch let error as ProgramReportedError {
             throw ExecMessage.error(error.body, allowed: ExecMessage.collectCodes, fallback: .collectionFailed)
         }
