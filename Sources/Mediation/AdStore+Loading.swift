@@ -44,10 +44,20 @@ extension AdStore {
         let policy = policies.policy(for: key.app)
         let decisions = LineItemDecisions(policy, units: [unit])
         let metrics = self.metrics
+        let advertisingIDs = services.advertisingIDs
+        // The id goes out only where an identifier may: zeros under limit-ad-tracking, and
+        // wherever the app's state gives no basis for one (none set, a US opt-out, no TCF
+        // purpose 1 where the GDPR applies).
+        let identifierDenied = !policy.decide(ConsentRequirement(identifier: true)).isAllowed
         // Shared by every load of the unit for the app that joins it; ends with the waterfall,
         // which each line item's timeout bounds.
         let task = Task {
             let start = ContinuousClock.now
+            var request = request
+            if request.app?.may(.advertisingID) == true, let advertisingIDs {
+                request.advertisingID = AdvertisingID.forLoad(
+                    await advertisingIDs.current(), app: request.app, limitAdTracking: identifierDenied)
+            }
             let result = await waterfall.load(request, decisions: decisions)
             metrics.loaded(unit: unit.id, after: .now - start)
             return await self.finishLoad(unit, request, result, policy: policy)

@@ -87,14 +87,10 @@ struct BidRequestIdentityTests {
     }
 
     /// A load of `unit` for `app`, with the id the store gives it.
-    static func load(
-        _ daemon: InProcessDaemon, _ unit: String, _ format: AdFormat, for app: AppIdentity, limitAdTracking: Bool
-    ) async throws {
-        let services = await daemon.application.state.ads.services
-        let source = try #require(services.advertisingIDs)
-        let id = AdvertisingID.forLoad(await source.current(), app: app, limitAdTracking: limitAdTracking)
-        _ = await daemon.application.state.ads.load(
-            AdLoadRequest(adUnit: unit, format: format, force: true, app: app, advertisingID: id))
+    /// A load for `app`: the store reads the advertising id and gives it as the app's
+    /// capability and privacy state allow.
+    static func load(_ daemon: InProcessDaemon, _ unit: String, _ format: AdFormat, for app: AppIdentity) async throws {
+        _ = await daemon.application.state.ads.load(AdLoadRequest(adUnit: unit, format: format, force: true, app: app))
     }
 
     static func privacy(limitAdTracking: Bool = false, gdprApplies: Bool = false) -> PrivacyState {
@@ -122,7 +118,7 @@ struct BidRequestIdentityTests {
 
             // The news app: its description, the setup's seat over its publisher id, its supply
             // chain, and the advertising id.
-            try await Self.load(daemon, Self.nativeUnit, .native, for: news, limitAdTracking: false)
+            try await Self.load(daemon, Self.nativeUnit, .native, for: news)
             let first = try #require(server.requests("/bid").last?.json)
             let app = try #require(first["app"] as? [String: Any])
             #expect(app["id"] as? String == "tv.example.news" && app["name"] as? String == "Example News")
@@ -151,7 +147,7 @@ struct BidRequestIdentityTests {
             #expect((first["user"] as? [String: Any])?["consent"] as? String == Self.tcString)
 
             // The games app: its own description, no supply chain, and no id (no capability).
-            try await Self.load(daemon, Self.nativeUnit, .native, for: games, limitAdTracking: false)
+            try await Self.load(daemon, Self.nativeUnit, .native, for: games)
             let second = try #require(server.requests("/bid").last?.json)
             let gamesApp = try #require(second["app"] as? [String: Any])
             #expect(
@@ -165,27 +161,27 @@ struct BidRequestIdentityTests {
             #expect(gamesDevice["ifa"] == nil && gamesDevice["ext"] == nil && gamesDevice["lmt"] as? Int == 0)
 
             // An app the registry does not describe: no app object, whatever the setup says.
-            try await Self.load(daemon, Self.nativeUnit, .native, for: anonymous, limitAdTracking: false)
+            try await Self.load(daemon, Self.nativeUnit, .native, for: anonymous)
             let third = try #require(server.requests("/bid").last?.json)
             #expect(third["app"] == nil && (third["device"] as? [String: Any])?["ifa"] == nil)
 
             // Ad tracking limited: zeros, lmt 1.
             try await daemon.application.state.privacy.set(Self.privacy(limitAdTracking: true), for: nil)
-            try await Self.load(daemon, Self.nativeUnit, .native, for: news, limitAdTracking: true)
+            try await Self.load(daemon, Self.nativeUnit, .native, for: news)
             let limited = try #require(server.requests("/bid").last?.json?["device"] as? [String: Any])
             #expect(limited["ifa"] as? String == AdvertisingID.zeros && limited["lmt"] as? Int == 1)
             #expect((limited["ext"] as? [String: Any])?["ifa_type"] as? String == "dpid")
 
             // The GDPR applies with no TC string: limited serving sends no identifier at all.
             try await daemon.application.state.privacy.set(Self.privacy(gdprApplies: true), for: nil)
-            try await Self.load(daemon, Self.nativeUnit, .native, for: news, limitAdTracking: false)
+            try await Self.load(daemon, Self.nativeUnit, .native, for: news)
             let gdpr = try #require(server.requests("/bid").last?.json?["device"] as? [String: Any])
             #expect(gdpr["ifa"] == nil && gdpr["ext"] == nil)
 
             // The ad tags: the IAB's macros, each value encoded; -2 for the id withheld.
             try await daemon.application.state.privacy.set(Self.privacy(), for: nil)
-            try await Self.load(daemon, Self.videoUnit, .rewarded, for: news, limitAdTracking: false)
-            try await Self.load(daemon, Self.videoUnit, .rewarded, for: games, limitAdTracking: false)
+            try await Self.load(daemon, Self.videoUnit, .rewarded, for: news)
+            try await Self.load(daemon, Self.videoUnit, .rewarded, for: games)
             let tags = server.requests("/vast").map(\.query)
             #expect(tags.count == 2, "\(tags)")
             let encodedStore = "https%3A%2F%2Fstore.example.com%2Fapps%2Fcom.example.news"

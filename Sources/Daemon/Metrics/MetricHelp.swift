@@ -18,7 +18,8 @@ enum MetricHelp {
             "Ad loads refused because the unit's frequency caps or pacing allow the app no ad now.",
         "secure_signals_ads_displaced_total": "Stored ads dropped to keep the store under limits.max_stored_ads.",
         "secure_signals_ads_served_total": "Ads filled, by the serving mode the privacy state allowed their request.",
-        "secure_signals_app_requests_total": "Requests recognized as a registered app's, by its id (unknown for others).",
+        "secure_signals_app_requests_total":
+            "Requests recognized as a registered app's, by its id (unknown for others).",
         "secure_signals_ads_dropped_for_privacy_total":
             "Unused ads dropped because a privacy change reversed a decision they were loaded under.",
         "secure_signals_bids_blocked_total":
