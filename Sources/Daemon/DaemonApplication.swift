@@ -67,7 +67,7 @@ struct DaemonApplication: Sendable {
         self.state = DaemonState(
             collector: collector, ads: ads, access: configuration.access, warnings: configuration.warnings,
             minimumTCFPolicyVersion: configuration.minimumTCFPolicyVersion, stateHealth: database.health,
-            logger: logger)
+            privacyRecords: SQLitePrivacyRecords(database, clock: WallClock(clock: clock)), logger: logger)
         self.database = database
         for warning in configuration.warnings { logger.warning("\(warning)") }
         self.clock = clock
@@ -117,6 +117,12 @@ struct DaemonApplication: Sendable {
         await recipientKeys.start()
         await state.collector.beginInitializing()
         await state.ads.beginNetworkSetup()
+    }
+
+    /// Puts in force what the state database keeps that decides requests (the privacy states):
+    /// before the socket API answers its first request.
+    func restore() async {
+        await state.privacy.restore()
     }
 
     /// Initializes every signal adapter and ad network, all at once; returns when each is

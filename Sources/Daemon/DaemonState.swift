@@ -27,7 +27,7 @@ final class DaemonState: Sendable {
     init(
         collector: SignalCollector<AdjustableClock>, ads: AdStore<AdjustableClock>, access: AccessPolicy,
         warnings: [String] = [], minimumTCFPolicyVersion: Int = ConsentPolicy.defaultMinimumTCFPolicyVersion,
-        stateHealth: StateHealth = StateHealth(), logger: Logger
+        stateHealth: StateHealth = StateHealth(), privacyRecords: (any PrivacyRecords)? = nil, logger: Logger
     ) {
         self.stateHealth = stateHealth
         self.collector = collector
@@ -35,7 +35,8 @@ final class DaemonState: Sendable {
         self.currentAccess = Mutex(access)
         self.currentWarnings = Mutex(warnings)
         self.privacy = PrivacyKeeper(
-            collector: collector, ads: ads, minimumTCFPolicyVersion: minimumTCFPolicyVersion)
+            collector: collector, ads: ads, minimumTCFPolicyVersion: minimumTCFPolicyVersion, records: privacyRecords,
+            logger: logger)
         self.logger = logger
     }
 

@@ -179,6 +179,57 @@ struct DurabilityTests: MediationScenario {
         #expect(await daemon.waitForExit() == 0)
     }
 
+    /// Privacy changes, the device's and an app's, made until a SIGKILL at a random moment: after
+    /// the restart each is the last one acknowledged (or the one the kill cut short).
+    @Test func privacyChangesSurviveKillsAtRandomMoments() async throws {
+        let state = try TemporaryDirectory()
+        var config = Self.config(units: [:])
+        config["state_directory"] = state.path("state")
+        /// The counter a state carries: its GPP section id list `[n]`.
+        func counter(_ reply: DaemonClient.Reply) -> Int? {
+            let object = (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any]
+            return ((object?["privacy"] as? [String: Any])?["gpp_sid"] as? [Int])?.first
+        }
+        var total = 0
+        for round in 0..<6 {
+            let daemon = try await RunningDaemon.start(config: config)
+            let (client, socket) = (daemon.client, daemon.socketPath)
+            let base = round * 100_000
+            let running = Task { () -> [String: Int] in
+                var acknowledged: [String: Int] = [:]
+                var index = base
+                while !Task.isCancelled {
+                    index += 1
+                    for path in ["/v1/device/privacy", "/v1/privacy"] {
+                        let body = Data(#"{"privacy": {"limit_ad_tracking": false, "gpp_sid": [\#(index)]}}"#.utf8)
+                        if let reply = try? await client.request(.PUT, path, json: body), reply.status == 200 {
+                            acknowledged[path] = index
+                        }
+                    }
+                    if !isListening(socket) { break }
+                }
+                return acknowledged
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 100...400)))
+            daemon.send(SIGKILL)
+            #expect(await daemon.waitForExit() != nil)
+            let acknowledged = await running.value
+            let restarted = try await RunningDaemon.start(config: config)
+            for path in ["/v1/device/privacy", "/v1/privacy"] {
+                let kept = counter(try await restarted.client.request(.GET, path))
+                let last = try #require(acknowledged[path], "round \(round): no \(path) change was acknowledged")
+                // The last acknowledged, or the next one, whose answer the kill cut off.
+                #expect(
+                    kept == last || kept == last + 1, "round \(round) \(path): kept \(kept ?? -1), acknowledged \(last)"
+                )
+                total += last - base
+            }
+            restarted.send(SIGTERM)
+            #expect(await restarted.waitForExit() == 0)
+        }
+        #expect(total > 12, "the changes hardly ran: \(total)")
+    }
+
     @Test func impressionsAFrequencyCapCountsSurviveKillsAtRandomMoments() async throws {
         let state = try TemporaryDirectory()
         var config = Self.config(units: [

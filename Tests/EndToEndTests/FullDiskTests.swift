@@ -120,11 +120,12 @@ struct FullDiskTests: MediationScenario {
             #expect(answer.status == 503 && Self.errorCode(answer.json) == "state_unavailable")
         }
         #expect(server.requests("/bid").count == bids, "no auction for a refused load")
-        // The privacy state needs no commit: set, and in force.
+        // A privacy change is kept before it is in force: the disk does not take it, so it is
+        // refused, and the state in force stays.
         let privacy = Data(#"{"privacy": {"limit_ad_tracking": true}}"#.utf8)
-        #expect(try await client.request(.PUT, "/v1/privacy", json: privacy).status == 200)
-        let inForce = try await client.request(.GET, "/v1/privacy")
-        #expect(String(decoding: inForce.body, as: UTF8.self).contains(#""limit_ad_tracking":true"#))
+        let change = try await client.request(.PUT, "/v1/privacy", json: privacy)
+        #expect(change.status == 503 && change.apiError?.code == "state_unavailable")
+        #expect(try await client.request(.GET, "/v1/privacy").body == Data("{\"privacy\":null}\n".utf8))
         let health = try await client.health()
         #expect(health.status == "degraded")
         #expect(health.warnings.contains { $0.contains("the state database takes no commits") })
@@ -136,6 +137,7 @@ struct FullDiskTests: MediationScenario {
         try FileManager.default.removeItem(atPath: filler)
         _ = try await eventually(timeout: .seconds(15)) { try await client.health().status == "ok" ? true : nil }
         #expect(try await load().status == 200)
+        #expect(try await client.request(.PUT, "/v1/privacy", json: privacy).status == 200)
         // Every auction run kept its ad and owes one win notice: the load that met the failure
         // was applied (its notice goes once the disk takes it), and no auction ran for the
         // loads refused up front, so none is owed for them.

@@ -48,6 +48,7 @@ final class InProcessDaemon: Sendable {
         _ = application.trackers.started()
         let events = application.state.ads.events
         Task { await events.run() }
+        await application.restore()
         await application.initialize()
     }
 

@@ -70,6 +70,32 @@ extension ConsentStringError: APIFailure {
     public var status: HTTPResponse.Status { .badRequest }
 }
 
+/// A privacy change not made: a string that cannot be decoded (400 `invalid_consent`), or one
+/// the state database did not take (503 `state_unavailable`, the cause in the log).
+extension PrivacyKeeper.ChangeFailure: APIFailure {
+    var errorCode: APIErrorCode {
+        switch self {
+        case .invalid: .invalidConsent
+        case .notKept: .stateUnavailable
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .invalid(let error): error.description
+        case .notKept:
+            "the privacy state could not be kept in the state database, and the one in force stays; see the daemon's log"
+        }
+    }
+
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .invalid: .badRequest
+        case .notKept: .serviceUnavailable
+        }
+    }
+}
+
 extension AdLifecycleErrorCode: AnsweredCode {
     public var answer: APIErrorCode {
         switch self {

@@ -58,6 +58,7 @@ public enum DaemonRunner {
             FileHandle.standardError.write(Data(lines.map { "\(priority)secure-signalsd: \($0)\n" }.joined().utf8))
             return configurationErrorStatus
         }
+        await application.restore()
         do {
             try await serve(
                 application, configuration: configuration, options: options, registry: registry, level: level,
