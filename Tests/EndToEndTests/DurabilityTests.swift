@@ -192,10 +192,9 @@ struct DurabilityTests: MediationScenario {
         }
         var total = 0
         for round in 0..<6 {
-            let daemon = try await RunningDaemon.start(config: config)
-            let (client, socket) = (daemon.client, daemon.socketPath)
             let base = round * 100_000
-            let running = Task { () -> [String: Int] in
+            let acknowledged = try await Self.killedUnderLoad(rounds: 1, config: config, killWithin: 100...400) {
+                client, socket -> [String: Int] in
                 var acknowledged: [String: Int] = [:]
                 var index = base
                 while !Task.isCancelled {
@@ -209,11 +208,7 @@ struct DurabilityTests: MediationScenario {
                     if !isListening(socket) { break }
                 }
                 return acknowledged
-            }
-            try await Task.sleep(for: .milliseconds(Int.random(in: 100...400)))
-            daemon.send(SIGKILL)
-            #expect(await daemon.waitForExit() != nil)
-            let acknowledged = await running.value
+            }[0]
             let restarted = try await RunningDaemon.start(config: config)
             for path in ["/v1/device/privacy", "/v1/privacy"] {
                 let kept = counter(try await restarted.client.request(.GET, path))
