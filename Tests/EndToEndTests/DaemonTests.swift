@@ -181,7 +181,8 @@ struct DaemonTests {
         let newConfig = KeyConfig(keyID: 11, publicKey: new.publicKey, aeads: [.chaCha20Poly1305])
         try KeyFiles.writeKeyConfig(newConfig, to: keyConfigPath, overwrite: true)
         daemon.send(SIGHUP)
-        let after = try? await eventually(timeout: .seconds(30)) {
+        // Typed: a `String?` probe would make `nil` a value, and the first key's answer the end.
+        let after = try? await eventually(timeout: .seconds(30)) { () async -> String? in
             let signal = try? await daemon.client.collect(requestID: "after").signals.first
             return signal?.keyID == 11 ? signal?.envelope : nil
         }
