@@ -13,7 +13,9 @@ import SharedTypes
 ///   denied.
 /// - In the US: an opt-out of sale, sharing or targeted advertising, GPC, or the MSPA rules
 ///   Prebid applies, in any applicable US section of the GPP string (or `us_privacy` opted out
-///   of sale), denies identifiers and personalised ads.
+///   of sale), denies identifiers and personalised ads; so does the device's GPC signal (`gpc`).
+/// - The device's COPPA flag (`coppa`: directed to children) denies identifiers and
+///   personalised ads.
 public struct ConsentPolicy: Sendable {
     public let state: PrivacyState?
     public let decoded: DecodedConsent
@@ -40,13 +42,17 @@ public struct ConsentPolicy: Sendable {
         self.state = state
         self.decoded = decoded
         self.minimumTCFPolicyVersion = minimumTCFPolicyVersion
-        usOptOut = USPrivacyRules.optOut(decoded, applicable: state?.gppSid)
+        usOptOut =
+            state?.gpc == true
+            ? "GPC: the user sent a Global Privacy Control signal"
+            : USPrivacyRules.optOut(decoded, applicable: state?.gppSid)
     }
 
     public func decide(_ requirement: ConsentRequirement) -> ConsentDecision {
         guard requirement.needsConsent else { return .allowed }
         guard let state else { return .denied("no privacy state has been set") }
         if requirement.identifier, state.limitAdTracking { return .denied("the user limits ad tracking") }
+        if requirement.identifier, state.coppa == true { return .denied("COPPA: the device is directed to children") }
         if state.gdprApplies == true, let reason = tcfDenial(requirement) { return .denied("TCF: \(reason)") }
         if requirement.identifier, let usOptOut { return .denied(usOptOut) }
         return .allowed
@@ -57,7 +63,7 @@ public struct ConsentPolicy: Sendable {
     /// only lower personalised to non-personalised.
     public func servingMode(vendor: Int?) -> ServingMode {
         guard let state else { return .nonPersonalized }
-        let personalizationDenied = state.limitAdTracking || usOptOut != nil
+        let personalizationDenied = state.limitAdTracking || usOptOut != nil || state.coppa == true
         guard state.gdprApplies == true else { return personalizationDenied ? .nonPersonalized : .personalized }
         if !personalizationDenied, tcfDenial(ServingMode.personalizedNeeds(vendor: vendor)) == nil {
             return .personalized

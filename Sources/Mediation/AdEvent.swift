@@ -40,10 +40,11 @@ public struct AdEvent: Sendable, Equatable {
         self.fields = fields
     }
 
-    /// Whether app `asker` may see the event: the app it is for, or one with `inspect` (any app
-    /// when either is unknown).
+    /// Whether app `asker` may see the event: the app it is for, or one with `inspect`. An event
+    /// of no app (one journaled before apps owned their events) is an `inspect` app's alone;
+    /// `events_missed` is the stream's own, anyone's. Any event, for the core alone (no asker).
     public func isVisible(to asker: AppIdentity?) -> Bool {
-        guard let asker, let app else { return true }
+        guard let asker, name != .eventsMissed else { return true }
         return app == asker.id || asker.may(.inspect)
     }
 

@@ -43,6 +43,8 @@ extension AdStore {
         let key = LoadKey(request)
         let policy = policies.policy(for: key.app)
         let decisions = LineItemDecisions(policy, units: [unit])
+        loadsStarted += 1
+        let number = loadsStarted
         let metrics = self.metrics
         let advertisingIDs = services.advertisingIDs
         // The id goes out only where an identifier may: zeros under limit-ad-tracking, and
@@ -60,9 +62,9 @@ extension AdStore {
             }
             let result = await waterfall.load(request, decisions: decisions)
             metrics.loaded(unit: unit.id, after: .now - start)
-            return await self.finishLoad(unit, request, result, policy: policy)
+            return await self.finishLoad(unit, request, result, policy: policy, number: number)
         }
-        inFlight[key] = (task, policy)
+        inFlight[key] = (task, policy, number)
         return task
     }
 
@@ -75,13 +77,13 @@ extension AdStore {
     /// state since means it could not be loaded so now.
     private func finishLoad(
         _ unit: AdUnit, _ request: AdLoadRequest, _ result: Result<Waterfall.Fill, Waterfall.Failure>,
-        policy: ConsentPolicy
+        policy: ConsentPolicy, number: Int
     )
         async -> LoadResult
     {
         let key = LoadKey(request)
         // The load stays in flight (later loads join it) until its ad is stored, images and all.
-        defer { if let loading = inFlight[key], loading.policy.decidesAlike(policy) { inFlight[key] = nil } }
+        defer { if inFlight[key]?.number == number { inFlight[key] = nil } }
         let changed = { self.privacyChanged(for: key.app, since: policy) }
         if case .success(let fill) = result, changed(), !fits(fill, for: key.app) {
             return droppedForPrivacy(unit, request, fill)

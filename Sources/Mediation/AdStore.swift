@@ -36,9 +36,12 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     var ads: AdRetention
     /// Each unit's ready ad, per app.
     var readyAd: [LoadKey: String] = [:]
-    /// Each unit's load under way per app, and the policy it began under: a load begun under
-    /// another privacy state is not joined.
-    var inFlight: [LoadKey: (task: Task<LoadResult, Never>, policy: ConsentPolicy)] = [:]
+    /// Each unit's load under way per app, the policy it began under (a load begun under
+    /// another privacy state is not joined), and its number: a load that ends removes its own
+    /// entry, never a later load's.
+    var inFlight: [LoadKey: (task: Task<LoadResult, Never>, policy: ConsentPolicy, number: Int)] = [:]
+    /// How many loads have started: the number of the next.
+    var loadsStarted = 0
     var retryAttempts: [LoadKey: Int] = [:]
     /// When each waiting retry loads; its task (`retryTimers`, by the same key) sleeps until then.
     var retries: [LoadKey: C.Instant] = [:]

@@ -1,14 +1,15 @@
 extension PrivacyState {
     /// The state in force for an app: its own (`own`), with the device's as its default. An app
     /// that set none stands under the device's. The device's limit-ad-tracking, GPC and COPPA
-    /// always apply: an app can add its user's limit, never lift the device's.
+    /// always apply, and so does its word that the GDPR applies: an app can add its user's
+    /// limit, never lift the device's.
     public static func inForce(own: PrivacyState?, device: PrivacyState?) -> PrivacyState? {
         guard var state = own else { return device }
         guard let device else { return state }
         state.limitAdTracking = state.limitAdTracking || device.limitAdTracking
         state.gpc = device.gpc
         state.coppa = device.coppa
-        if state.gdprApplies == nil { state.gdprApplies = device.gdprApplies }
+        if state.gdprApplies == nil || device.gdprApplies == true { state.gdprApplies = device.gdprApplies }
         return state
     }
 

@@ -89,6 +89,8 @@ struct AppOwnershipTests: MediationScenario {
                 let rewards = try #require(try JSONSerialization.jsonObject(with: listed.body) as? [String: Any])
                 let all = try #require(rewards["rewards"] as? [[String: Any]])
                 #expect(all.map { $0["app"] as? String } == ["tv.example.news"])
+                let claim = try await Self.post(client, "/v1/rewards/\(transaction)/claim")
+                #expect(claim.status == 404, "the inspector sees it, and claims only its own")
             }
             // The quiz app's stream carried its own load only, never the news app's events.
             let quizSeen = try await Self.collect(quizEvents, timeout: .seconds(10)) { $0.count >= 1 }

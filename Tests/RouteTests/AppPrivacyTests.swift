@@ -106,6 +106,29 @@ struct AppPrivacyTests: MediationScenario {
             #expect(try await Self.as(Self.settings) { try await Self.put(client, "/v1/device/privacy", gpc) }.0 == 200)
             let device = try await Self.as(Self.news) { try await client.request(.GET, "/v1/device/privacy") }
             #expect(String(decoding: device.body, as: UTF8.self).contains(#""gpc":true"#), "any app may read it")
+            // And they decide, for every app, even one with a state of its own.
+            let consent: [String: Any] = ["limit_ad_tracking": false]
+            #expect(try await Self.as(Self.news) { try await Self.put(client, "/v1/privacy", consent) }.0 == 200)
+            #expect(
+                try await Self.as(Self.news) { try await Self.denial(client) }
+                    == "consent_missing: GPC: the user sent a Global Privacy Control signal")
+            #expect(try await Self.as(Self.quiz) { try await Self.servingMode(client) } == "non_personalized")
+            let coppa: [String: Any] = ["limit_ad_tracking": false, "coppa": true]
+            #expect(
+                try await Self.as(Self.settings) { try await Self.put(client, "/v1/device/privacy", coppa) }.0 == 200)
+            #expect(
+                try await Self.as(Self.quiz) { try await Self.denial(client) }
+                    == "consent_missing: COPPA: the device is directed to children")
+            #expect(try await Self.as(Self.news) { try await Self.servingMode(client) } == "non_personalized")
+            // An app cannot lift the device's word that the GDPR applies.
+            let noGDPR: [String: Any] = ["limit_ad_tracking": false, "gdpr_applies": true]
+            #expect(
+                try await Self.as(Self.settings) { try await Self.put(client, "/v1/device/privacy", noGDPR) }.0 == 200)
+            let lifted: [String: Any] = ["limit_ad_tracking": false, "gdpr_applies": false]
+            #expect(try await Self.as(Self.news) { try await Self.put(client, "/v1/privacy", lifted) }.0 == 200)
+            #expect(
+                try await Self.as(Self.news) { try await Self.denial(client) }
+                    == "consent_missing: TCF: the GDPR applies and no TC string is set")
         }
     }
 }

@@ -72,7 +72,7 @@ struct BidRequestIdentityTests {
         let networks: [String: Any] = [
             "openrtb": [
                 "setup": [
-                    "app": ["publisher_id": "seat-42"], "coppa": false,
+                    "app": ["publisher_id": "seat-42", "bundle": "tv.example.player", "ver": "9.9"], "coppa": true,
                     "device": ["make": "Acme", "model": "Box 4", "devicetype": 3, "w": 3840, "h": 2160],
                 ]
             ]
@@ -93,10 +93,12 @@ struct BidRequestIdentityTests {
         _ = await daemon.application.state.ads.load(AdLoadRequest(adUnit: unit, format: format, force: true, app: app))
     }
 
-    static func privacy(limitAdTracking: Bool = false, gdprApplies: Bool = false) -> PrivacyState {
+    static func privacy(limitAdTracking: Bool = false, gdprApplies: Bool = false, coppa: Bool = false)
+        -> PrivacyState
+    {
         PrivacyState(
             limitAdTracking: limitAdTracking, tcfConsent: gdprApplies ? nil : tcString, gpp: gpp, gppSid: [7],
-            usPrivacy: "1YNN", gdprApplies: gdprApplies, coppa: true)
+            usPrivacy: "1YNN", gdprApplies: gdprApplies, coppa: coppa)
     }
 
     @Test func eachAppsBidRequestAndAdTagSpeakForItFieldByField() async throws {
@@ -122,6 +124,7 @@ struct BidRequestIdentityTests {
             let first = try #require(server.requests("/bid").last?.json)
             let app = try #require(first["app"] as? [String: Any])
             #expect(app["id"] as? String == "tv.example.news" && app["name"] as? String == "Example News")
+            // The setup's bundle and version only fill in: the registry's are the app's.
             #expect(app["bundle"] as? String == "com.example.news" && app["storeurl"] as? String == Self.store)
             #expect(
                 app["ver"] as? String == "4.2.0" && app["cat"] as? [String] == ["IAB12"] && app["cattax"] as? Int == 1)
@@ -141,7 +144,7 @@ struct BidRequestIdentityTests {
             #expect(device["model"] as? String == "Box 4" && device["os"] as? String != nil)
             #expect(device["w"] as? Int == 3840 && device["h"] as? Int == 2160)
             let regs = try #require(first["regs"] as? [String: Any])
-            #expect(regs["coppa"] as? Int == 1, "the privacy state's COPPA over the setup's")
+            #expect(regs["coppa"] as? Int == 0, "the privacy state's COPPA over the setup's")
             #expect(regs["gdpr"] as? Int == 0 && regs["us_privacy"] as? String == "1YNN")
             #expect(regs["gpp"] as? String == Self.gpp && regs["gpp_sid"] as? [Int] == [7])
             #expect((first["user"] as? [String: Any])?["consent"] as? String == Self.tcString)
@@ -172,6 +175,14 @@ struct BidRequestIdentityTests {
             #expect(limited["ifa"] as? String == AdvertisingID.zeros && limited["lmt"] as? Int == 1)
             #expect((limited["ext"] as? [String: Any])?["ifa_type"] as? String == "dpid")
 
+            // Directed to children (the device's COPPA): zeros, lmt 1, regs.coppa 1.
+            try await daemon.application.state.privacy.set(Self.privacy(coppa: true), for: nil)
+            try await Self.load(daemon, Self.nativeUnit, .native, for: news)
+            let children = try #require(server.requests("/bid").last?.json)
+            let childDevice = try #require(children["device"] as? [String: Any])
+            #expect(childDevice["ifa"] as? String == AdvertisingID.zeros && childDevice["lmt"] as? Int == 1)
+            #expect((children["regs"] as? [String: Any])?["coppa"] as? Int == 1)
+
             // The GDPR applies with no TC string: limited serving sends no identifier at all.
             try await daemon.application.state.privacy.set(Self.privacy(gdprApplies: true), for: nil)
             try await Self.load(daemon, Self.nativeUnit, .native, for: news)
@@ -185,7 +196,7 @@ struct BidRequestIdentityTests {
             let tags = server.requests("/vast").map(\.query)
             #expect(tags.count == 2, "\(tags)")
             let encodedStore = "https%3A%2F%2Fstore.example.com%2Fapps%2Fcom.example.news"
-            let shared = "&gdpr_consent=\(Self.tcString)&gpp=\(Self.gpp)&gpp_sid=7&regs=coppa&cb="
+            let shared = "&gdpr_consent=\(Self.tcString)&gpp=\(Self.gpp)&gpp_sid=7&regs=&cb="
             #expect(
                 tags.first?.hasPrefix(
                     "ifa=\(Self.ifa)&ifa_type=dpid&lmt=0&bundle=com.example.news&store=\(encodedStore)\(shared)")

@@ -5,7 +5,7 @@ import SharedTypes
 import Timing
 
 /// The reward ledger on the socket API: an app lists and claims the rewards of the ads it
-/// showed (an app with `inspect` lists every app's, and claims any).
+/// showed (an app with `inspect` lists every app's, and claims only its own).
 struct RewardRoutes {
     let rewards: any RewardLedger
     let clock: WallClock<AdjustableClock>
@@ -28,14 +28,14 @@ struct RewardRoutes {
 
     @Sendable func claim(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
         let id = try context.pathParameter("transaction_id")
-        switch try await rewards.claim(id, app: owner(context), now: clock.nowMilliseconds) {
+        switch try await rewards.claim(id, app: context.app?.id ?? "", now: clock.nowMilliseconds) {
         case .claimed(let reward): return ClaimedReward(reward: reward)
         case .alreadyClaimed(let reward): throw RewardAlreadyClaimed(reward: reward)
         case .notFound: throw APIError(.notFound, .unknownReward, "no reward '\(id)' of this app")
         }
     }
 
-    /// Whose rewards an app may see: its own; with `inspect`, every app's (nil). A request no
+    /// Whose rewards an app may list: its own; with `inspect`, every app's (nil). A request no
     /// app was recognized for sees none (an id no app has).
     private func owner(_ context: DaemonRequestContext) -> String? {
         guard let app = context.app else { return "" }

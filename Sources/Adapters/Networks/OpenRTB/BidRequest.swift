@@ -158,9 +158,15 @@ struct BidRequest: Encodable, Sendable {
         var usPrivacy: String?
         var gpp: String?
         var gppSid: [Int]?
+        /// The IAB's GPC extension: `{"gpc": "1"}` when the user sent a Global Privacy Control.
+        var ext: Extension?
+
+        struct Extension: Encodable, Sendable {
+            var gpc: String
+        }
 
         enum CodingKeys: String, CodingKey {
-            case coppa, gdpr, gpp
+            case coppa, gdpr, gpp, ext
             case usPrivacy = "us_privacy"
             case gppSid = "gpp_sid"
         }

@@ -33,6 +33,7 @@ extension OpenRTBAdNetwork {
             regs.gppSid = privacy.gppSid
             if let applies = privacy.gdprApplies { regs.gdpr = applies ? 1 : 0 }
             if let coppa = privacy.coppa { regs.coppa = coppa ? 1 : 0 }
+            if privacy.gpc == true { regs.ext = BidRequest.Regs.Extension(gpc: "1") }
             user.consent = privacy.tcfConsent
         }
         // Limited serving (the GDPR applies, no basis for ads): no identifier, neither the
@@ -43,7 +44,9 @@ extension OpenRTBAdNetwork {
         if !attached.isEmpty || !failed.isEmpty {
             user.ext = .init(secureSignals: nonEmpty(attached), secureSignalsErrors: nonEmpty(failed))
         }
-        let hasRegs = regs.coppa != nil || regs.gdpr != nil || regs.usPrivacy != nil || regs.gpp != nil
+        let hasRegs =
+            regs.coppa != nil || regs.gdpr != nil || regs.usPrivacy != nil || regs.gpp != nil
+            || regs.ext != nil
         let quality = request.quality
         return BidRequest(
             id: id, imp: [impression], app: app(for: request.app), device: device(for: request),

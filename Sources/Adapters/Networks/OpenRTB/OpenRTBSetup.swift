@@ -15,9 +15,10 @@ extension OpenRTBAdNetwork {
         var app: App?
         var device = Device()
 
-        /// The setup's `app`: each field given replaces the registry's for this network (its own
-        /// id of the app or of its publisher); never the app itself. A load whose app the
-        /// registry does not describe carries no `app` at all, whatever the setup says.
+        /// The setup's `app`, for this network: `publisher_id` (its own id of the publisher, such
+        /// as a seat) replaces the registry's; the other fields only fill in what the app's
+        /// registry entry leaves out, so that a setup never makes one app bid as another. A load
+        /// whose app the registry does not describe carries no `app` at all.
         @Settings
         public struct App: Decodable, Sendable, Equatable {
             var id: String?
@@ -27,14 +28,14 @@ extension OpenRTBAdNetwork {
             var ver: String?
             var publisherID: String?
 
-            /// The setup's fields over `app`'s.
+            /// `app` with the setup's publisher id, and its other fields where `app` has none.
             func overriding(_ app: BidRequest.App) -> BidRequest.App {
                 var app = app
-                app.id = id ?? app.id
-                app.name = name ?? app.name
-                app.bundle = bundle ?? app.bundle
-                app.storeurl = storeurl ?? app.storeurl
-                app.ver = ver ?? app.ver
+                app.id = app.id ?? id
+                app.name = app.name ?? name
+                app.bundle = app.bundle ?? bundle
+                app.storeurl = app.storeurl ?? storeurl
+                app.ver = app.ver ?? ver
                 if let publisherID {
                     app.publisher = app.publisher ?? BidRequest.Publisher()
                     app.publisher?.id = publisherID
