@@ -34,6 +34,9 @@ extension AdStore {
         if !request.force, hasReadyAd(key), let id = readyAd[key], let ad = ads[id] {
             return .success(ad.snapshot(now: now))
         }
+        // A used or gone ad is no longer the unit's ready one: forgotten, so that apps coming
+        // and going leave nothing behind.
+        if !hasReadyAd(key) { readyAd[key] = nil }
         if isLoading(key), let loading = inFlight[key] { return await loading.task.value }
         return await startLoad(unit, request).value
     }
@@ -123,7 +126,7 @@ extension AdStore {
                 logger.debug("the store is full: dropped unused ads", metadata: ["count": "\(displaced)"])
             }
             readyAd[key] = ad.id
-            retryAttempts[key] = 0
+            retryAttempts[key] = nil
             if retries.removeValue(forKey: key) != nil { retryTimers.cancel(key) }
             publish(.loaded, ad, ["network": .string(fill.network)])
             return .success(ad.snapshot(now: now))
@@ -179,7 +182,7 @@ extension AdStore {
         guard retries[key] == nil else { return }  // one is already waiting
         let attempt = (retryAttempts[key] ?? 0) + 1
         guard attempt <= unit.maxRetries else {
-            retryAttempts[key] = 0
+            retryAttempts[key] = nil
             return
         }
         retryAttempts[key] = attempt
