@@ -136,7 +136,7 @@ struct SignalRoutes {
     @Sendable func reset(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
         let name = try context.pathParameter("name")
         try await state.collector.reset(adapter: name)
-        state.logger.info("adapter reset", metadata: ["adapter": "\(name)"])
+        state.logger.info("adapter reset", metadata: ["adapter": "\(name)", "app": "\(context.app?.id ?? "-")"])
         return AdapterReset(adapter: name)
     }
 }
