@@ -1,7 +1,8 @@
 import SharedTypes
 
 // The small answers of the socket API, defined here for the daemon to give and clients to
-// read. (Ads, signals, health and recipients answer with their cores' own types.)
+// read. (Ads, signals, health and recipients answer with SharedTypes' value types:
+// `MediatedAd`, `LifecycleOutcome`, `AdUnitStatus`, `CollectionResult`, `HealthReport`...)
 
 /// `GET /v1/adapters`: every signal adapter's status, in configuration order.
 @WireKeys
@@ -69,4 +70,30 @@ public struct AppStatus: Codable, Sendable, Equatable {
     @Nullable @WireName("last_seen_ms_ago") public var lastSeenAgo: Int64?
     /// Its own privacy state (null: the device's stands for it).
     @Nullable public var privacy: PrivacyState?
+}
+
+/// `GET /v1/ad_units`: each ad unit as the calling app sees it, by id.
+@WireKeys
+@MemberwiseInit
+public struct AdUnitList: Codable, Sendable, Equatable {
+    public var adUnits: [AdUnitStatus]
+}
+
+/// Every error answer: `{"error": {"code", "message"}}`, and what a failed load adds beside it.
+/// The daemon writes it (`APIFailure`); clients read it.
+@WireKeys
+public struct APIErrorAnswer: Codable, Sendable, Equatable {
+    public var error: Detail
+    /// A failed load's waterfall, when it tried any network.
+    public var responseInfo: ResponseInfo?
+    /// A capped load's wait.
+    @WireName("retry_after_ms") public var retryAfterMilliseconds: Int64?
+
+    @WireKeys
+    public struct Detail: Codable, Sendable, Equatable {
+        /// An `APIErrorCode`'s string, kept as a string: a newer daemon may answer a code this
+        /// client does not know.
+        public var code: String
+        public var message: String
+    }
 }

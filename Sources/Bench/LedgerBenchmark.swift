@@ -119,14 +119,9 @@ public struct LedgerBenchmark {
             let loaded = try await eachClient(clients) { index, client in
                 var ids: [String] = []
                 for _ in 0..<batch {
-                    let load = try await client.request(
-                        .POST, Endpoints.loadAd.path(),
-                        json: Data(#"{"ad_unit":"\#(unit(index))","format":"native","force":true}"#.utf8)
-                    ).successful()
-                    guard let ad = try JSONSerialization.jsonObject(with: load.body) as? [String: Any],
-                        let id = ad["ad_id"] as? String
-                    else { throw BenchFailure("a load answered no ad_id") }
-                    ids.append(id)
+                    var body = AdLoadBody(adUnit: unit(index), format: .native)
+                    body.force = true
+                    ids.append(try await client.loadAd(body).adID)
                 }
                 return [(index, ids)]
             }

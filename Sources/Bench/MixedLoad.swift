@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Client
 import Foundation
 import NIOHTTP1
+import SharedTypes
 
 /// What many apps do at once, on C keep-alive connections: signals, forced native loads with
 /// an impression and a click, forced rewarded loads shown and dismissed, and now and then a
@@ -71,6 +72,6 @@ struct MixedLoad {
     }
 
     private static func adID(_ body: Data) -> String? {
-        (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["ad_id"] as? String
+        (try? WireFormat.decoder().decode(MediatedAd.self, from: body))?.adID
     }
 }

@@ -85,15 +85,12 @@ public struct DaemonClient: Sendable {
 
         /// The API error's code and message, when the body is one.
         public var apiError: (code: String, message: String)? {
-            struct Envelope: Decodable {
-                struct Detail: Decodable {
-                    var code: String
-                    var message: String
-                }
-                var error: Detail
-            }
-            let envelope = try? WireFormat.decoder().decode(Envelope.self, from: body)
-            return envelope.map { ($0.error.code, $0.error.message) }
+            errorAnswer.map { ($0.error.code, $0.error.message) }
+        }
+
+        /// The whole error answer, when the body is one: with a failed load's waterfall.
+        public var errorAnswer: APIErrorAnswer? {
+            try? WireFormat.decoder().decode(APIErrorAnswer.self, from: body)
         }
     }
 
@@ -143,6 +140,22 @@ public struct DaemonClient: Sendable {
     /// `GET /v1/recipients`: each recipient's keys, by name.
     public func recipients() async throws -> [RecipientStatus] {
         try await call(Endpoints.recipients, as: RecipientList.self).recipients
+    }
+
+    /// `GET /v1/ad_units`: each unit as this app sees it.
+    public func adUnits() async throws -> [AdUnitStatus] {
+        try await call(Endpoints.adUnits, as: AdUnitList.self).adUnits
+    }
+
+    /// `POST /v1/ads`: the loaded ad; a refusal is a `ClientError` (a failed load's waterfall
+    /// is in its reply's `errorAnswer`: `request(Endpoints.loadAd, ...)` gives the reply).
+    public func loadAd(_ body: AdLoadBody) async throws -> MediatedAd {
+        try await call(Endpoints.loadAd, json: try WireFormat.encoder().encode(body), as: MediatedAd.self)
+    }
+
+    /// `GET /v1/ads/{id}`.
+    public func ad(_ id: String) async throws -> MediatedAd {
+        try await call(Endpoints.ad, id, as: MediatedAd.self)
     }
 
     public func collect(requestID: String, adapters: [String]? = nil, timeoutMilliseconds: Int? = nil) async throws

@@ -1,5 +1,6 @@
 import Consent
 import Metrics
+import SharedTypes
 import Synchronization
 import Timing
 

@@ -1,3 +1,5 @@
+import SharedTypes
+
 /// What a publisher keeps out of an ad unit's ads: asked of bidders (`badv`, `bcat`, `bapp`,
 /// `battr`) and enforced on their bids, since a bidder may not honour what it is asked.
 public struct AdQuality: Sendable, Equatable {

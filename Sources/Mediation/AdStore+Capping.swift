@@ -1,3 +1,4 @@
+import SharedTypes
 import Timing
 
 /// Frequency caps and pacing: each unit's impressions counted per app, durably, and a load

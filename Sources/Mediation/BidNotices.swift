@@ -1,3 +1,5 @@
+import SharedTypes
+
 /// What a bid owes its bidder for each outcome: the URLs that tell it. A network hands this to
 /// the `BidLedger` with its bid; the ledger asks it once, for the one outcome the bid gets.
 public protocol BidNotices: Sendable {

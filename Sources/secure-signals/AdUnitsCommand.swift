@@ -15,40 +15,31 @@ extension AdsCommand {
 
         func run() async throws {
             if connection.json { return try await printRaw(connection, Endpoints.adUnits) }
-            let reply = try await connection.client.request(Endpoints.adUnits).successful()
-            let units = jsonAnswer(reply.body)["ad_units"]?.array ?? []
+            let units = try await connection.client.adUnits()
             guard !units.isEmpty else { return print("no ad units") }
             print(
                 Table(
                     header: ["AD UNIT", "FORMAT", "CAPS", "PACING", "CAPPED", "READY"],
                     rows: units.map { unit in
-                        let caps = (unit["frequency_caps"]?.array ?? []).map { cap in
-                            "\(whole(cap["shown"])) of \(whole(cap["impressions"])) per "
-                                + span(cap["per_ms"]?.number ?? 0)
+                        let caps = unit.frequencyCaps.map { cap in
+                            "\(cap.shown) of \(cap.impressions) per " + span(cap.perMilliseconds)
                         }
                         let capped =
-                            unit["capped"]?.bool == true
-                            ? "until \(unit["capped_until"]?.string ?? "?") (in "
-                                + span(unit["retry_after_ms"]?.number ?? 0) + ")"
+                            unit.capped
+                            ? "until \(unit.cappedUntil ?? "?") (in " + span(unit.retryAfterMilliseconds ?? 0) + ")"
                             : "no"
                         return [
-                            unit["id"]?.string ?? "?", unit["format"]?.string ?? "?",
-                            caps.isEmpty ? "-" : caps.joined(separator: ", "),
-                            unit["pacing_ms"]?.number.map(span) ?? "-", capped,
-                            unit["ready"]?.bool == true ? "yes" : "no",
+                            unit.id, unit.format.rawValue, caps.isEmpty ? "-" : caps.joined(separator: ", "),
+                            unit.pacingMilliseconds.map(span) ?? "-", capped, unit.ready ? "yes" : "no",
                         ]
                     }))
         }
 
-        private func whole(_ value: JSONValue?) -> String {
-            value?.number.map { String(Int64($0)) } ?? "?"
-        }
-
         /// Milliseconds as the two largest units they hold, such as "1 h" or "29 min 14 s";
         /// seconds rounded up, and under a second in ms.
-        private func span(_ milliseconds: Double) -> String {
-            guard milliseconds >= 1000 else { return "\(Int64(milliseconds)) ms" }
-            var seconds = Int64((milliseconds / 1000).rounded(.up))
+        private func span(_ milliseconds: Int64) -> String {
+            guard milliseconds >= 1000 else { return "\(milliseconds) ms" }
+            var seconds = (milliseconds + 999) / 1000
             var parts: [String] = []
             for (name, size) in [("d", Int64(86_400)), ("h", 3600), ("min", 60), ("s", 1)] where seconds >= size {
                 parts.append("\(seconds / size) \(name)")

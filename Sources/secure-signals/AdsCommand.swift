@@ -96,15 +96,14 @@ struct AdsCommand: AsyncParsableCommand {
                 if !(200..<300).contains(reply.status) { throw ExitCode(1) }
                 return
             }
-            let answer = jsonAnswer(reply.body)
-            let attempts = attempts(in: answer)
             guard (200..<300).contains(reply.status) else {
-                let error = answer["error"]
+                let failure = reply.errorAnswer
+                let attempts = attempts(in: failure?.responseInfo)
                 throw CommandFailure(
-                    "load failed: \(error?["code"] ?? .int(reply.status)): \(error?["message"] ?? "")"
+                    "load failed: \(failure?.error.code ?? "\(reply.status)"): \(failure?.error.message ?? "")"
                         + (attempts.isEmpty ? "" : " (tried: \(attempts.joined(separator: "; ")))"))
             }
-            printSummary(of: answer)
+            printSummary(of: try WireFormat.decoder().decode(MediatedAd.self, from: reply.body))
         }
     }
 
@@ -115,8 +114,7 @@ struct AdsCommand: AsyncParsableCommand {
         @OptionGroup var connection: ConnectionOptions
         func run() async throws {
             if connection.json { return try await printRaw(connection, Endpoints.ad, adId) }
-            let reply = try await connection.client.request(Endpoints.ad, adId).successful()
-            printSummary(of: jsonAnswer(reply.body))
+            printSummary(of: try await connection.client.ad(adId))
         }
     }
 
@@ -210,38 +208,33 @@ private func lifecycle(
     // The call's name: the last segment of its path (`impression`, `error`).
     let action = endpoint.pattern.split(separator: "/").last.map(String.init) ?? endpoint.pattern
     if connection.json { return printBody(reply.body) }
-    let answer = jsonAnswer(reply.body)
-    var line =
-        answer["recorded"]?.bool == true
-        ? "\(action): recorded" : "\(action): not recorded (\(answer["reason"] ?? "?"))"
-    if let target = answer["action"], target.object != nil {
-        line += "; open \(target["type"] ?? "?") \(target["url"] ?? "")"
-    }
+    let outcome = try WireFormat.decoder().decode(LifecycleOutcome.self, from: reply.body)
+    var line = outcome.recorded ? "\(action): recorded" : "\(action): not recorded (\(outcome.reason ?? "?"))"
+    if let target = outcome.action { line += "; open \(target.type.rawValue) \(target.url ?? "")" }
     print(line)
 }
 
 /// An ad's answer (`POST /v1/ads`, `GET /v1/ads/{id}`) as a few lines: id, format, what it shows,
 /// its reward and its waterfall.
-private func printSummary(of answer: JSONValue) {
-    let attempts = attempts(in: answer)
-    print("ad \(answer["ad_id"] ?? "?")  \(answer["format"] ?? "?")  expires \(answer["expires_at"] ?? "?")")
-    if let native = answer["native"], native.object != nil { print("native: \(native["headline"] ?? "")") }
-    if let custom = answer["custom_native"], custom.object != nil {
-        let assets = (custom["assets"]?.object ?? [:]).keys.sorted().joined(separator: ", ")
-        print("custom native \(custom["format_id"] ?? "?"): \(assets)")
+private func printSummary(of ad: MediatedAd) {
+    print("ad \(ad.adID)  \(ad.format.rawValue)  expires \(ad.expiresAt)")
+    if let native = ad.native { print("native: \(native.headline)") }
+    if let custom = ad.customNative {
+        print("custom native \(custom.formatID): \(custom.assets.keys.sorted().joined(separator: ", "))")
     }
-    if let reward = answer["reward"], reward.object != nil {
-        print("reward: \(reward["amount"] ?? "?") \(reward["type"] ?? "?")")
-    }
-    print("waterfall: \(attempts.joined(separator: "; "))")
+    if let reward = ad.reward { print("reward: \(number(reward.amount)) \(reward.type)") }
+    print("waterfall: \(attempts(in: ad.responseInfo).joined(separator: "; "))")
 }
 
-/// The waterfall's attempts of an ad's answer, one short text each.
-private func attempts(in answer: JSONValue) -> [String] {
-    (answer["response_info"]?["attempts"]?.array ?? []).map {
-        "\($0["network"] ?? "?") \($0["outcome"] ?? "?") \($0["latency_ms"] ?? "?") ms"
+/// The waterfall's attempts of a load, one short text each.
+private func attempts(in info: ResponseInfo?) -> [String] {
+    (info?.attempts ?? []).map {
+        "\($0.network) \($0.outcome.rawValue) \(number($0.latencyMilliseconds)) ms"
     }
 }
+
+/// A number as the wire format writes it, a whole one without a fraction (`10`, `2.5`).
+private func number(_ value: Double) -> String { JSONValue.number(value).description }
 
 private func printBody(_ body: Data) {
     print(String(decoding: body, as: UTF8.self), terminator: body.last == UInt8(ascii: "\n") ? "" : "\n")

@@ -11,11 +11,6 @@ func jsonBody(_ value: JSONValue) throws -> Data {
     try WireFormat.encoder().encode(value)
 }
 
-/// The daemon's JSON answer for a summary line; an empty object when it is not JSON.
-func jsonAnswer(_ body: Data) -> JSONValue {
-    (try? WireFormat.decoder().decode(JSONValue.self, from: body)) ?? .object([:])
-}
-
 /// `value` pretty-printed with sorted keys, for `--json` output the CLI composes itself.
 func printJSON(_ value: JSONValue) throws {
     let encoder = WireFormat.encoder()

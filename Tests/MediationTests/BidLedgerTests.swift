@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SharedTypes
 import StateStore
 import Synchronization
 import TestSupport

@@ -1,4 +1,5 @@
 import Mediation
+import SharedTypes
 
 /// Line item options that say what a rewarded ad grants (`reward_type`, by default "reward",
 /// and `reward_amount`, by default 1), read alike by every network that serves one.

@@ -10,6 +10,7 @@ import SharedTypes
 
 extension MediatedAd: ResponseEncodable {}
 extension LifecycleOutcome: ResponseEncodable {}
+extension AdUnitList: ResponseEncodable {}
 extension CollectionResult: ResponseEncodable {}
 extension HealthReport: ResponseEncodable {}
 extension RecipientList: ResponseEncodable {}

@@ -32,7 +32,7 @@ struct AdRoutes {
 
     /// Each ad unit as the calling app sees it: caps, whether capped, whether ready.
     @Sendable func units(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
-        ["ad_units": await ads.unitStatuses(app: context.app?.id)]
+        AdUnitList(adUnits: await ads.unitStatuses(app: context.app?.id))
     }
 
     @Sendable func ad(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {

@@ -1,5 +1,6 @@
 import Foundation
 import Mediation
+import SharedTypes
 import SignalCrypto
 
 /// The OpenRTB substitution macros (2.6 §4.4) of the winning bid, put into its `nurl`, `burl`,

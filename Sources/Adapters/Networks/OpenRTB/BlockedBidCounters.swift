@@ -1,5 +1,6 @@
 import CoreMetrics
 import Mediation
+import SharedTypes
 
 /// `secure_signals_bids_blocked_total{reason}`: bids dropped because an ad unit blocks their
 /// advertiser, category or creative attribute (or they name no advertiser where one is required).

@@ -1,4 +1,5 @@
 import Mediation
+import SharedTypes
 
 /// A Native 1.2 response (the native `adm`), bare or wrapped in a `"native"` key as Native
 /// 1.0/1.1 bidders still send it.

@@ -1,4 +1,5 @@
 import Mediation
+import SharedTypes
 import Synchronization
 
 /// What a bidder's answer owes it, by the outcome of its winning bid: its `nurl` (and its `burl`

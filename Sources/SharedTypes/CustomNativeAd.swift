@@ -1,5 +1,3 @@
-import SharedTypes
-
 /// A custom native format's ad: named assets the client reads by key and renders itself.
 @WireKeys
 @MemberwiseInit

@@ -1,5 +1,3 @@
-import SharedTypes
-
 /// A native ad in the one schema every network's ad is mapped to: the client lays it out.
 @WireKeys
 @MemberwiseInit
@@ -57,12 +55,6 @@ public struct NativeImage: Sendable, Codable, Equatable {
         width = try container.decodeIfPresent(Int.self, forKey: .width)
         height = try container.decodeIfPresent(Int.self, forKey: .height)
         data = try container.decodeIfPresent(String.self, forKey: .data)
-    }
-
-    /// Width over height, when both are known.
-    var aspectRatio: Double? {
-        guard let width, let height, height > 0 else { return nil }
-        return Double(width) / Double(height)
     }
 }
 

@@ -1,5 +1,3 @@
-import SharedTypes
-
 /// The video a rewarded ad plays, as the client's player needs it: the media file chosen
 /// for this device, its length, when it may be skipped, and where a click leads.
 @WireKeys

@@ -1,11 +1,6 @@
-/// How an ad request may be served, as Google defines the modes: personalised, non-personalised
-/// (contextual), or limited (where the GDPR applies and neither has its basis: no identifiers,
-/// no device storage).
-public enum ServingMode: String, Sendable, CaseIterable, Codable {
-    case personalized
-    case nonPersonalized = "non_personalized"
-    case limited
+import SharedTypes
 
+extension ServingMode {
     /// What personalised ads need under TCF: consent for purposes 1, 3 and 4, and a basis
     /// (consent or legitimate interest) for 2, 7, 9 and 10 ...
     static func personalizedNeeds(vendor: Int?) -> ConsentRequirement {

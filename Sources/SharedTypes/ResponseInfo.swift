@@ -1,11 +1,19 @@
-import Consent
-import SharedTypes
-
 /// How a load went: every bid asked for, every line item (and bid) tried, in order, and which
 /// one filled.
 @WireKeys
+@MemberwiseInit
 public struct ResponseInfo: Sendable, Codable, Equatable {
+    public var attempts: [Attempt]
+    /// The auction's bids; nil for a unit without bidders.
+    public var bids: [Bid]?
+    /// The network that filled, if one did.
+    public var network: String?
+    /// How the filling request was served, as Google defines the modes.
+    public var servingMode: ServingMode?
+
+    /// A line item (or bid) tried, in order.
     @WireKeys
+    @MemberwiseInit
     public struct Attempt: Sendable, Codable, Equatable {
         public enum Outcome: String, Sendable, Codable {
             case filled
@@ -28,6 +36,7 @@ public struct ResponseInfo: Sendable, Codable, Equatable {
 
     /// A bidder's answer in the auction that began the load.
     @WireKeys
+    @MemberwiseInit
     public struct Bid: Sendable, Codable, Equatable {
         public enum Outcome: String, Sendable, Codable {
             /// Its ad served.
@@ -52,13 +61,4 @@ public struct ResponseInfo: Sendable, Codable, Equatable {
         @WireName("latency_ms") public var latencyMilliseconds: Double
         public var message: String?
     }
-
-    public var attempts: [Attempt]
-    /// The auction's bids; nil for a unit without bidders.
-    public var bids: [Bid]?
-    /// The network that filled, if one did.
-    public var network: String?
-    /// How the filling request was served, as Google defines the modes.
-    public var servingMode: ServingMode?
-
 }
