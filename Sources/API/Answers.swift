@@ -97,3 +97,14 @@ public struct APIErrorAnswer: Codable, Sendable, Equatable {
         public var message: String
     }
 }
+
+extension APIErrorAnswer {
+    /// Read leniently beside its error: a waterfall or wait this client cannot read (a newer
+    /// daemon's outcome or loss reason) is left out, never the code and message with it.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        error = try container.decode(Detail.self, forKey: .error)
+        responseInfo = try? container.decodeIfPresent(ResponseInfo.self, forKey: .responseInfo)
+        retryAfterMilliseconds = try? container.decodeIfPresent(Int64.self, forKey: .retryAfterMilliseconds)
+    }
+}

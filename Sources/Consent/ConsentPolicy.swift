@@ -59,8 +59,8 @@ public struct ConsentPolicy: Sendable {
     }
 
     /// The serving mode for an ad request to `vendor` (nil: purposes alone are checked): where
-    /// the GDPR applies, what the TC string grants; limited ad tracking and a US opt-out can
-    /// only lower personalised to non-personalised.
+    /// the GDPR applies, what the TC string grants; limited ad tracking, a US opt-out (GPC
+    /// included) and COPPA can only lower personalised to non-personalised.
     public func servingMode(vendor: Int?) -> ServingMode {
         guard let state else { return .nonPersonalized }
         let personalizationDenied = state.limitAdTracking || usOptOut != nil || state.coppa == true

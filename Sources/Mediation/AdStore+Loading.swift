@@ -88,8 +88,11 @@ extension AdStore {
         // The load stays in flight (later loads join it) until its ad is stored, images and all.
         defer { if inFlight[key]?.number == number { inFlight[key] = nil } }
         let changed = { self.privacyChanged(for: key.app, since: policy) }
+        // A later load for the same unit and app (begun under another privacy state) took this
+        // one's place: this one's outcome leaves the unit's ready ad and retries to it.
+        let superseded = { self.inFlight[key].map { $0.number != number } ?? false }
         if case .success(let fill) = result, changed(), !fits(fill, for: key.app) {
-            return droppedForPrivacy(unit, request, fill)
+            return droppedForPrivacy(unit, request, fill, retrying: !superseded())
         }
         switch result {
         case .success(var fill):
@@ -102,7 +105,9 @@ extension AdStore {
             if !request.preferences.disableImageLoading {
                 fill.ad.content = await AdImageLoader(fetcher: services.fetcher, logger: logger).load(fill.ad.content)
                 // The privacy state may have changed while the images came.
-                if changed(), !fits(fill, for: key.app) { return droppedForPrivacy(unit, request, fill) }
+                if changed(), !fits(fill, for: key.app) {
+                    return droppedForPrivacy(unit, request, fill, retrying: !superseded())
+                }
             }
             let bytes = fill.ad.byteCount
             let maximum = services.limits.maximumAdBytes
@@ -110,7 +115,7 @@ extension AdStore {
                 let error = AdLoadError(
                     .networkError,
                     "the \(fill.network) ad holds \(bytes) bytes, over limits.max_ad_bytes (\(maximum)): not kept")
-                return refused(unit, request, fill, error)
+                return refused(unit, request, fill, error, retrying: !superseded())
             }
             // The ad is kept: the bid it serves has won.
             services.bids.settle(fill.ad.bid, .won)
@@ -125,9 +130,13 @@ extension AdStore {
                 metrics.displaced(displaced)
                 logger.debug("the store is full: dropped unused ads", metadata: ["count": "\(displaced)"])
             }
-            readyAd[key] = ad.id
-            retryAttempts[key] = nil
-            if retries.removeValue(forKey: key) != nil { retryTimers.cancel(key) }
+            if !superseded() {
+                readyAd[key] = ad.id
+                retryAttempts[key] = nil
+                if retries.removeValue(forKey: key) != nil { retryTimers.cancel(key) }
+            } else if !hasReadyAd(key) {
+                readyAd[key] = ad.id
+            }
             publish(.loaded, ad, ["network": .string(fill.network)])
             return .success(ad.snapshot(now: now))
         case .failure(let failure):
@@ -136,7 +145,7 @@ extension AdStore {
                 AdEvent(
                     name: .failedToLoad, adID: nil, adUnit: unit.id, app: request.app?.id,
                     fields: ["code": .string(failure.error.code.rawValue), "message": .string(failure.error.message)]))
-            scheduleRetry(unit, request)
+            if !superseded() { scheduleRetry(unit, request) }
             return .failure(AdLoadFailure(failure.error, info: failure.info))
         }
     }
@@ -144,25 +153,29 @@ extension AdStore {
     /// A fill the privacy state, changed during its load, would not have loaded: not kept; the
     /// load fails as `no_fill` (published and counted), and is tried again under the new state
     /// as a failed load is.
-    private func droppedForPrivacy(_ unit: AdUnit, _ request: AdLoadRequest, _ fill: Waterfall.Fill) -> LoadResult {
+    private func droppedForPrivacy(
+        _ unit: AdUnit, _ request: AdLoadRequest, _ fill: Waterfall.Fill, retrying: Bool
+    ) -> LoadResult {
         metrics.droppedForPrivacy(1)
         return refused(
             unit, request, fill,
-            AdLoadError(.noFill, "the privacy state changed during the load, and what it loaded no longer fits"))
+            AdLoadError(.noFill, "the privacy state changed during the load, and what it loaded no longer fits"),
+            retrying: retrying)
     }
 
     /// A fill that is not kept after all: the bid it serves lost, the load fails with
-    /// `error` (published and counted), and is tried again as a failed load is.
-    private func refused(_ unit: AdUnit, _ request: AdLoadRequest, _ fill: Waterfall.Fill, _ error: AdLoadError)
-        -> LoadResult
-    {
+    /// `error` (published and counted), and is tried again as a failed load is (`retrying`:
+    /// unless a later load took its place).
+    private func refused(
+        _ unit: AdUnit, _ request: AdLoadRequest, _ fill: Waterfall.Fill, _ error: AdLoadError, retrying: Bool
+    ) -> LoadResult {
         services.bids.settle(fill.ad.bid, .lost(.internalError))
         metrics.count(.failedToLoad, unit: unit.id)
         events.publish(
             AdEvent(
                 name: .failedToLoad, adID: nil, adUnit: unit.id, app: request.app?.id,
                 fields: ["code": .string(error.code.rawValue), "message": .string(error.message)]))
-        scheduleRetry(unit, request)
+        if retrying { scheduleRetry(unit, request) }
         return .failure(AdLoadFailure(error, info: fill.info))
     }
 

@@ -15,7 +15,8 @@ extension AdsCommand {
 
         func run() async throws {
             if connection.json { return try await printRaw(connection, Endpoints.adUnits) }
-            let units = try await connection.client.adUnits()
+            let reply = try await connection.client.request(Endpoints.adUnits).successful()
+            guard let units = readable(AdUnitList.self, reply.body)?.adUnits else { return }
             guard !units.isEmpty else { return print("no ad units") }
             print(
                 Table(

@@ -103,7 +103,7 @@ struct AdsCommand: AsyncParsableCommand {
                     "load failed: \(failure?.error.code ?? "\(reply.status)"): \(failure?.error.message ?? "")"
                         + (attempts.isEmpty ? "" : " (tried: \(attempts.joined(separator: "; ")))"))
             }
-            printSummary(of: try WireFormat.decoder().decode(MediatedAd.self, from: reply.body))
+            if let ad = readable(MediatedAd.self, reply.body) { printSummary(of: ad) }
         }
     }
 
@@ -208,7 +208,7 @@ private func lifecycle(
     // The call's name: the last segment of its path (`impression`, `error`).
     let action = endpoint.pattern.split(separator: "/").last.map(String.init) ?? endpoint.pattern
     if connection.json { return printBody(reply.body) }
-    let outcome = try WireFormat.decoder().decode(LifecycleOutcome.self, from: reply.body)
+    guard let outcome = readable(LifecycleOutcome.self, reply.body) else { return }
     var line = outcome.recorded ? "\(action): recorded" : "\(action): not recorded (\(outcome.reason ?? "?"))"
     if let target = outcome.action { line += "; open \(target.type.rawValue) \(target.url ?? "")" }
     print(line)
@@ -236,7 +236,20 @@ private func attempts(in info: ResponseInfo?) -> [String] {
 /// A number as the wire format writes it, a whole one without a fraction (`10`, `2.5`).
 private func number(_ value: Double) -> String { JSONValue.number(value).description }
 
-private func printBody(_ body: Data) {
+/// `body` read as `T`; or, for an answer this CLI cannot read (a newer daemon's format, asset
+/// or outcome), nil, once it is printed as the daemon wrote it and the reason said on stderr:
+/// what the daemon did is always shown, never lost behind a decoding error.
+func readable<T: Decodable>(_ type: T.Type, _ body: Data) -> T? {
+    do {
+        return try WireFormat.decoder().decode(type, from: body)
+    } catch {
+        printError(CommandFailure("an answer this version cannot read (\(error)); the daemon's JSON follows"))
+        printBody(body)
+        return nil
+    }
+}
+
+func printBody(_ body: Data) {
     print(String(decoding: body, as: UTF8.self), terminator: body.last == UInt8(ascii: "\n") ? "" : "\n")
 }
 

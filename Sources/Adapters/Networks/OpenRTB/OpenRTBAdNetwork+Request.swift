@@ -95,8 +95,8 @@ extension OpenRTBAdNetwork {
         return (signals, errors)
     }
 
-    /// The asking app as the registry describes it (its id, and the setup's fields over the
-    /// description's); none for an app the registry does not describe, since a setup never makes
+    /// The asking app as the registry describes it (its id; the setup's publisher id, and its
+    /// other fields where the description has none); none for an app the registry does not describe, since a setup never makes
     /// an app what it is not. A request with no app at all (a test of the core alone) carries
     /// the setup's `app` as it is.
     func app(for identity: AppIdentity?) -> BidRequest.App? {
