@@ -18,9 +18,20 @@ public struct AppRegistry: Sendable {
     /// read its peer's process (a registry taken by a reload applies to new connections).
     let readsProcess: Bool
 
+    /// What an operator's and an anonymous app may do, made once and shared by their requests.
+    private static let everything = Set(AppCapability.allCases)
+    private static let byDefault = Set(AppCapability.byDefault)
+
+    /// Each registered app's identity, made once: every request of an app shares it.
+    private let identities: [String: AppIdentity]
+
     init(_ settings: AppSettings, ownUID: UInt32) {
         self.settings = settings
         self.ownUID = ownUID
+        identities = Dictionary(
+            uniqueKeysWithValues: settings.registered.map { id, app in
+                (id, AppIdentity(id: id, capabilities: Set(app.capabilities), description: app.app))
+            })
         readsProcess = settings.registered.values.contains { $0.match.cgroup != nil || $0.match.exe != nil }
     }
 
@@ -41,14 +52,14 @@ public struct AppRegistry: Sendable {
         }
         if let (id, app) = registered { return identity(id, app) }
         if peer.uid == 0 || peer.uid == ownUID {
-            return AppIdentity(id: "uid:\(peer.uid)", capabilities: Set(AppCapability.allCases))
+            return AppIdentity(id: "uid:\(peer.uid)", capabilities: Self.everything)
         }
         guard settings.unknown == .anonymous else { throw .unknownApp }
-        return AppIdentity(id: "uid:\(peer.uid)", capabilities: Set(AppCapability.byDefault))
+        return AppIdentity(id: "uid:\(peer.uid)", capabilities: Self.byDefault)
     }
 
     private func identity(_ id: String, _ app: RegisteredApp) -> AppIdentity {
-        AppIdentity(id: id, capabilities: Set(app.capabilities), description: app.app)
+        identities[id] ?? AppIdentity(id: id, capabilities: Set(app.capabilities), description: app.app)
     }
 
     /// The registered apps, by id.
