@@ -1,4 +1,6 @@
 import Foundation
+import SharedTypes
+import Synchronization
 import TestSupport
 
 /// Runs the package's built executables as a user would, with files for the standard
@@ -52,12 +54,22 @@ enum Binary {
         process.standardInput = try FileHandle(forReadingFrom: inURL)
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
-        let exited = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in exited.continuation.finish() }
+        let exited = Mutex(false)
+        process.terminationHandler = { _ in exited.withLock { $0 = true } }
         try process.run()
-        for await _ in exited.stream {}
+        let pid = process.processIdentifier
+        // Foundation's reaper in this busy test process can lag far behind a child's exit (a
+        // loaded machine left CLI children defunct for minutes): a zombie is reaped here, its
+        // status read, as `RunningDaemon.waitForExit` does.
+        let status = try await eventually(timeout: .seconds(600)) { () -> Int32? in
+            if exited.withLock({ $0 }) { return process.terminationStatus }
+            guard ProcFiles.stat(of: pid)?.state == "Z" else { return nil }
+            var status: Int32 = 0
+            guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+            return status & 0x7f == 0 ? (status >> 8) & 0xff : status & 0x7f
+        }
         return Result(
-            status: process.terminationStatus, stdout: Array(try Data(contentsOf: outURL)),
+            status: status, stdout: Array(try Data(contentsOf: outURL)),
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
