@@ -29,21 +29,11 @@ struct FirstPartyIDScopeTests {
             context: AdapterContext(name: "first-party-id", stateDirectory: state, logger: Logger(label: "test")))
     }
 
-    static func app(_ id: String, publisher: String? = nil) -> AppIdentity {
-        var description = AppDescription()
-        if let publisher {
-            var owner = AppPublisher()
-            owner.id = publisher
-            description.publisher = owner
-        }
-        return AppIdentity(id: id, capabilities: [.signals], description: description)
-    }
-
-    static let news = app("tv.example.news", publisher: "pub-1")
-    static let sports = app("tv.example.sports", publisher: "pub-1")
-    static let quiz = app("tv.other.quiz", publisher: "pub-2")
+    static let news = AppIdentity.signalsApp("tv.example.news", publisher: "pub-1")
+    static let sports = AppIdentity.signalsApp("tv.example.sports", publisher: "pub-1")
+    static let quiz = AppIdentity.signalsApp("tv.other.quiz", publisher: "pub-2")
     /// Registered without a publisher: its id stands for one.
-    static let loner = app("tv.loner")
+    static let loner = AppIdentity.signalsApp("tv.loner")
 
     /// The id `adapter` gives `app` (nil: a request of no app).
     func id(_ adapter: FirstPartyIDAdapter, _ app: AppIdentity?) async throws -> String {
@@ -119,9 +109,9 @@ struct FirstPartyIDScopeTests {
         ]
         var ids = Set<String>()
         for (index, publisher) in hostile.enumerated() {
-            ids.insert(try await id(adapter, Self.app("tv.hostile\(index)", publisher: publisher)))
+            ids.insert(try await id(adapter, AppIdentity.signalsApp("tv.hostile\(index)", publisher: publisher)))
         }
-        ids.insert(try await id(adapter, Self.app("../../../tmp/escaped")))
+        ids.insert(try await id(adapter, AppIdentity.signalsApp("../../../tmp/escaped")))
         #expect(ids.count == hostile.count + 1)
         // Everything written is one file per id in the publishers' directory, and nothing else.
         let everything = FileManager.default.subpaths(atPath: directory.path)?.sorted() ?? []

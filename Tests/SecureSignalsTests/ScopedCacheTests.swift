@@ -27,17 +27,6 @@ struct ScopedCacheTests {
         state = FileManager.default.temporaryDirectory.appendingPathComponent("scoped-cache-\(UUID().uuidString)")
     }
 
-    /// An app of `id`, of `publisher` when one is given.
-    static func app(_ id: String, publisher: String? = nil) -> AppIdentity {
-        var description = AppDescription()
-        if let publisher {
-            var owner = AppPublisher()
-            owner.id = publisher
-            description.publisher = owner
-        }
-        return AppIdentity(id: id, capabilities: [.signals], description: description)
-    }
-
     static let consenting = PrivacyState(limitAdTracking: false)
 
     /// A collector of one echo adapter of `scope`, caching for a minute, on the manual clock.
@@ -69,8 +58,8 @@ struct ScopedCacheTests {
 
     @Test func twoAppsUnderDifferentPrivacyStatesEachGetTheirOwnCachedSignal() async throws {
         let collector = try await collector(scope: .device)
-        let news = Self.app("tv.example.news")
-        let games = Self.app("tv.example.games")
+        let news = AppIdentity.signalsApp("tv.example.news")
+        let games = AppIdentity.signalsApp("tv.example.games")
         // The device adapter's signal is shared, but games stands under a privacy state of its own.
         await collector.setPrivacy(
             PrivacyPolicies(
@@ -84,13 +73,13 @@ struct ScopedCacheTests {
         #expect(try await collect(collector, news) == (newsFirst.0, true))
         #expect(try await collect(collector, games) == (gamesFirst.0, true))
         // An app of no state of its own stands under the device's: it shares news's entry.
-        #expect(try await collect(collector, Self.app("tv.example.weather")) == (newsFirst.0, true))
+        #expect(try await collect(collector, AppIdentity.signalsApp("tv.example.weather")) == (newsFirst.0, true))
     }
 
     @Test func aPerAppSignalIsNotServedToAnotherAppUnderTheSamePrivacyState() async throws {
         let collector = try await collector(scope: .app)
-        let news = Self.app("tv.example.news", publisher: "pub-1")
-        let sports = Self.app("tv.example.sports", publisher: "pub-1")
+        let news = AppIdentity.signalsApp("tv.example.news", publisher: "pub-1")
+        let sports = AppIdentity.signalsApp("tv.example.sports", publisher: "pub-1")
         let newsFirst = try await collect(collector, news)
         let sportsFirst = try await collect(collector, sports)
         #expect(!newsFirst.1 && !sportsFirst.1, "one publisher's apps, but the adapter is per app")
@@ -103,11 +92,11 @@ struct ScopedCacheTests {
 
     @Test func aPerPublisherSignalIsSharedByThePublishersAppsOnly() async throws {
         let collector = try await collector(scope: .publisher)
-        let news = Self.app("tv.example.news", publisher: "pub-1")
-        let sports = Self.app("tv.example.sports", publisher: "pub-1")
-        let other = Self.app("tv.other.quiz", publisher: "pub-2")
+        let news = AppIdentity.signalsApp("tv.example.news", publisher: "pub-1")
+        let sports = AppIdentity.signalsApp("tv.example.sports", publisher: "pub-1")
+        let other = AppIdentity.signalsApp("tv.other.quiz", publisher: "pub-2")
         // An app that names no publisher is its own: even one whose id is another's publisher id.
-        let alone = Self.app("pub-1")
+        let alone = AppIdentity.signalsApp("pub-1")
         let first = try await collect(collector, news)
         #expect(!first.1)
         #expect(try await collect(collector, sports) == (first.0, true))
@@ -118,10 +107,12 @@ struct ScopedCacheTests {
 
     @Test func aDeviceSignalIsSharedByEveryAppUnderTheSamePrivacyState() async throws {
         let collector = try await collector(scope: .device)
-        let first = try await collect(collector, Self.app("tv.example.news", publisher: "pub-1"))
+        let first = try await collect(collector, AppIdentity.signalsApp("tv.example.news", publisher: "pub-1"))
         #expect(!first.1)
-        #expect(try await collect(collector, Self.app("tv.other.quiz", publisher: "pub-2")) == (first.0, true))
-        #expect(try await collect(collector, Self.app("uid:1000")) == (first.0, true))
+        #expect(
+            try await collect(collector, AppIdentity.signalsApp("tv.other.quiz", publisher: "pub-2")) == (first.0, true)
+        )
+        #expect(try await collect(collector, AppIdentity.signalsApp("uid:1000")) == (first.0, true))
         #expect(try await collect(collector, nil) == (first.0, true))
     }
 
@@ -148,7 +139,8 @@ struct ScopedCacheTests {
         let host = try await host(scope: .app)
         let capacity = AdapterHost<ManualClock>.cacheCapacity
         func request(_ index: Int) -> SignalRequest {
-            SignalRequest(requestID: "r\(index)", privacy: Self.consenting, app: Self.app("tv.app\(index)"))
+            SignalRequest(
+                requestID: "r\(index)", privacy: Self.consenting, app: AppIdentity.signalsApp("tv.app\(index)"))
         }
         for index in 0..<capacity {
             #expect(await cached(host, request(index)) == false)
@@ -166,7 +158,8 @@ struct ScopedCacheTests {
         // Entries under privacy states no request has any more do not pile up either.
         for index in 0..<(3 * capacity) {
             let state = PrivacyState(limitAdTracking: false, usPrivacy: "1Y\(index)")
-            _ = await cached(host, SignalRequest(requestID: "p\(index)", privacy: state, app: Self.app("tv.app0")))
+            _ = await cached(
+                host, SignalRequest(requestID: "p\(index)", privacy: state, app: AppIdentity.signalsApp("tv.app0")))
         }
         #expect(await host.cachedSignals == capacity)
     }
@@ -175,7 +168,8 @@ struct ScopedCacheTests {
         let host = try await host(scope: .app, ttl: .seconds(10))
         let capacity = AdapterHost<ManualClock>.cacheCapacity
         func request(_ index: Int) -> SignalRequest {
-            SignalRequest(requestID: "r\(index)", privacy: Self.consenting, app: Self.app("tv.app\(index)"))
+            SignalRequest(
+                requestID: "r\(index)", privacy: Self.consenting, app: AppIdentity.signalsApp("tv.app\(index)"))
         }
         for index in 0..<(capacity - 1) { _ = await cached(host, request(index)) }
         clock.advance(by: .seconds(10))
@@ -188,8 +182,10 @@ struct ScopedCacheTests {
 
     @Test func eachKeyIsRefreshedAheadOfItsExpiryOnItsOwn() async throws {
         let host = try await host(scope: .app, ttl: .seconds(2))
-        let news = SignalRequest(requestID: "n", privacy: Self.consenting, app: Self.app("tv.example.news"))
-        let games = SignalRequest(requestID: "g", privacy: Self.consenting, app: Self.app("tv.example.games"))
+        let news = SignalRequest(
+            requestID: "n", privacy: Self.consenting, app: AppIdentity.signalsApp("tv.example.news"))
+        let games = SignalRequest(
+            requestID: "g", privacy: Self.consenting, app: AppIdentity.signalsApp("tv.example.games"))
         func plaintext(_ request: SignalRequest) async -> [UInt8]? {
             guard case .signal(.plaintext(let bytes), _, _) = await host.collect(request, timeout: .seconds(1)) else {
                 return nil
@@ -212,8 +208,10 @@ struct ScopedCacheTests {
 
     @Test func aNewCacheTTLDropsEveryEntry() async throws {
         let host = try await host(scope: .app)
-        let news = SignalRequest(requestID: "n", privacy: Self.consenting, app: Self.app("tv.example.news"))
-        let games = SignalRequest(requestID: "g", privacy: Self.consenting, app: Self.app("tv.example.games"))
+        let news = SignalRequest(
+            requestID: "n", privacy: Self.consenting, app: AppIdentity.signalsApp("tv.example.news"))
+        let games = SignalRequest(
+            requestID: "g", privacy: Self.consenting, app: AppIdentity.signalsApp("tv.example.games"))
         _ = await cached(host, news)
         _ = await cached(host, games)
         #expect(await host.cachedSignals == 2)
