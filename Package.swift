@@ -148,12 +148,13 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        // Measurements behind `secure-signals bench`.
+        // Measurements behind `secure-signals bench`, and the child processes they and the tests start.
         .target(
             name: "Bench",
             dependencies: [
                 "SignalCrypto", "CLibCrypto", "Client", "SharedTypes", "Timing", "API",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -13,16 +13,16 @@ public final class BenchDaemon {
     public let sealer: EnvelopeSealer?
     /// Where the daemon's files are; adapters may keep theirs here too.
     public let directory: URL
-    private let process = Process()
+    private let process: ChildProcess
     /// Just before the process was started: where its start-to-ready time begins.
-    public private(set) var startedAt = ContinuousClock.now
+    public let startedAt: ContinuousClock.Instant
 
     /// 8 `file` adapters whose 64-byte plaintexts stay cached, so each answers at once.
     public convenience init(
         daemonBinary: String, adapters: Int = 8, adUnits: [String: Any] = [:], extra: [String: Any] = [:],
         environment: [String: String] = [:], name: String = "bench"
-    ) throws {
-        try self.init(
+    ) async throws {
+        try await self.init(
             daemonBinary: daemonBinary, adUnits: adUnits, extra: extra, environment: environment, name: name
         ) {
             directory in
@@ -45,7 +45,7 @@ public final class BenchDaemon {
     public init(
         daemonBinary: String, adUnits: [String: Any] = [:], extra: [String: Any] = [:],
         environment: [String: String] = [:], name: String = "bench", makeAdapters: (URL) throws -> [[String: Any]]
-    ) throws {
+    ) async throws {
         directory = try Self.freshDirectory(name)
         socketPath = directory.appendingPathComponent("bench.sock").path
 
@@ -67,13 +67,14 @@ public final class BenchDaemon {
         }
         let configPath = directory.appendingPathComponent("daemon.json").path
         try JSONSerialization.data(withJSONObject: configuration).write(to: URL(fileURLWithPath: configPath))
-        try start(daemonBinary, ["--config", configPath], environment: environment)
+        startedAt = .now
+        process = try await Self.start(daemonBinary, ["--config", configPath], environment: environment)
     }
 
     /// The daemon on its embedded default (no `--config`): its runtime directory (the socket,
     /// the `file` adapter's path) and its state directory are the benchmark's.
     public init(embeddedDefaultOf daemonBinary: String, environment: [String: String] = [:], name: String = "bench")
-        throws
+        async throws
     {
         directory = try Self.freshDirectory(name)
         let runtime = directory.appendingPathComponent("run")
@@ -83,7 +84,8 @@ public final class BenchDaemon {
         let paths = [
             "XDG_RUNTIME_DIR": runtime.path, "STATE_DIRECTORY": directory.appendingPathComponent("state").path,
         ]
-        try start(daemonBinary, [], environment: environment.merging(paths) { $1 })
+        startedAt = .now
+        process = try await Self.start(daemonBinary, [], environment: environment.merging(paths) { $1 })
     }
 
     private static func freshDirectory(_ name: String) throws -> URL {
@@ -94,37 +96,42 @@ public final class BenchDaemon {
         return directory
     }
 
-    private func start(_ daemonBinary: String, _ arguments: [String], environment: [String: String]) throws {
-        process.executableURL = URL(fileURLWithPath: daemonBinary)
-        process.arguments = arguments + ["--log-level", "warning"]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        startedAt = .now
-        try process.run()
+    /// The daemon, its standard error this process's (warnings and worse).
+    private static func start(_ daemonBinary: String, _ arguments: [String], environment: [String: String])
+        async throws -> ChildProcess
+    {
+        try await ChildProcess.start(
+            daemonBinary, arguments + ["--log-level", "warning"],
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, standardError: .inherited)
     }
 
     /// The daemon's process id.
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.pid }
 
     /// Waits until the daemon answers on its socket.
     public func waitUntilServing() async throws {
         for _ in 0..<600 {
             if FileManager.default.fileExists(atPath: socketPath) { return }
-            guard process.isRunning else {
-                throw BenchFailure("secure-signalsd exited with \(process.terminationStatus)")
-            }
+            if let ended = process.termination { throw BenchFailure("secure-signalsd \(ended)") }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw BenchFailure("secure-signalsd did not listen within 30 s")
     }
 
-    /// Stops the daemon and waits for it to exit before its directory goes: a daemon still
-    /// draining would otherwise close its database by paths the next benchmark may be using.
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
+    /// Stops the daemon as systemd would (SIGTERM; SIGKILL after 30 s) and waits for its exit.
+    public func stop() async {
+        process.send(SIGTERM)
+        if await process.exit(within: .seconds(30)) == nil {
+            process.send(SIGKILL)
+            _ = await process.exit()
         }
+    }
+
+    /// Kills a daemon still running (`stop` is the graceful way) before its directory goes: a
+    /// killed daemon writes nothing more, where one still draining could close its database by
+    /// paths the next benchmark may be using.
+    deinit {
+        process.send(SIGKILL)
         try? FileManager.default.removeItem(at: directory)
     }
 }

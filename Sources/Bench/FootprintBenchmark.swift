@@ -50,9 +50,10 @@ public struct FootprintBenchmark {
         let daemon =
             switch configuration {
             case .embeddedDefault:
-                try BenchDaemon(embeddedDefaultOf: daemonBinary, environment: environment, name: "footprint-default")
+                try await BenchDaemon(
+                    embeddedDefaultOf: daemonBinary, environment: environment, name: "footprint-default")
             case .eightAdapters:
-                try BenchDaemon(
+                try await BenchDaemon(
                     daemonBinary: daemonBinary, adUnits: AdsBenchmark.units, environment: environment,
                     name: "footprint-adapters")
             }
@@ -107,20 +108,9 @@ public struct FootprintBenchmark {
         let clock = ContinuousClock()
         var times: [Duration] = []
         for _ in 0..<5 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = ["--version"]
-            process.standardOutput = FileHandle.nullDevice
-            // Seen through the termination handler, not waitUntilExit: no thread of the
-            // cooperative pool is blocked while the child runs.
-            let exited = AsyncStream<ContinuousClock.Instant>.makeStream()
-            process.terminationHandler = { _ in
-                exited.continuation.yield(clock.now)
-                exited.continuation.finish()
-            }
             let start = clock.now
-            try process.run()
-            for await end in exited.stream { times.append(end - start) }
+            _ = try await ChildProcess.run(binary, ["--version"])
+            times.append(clock.now - start)
         }
         return times.sorted()[times.count / 2]
     }

@@ -35,19 +35,20 @@ public struct SoakBenchmark {
     public let daemon: BenchDaemon
     public let plan: Plan
     /// Starts the attacker process: `SoakAttacker` with these stalled and stream counts for a time.
-    public let startAttacker: @Sendable (_ stalled: Int, _ streams: Int, _ duration: Duration) throws -> Process
+    public let startAttacker:
+        @Sendable (_ stalled: Int, _ streams: Int, _ duration: Duration) async throws -> ChildProcess
 
     /// The daemon the benchmark runs: 8 cached file adapters, the test ad units, a socket
     /// anyone may open and uid 65534 (the attacker's, when run as root) allowed.
-    public static func daemon(binary: String, environment: [String: String] = [:]) throws -> BenchDaemon {
-        try BenchDaemon(
+    public static func daemon(binary: String, environment: [String: String] = [:]) async throws -> BenchDaemon {
+        try await BenchDaemon(
             daemonBinary: binary, adUnits: AdsBenchmark.units,
             extra: ["socket": ["mode": "0666"], "access": ["allowed_uids": [65534]]], environment: environment)
     }
 
     public init(
         daemon: BenchDaemon, plan: Plan,
-        startAttacker: @escaping @Sendable (Int, Int, Duration) throws -> Process
+        startAttacker: @escaping @Sendable (Int, Int, Duration) async throws -> ChildProcess
     ) {
         self.daemon = daemon
         self.plan = plan
@@ -65,15 +66,15 @@ public struct SoakBenchmark {
         try await MixedLoad(socketPath: daemon.socketPath, connections: 1).run(for: .seconds(1))
         try await clock.sleep(for: .seconds(1))
         var phases = [try await phase("idle", for: .seconds(3)) {}]
-        let stalling = try startAttacker(plan.stalled, 0, plan.stalledPhase)
+        let stalling = try await startAttacker(plan.stalled, 0, plan.stalledPhase)
         phases.append(try await phase("stalled connections", for: plan.stalledPhase) {})
-        stalling.waitUntilExit()
-        let streaming = try startAttacker(0, plan.streams, plan.mixedPhase)
+        _ = await stalling.exit()
+        let streaming = try await startAttacker(0, plan.streams, plan.mixedPhase)
         let mixed = MixedLoad(socketPath: daemon.socketPath, connections: plan.connections)
         let mixedPhase = plan.mixedPhase
         phases.append(
             try await phase("mixed load, stuck streams", for: mixedPhase) { try await mixed.run(for: mixedPhase) })
-        streaming.waitUntilExit()
+        _ = await streaming.exit()
         phases.append(try await phase("quiet after", for: plan.quietPhase) {})
         return phases
     }

@@ -20,7 +20,8 @@ extension BenchCommand {
         @OptionGroup var load: LoadOptions
 
         func run() async throws {
-            let server = try BenchDaemon(daemonBinary: try daemonBinary(load.daemon), adUnits: AdsBenchmark.units) {
+            let server = try await BenchDaemon(daemonBinary: try daemonBinary(load.daemon), adUnits: AdsBenchmark.units)
+            {
                 _ in []
             }
             try await server.waitUntilServing()

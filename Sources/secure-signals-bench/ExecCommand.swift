@@ -35,7 +35,7 @@ extension BenchCommand {
                 throw CommandFailure(
                     "\(program) is not an executable program; run from the repository or pass --program")
             }
-            let server = try BenchDaemon(
+            let server = try await BenchDaemon(
                 daemonBinary: try daemonBinary(load.daemon), makeAdapters: ExecBenchmark.adapters(program: program))
             try await server.waitUntilServing()
             let report = try await ExecBenchmark(

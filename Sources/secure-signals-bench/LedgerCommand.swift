@@ -34,10 +34,10 @@ extension BenchCommand {
             let levels = concurrency.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             let units = LedgerBenchmark.units(workers: levels.max() ?? 8, tracker: tracker.url("/imp"))
             let binary = try daemonBinary(daemon)
-            let disk = try BenchDaemon(daemonBinary: binary, adUnits: units, name: "ledger-disk") { _ in [] }
+            let disk = try await BenchDaemon(daemonBinary: binary, adUnits: units, name: "ledger-disk") { _ in [] }
             let shm = URL(fileURLWithPath: "/dev/shm/secure-signals-ledger-\(getpid())")
             defer { try? FileManager.default.removeItem(at: shm) }
-            let tmpfs = try BenchDaemon(
+            let tmpfs = try await BenchDaemon(
                 daemonBinary: binary, adUnits: units, extra: ["state_directory": shm.path], name: "ledger-tmpfs"
             ) { _ in [] }
             try await disk.waitUntilServing()

@@ -50,7 +50,7 @@ extension BenchCommand.OpenRTB {
     private func measure(
         units: [String: Any], loads: [(name: String, unit: String)]
     ) async throws -> [AdsBenchmark.Row] {
-        let server = try BenchDaemon(daemonBinary: try daemonBinary(load.daemon), adUnits: units)
+        let server = try await BenchDaemon(daemonBinary: try daemonBinary(load.daemon), adUnits: units)
         try await server.waitUntilServing()
         let rows = try await ForcedNativeLoads(
             socketPath: server.socketPath, seconds: slices.seconds, connections: load.connections, units: loads

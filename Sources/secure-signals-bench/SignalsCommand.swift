@@ -54,7 +54,7 @@ extension BenchCommand {
         }
 
         func run() async throws {
-            let server = try BenchDaemon(
+            let server = try await BenchDaemon(
                 daemonBinary: try daemonBinary(daemon),
                 extra: ["performance": ["ephemeral_key_pool": ephemeralKeyPool]])
             guard let sealer = server.sealer else { throw CommandFailure("the daemon seals for no bench key") }

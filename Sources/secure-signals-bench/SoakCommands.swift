@@ -74,12 +74,12 @@ extension BenchCommand {
                 guard parts.count == 2 else { throw ValidationError("--daemon-env takes NAME=VALUE, not \(pair)") }
                 environment[parts[0]] = parts[1]
             }
-            let daemon = try SoakBenchmark.daemon(binary: try daemonBinary(load.daemon), environment: environment)
+            let daemon = try await SoakBenchmark.daemon(binary: try daemonBinary(load.daemon), environment: environment)
             let socketPath = daemon.socketPath
             let asAnother = geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
             if !asAnother { print("note: not root, so the attacker runs as this uid and shares its per-peer limits") }
             let phases = try await SoakBenchmark(daemon: daemon, plan: plan) { stalled, streams, duration in
-                try Self.attacker(
+                try await Self.attacker(
                     socketPath, stalled: stalled, streams: streams, duration: duration, asAnother: asAnother,
                     cpus: attackerCPUs)
             }.run()
@@ -90,7 +90,7 @@ extension BenchCommand {
         /// Starts this program's `soak-attacker` (as uid 65534 when `asAnother`, on `cpus` when given).
         static func attacker(
             _ socket: String, stalled: Int, streams: Int, duration: Duration, asAnother: Bool, cpus: String?
-        ) throws -> Process {
+        ) async throws -> ChildProcess {
             let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
             let command = [
                 me, "soak-attacker", "--socket", socket, "--stalled", "\(stalled)", "--streams", "\(streams)",
@@ -100,11 +100,8 @@ extension BenchCommand {
                 asAnother
                 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command : command
             if let cpus { line = ["/usr/bin/taskset", "-c", cpus] + line }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: line[0])
-            process.arguments = Array(line.dropFirst())
-            try process.run()
-            return process
+            return try await ChildProcess.start(
+                line[0], Array(line.dropFirst()), standardOutput: .inherited, standardError: .inherited)
         }
 
         /// Prints the phases and the targets; returns the targets missed.

@@ -1,6 +1,5 @@
+import Bench
 import Foundation
-import SharedTypes
-import Synchronization
 import TestSupport
 
 /// Runs the package's built executables as a user would, with files for the standard
@@ -35,8 +34,7 @@ enum Binary {
         try await runProgram(path(name), arguments, stdin: stdin, environment: environment)
     }
 
-    /// Runs a program to its end without blocking a thread: tests share a cooperative pool
-    /// as wide as the machine's cores, and Foundation needs a free one to see a child exit.
+    /// Runs a program to its end without blocking a thread (`ChildProcess`).
     static func runProgram(
         _ executable: String, _ arguments: [String], stdin: [UInt8] = [], environment: [String: String]? = nil
     ) async throws -> Result {
@@ -45,31 +43,11 @@ enum Binary {
         let outURL = scratch.url.appendingPathComponent("stdout")
         let errURL = scratch.url.appendingPathComponent("stderr")
         try Data(stdin).write(to: inURL)
-        try Data().write(to: outURL)
-        try Data().write(to: errURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        process.standardInput = try FileHandle(forReadingFrom: inURL)
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        let exited = Mutex(false)
-        process.terminationHandler = { _ in exited.withLock { $0 = true } }
-        try process.run()
-        let pid = process.processIdentifier
-        // Foundation's reaper in this busy test process can lag far behind a child's exit (a
-        // loaded machine left CLI children defunct for minutes): a zombie is reaped here, its
-        // status read, as `RunningDaemon.waitForExit` does.
-        let status = try await eventually(timeout: .seconds(600)) { () -> Int32? in
-            if exited.withLock({ $0 }) { return process.terminationStatus }
-            guard ProcFiles.stat(of: pid)?.state == "Z" else { return nil }
-            var status: Int32 = 0
-            guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
-            return status & 0x7f == 0 ? (status >> 8) & 0xff : status & 0x7f
-        }
+        let ended = try await ChildProcess.run(
+            executable, arguments, environment: environment, standardInput: .file(inURL.path),
+            standardOutput: .file(outURL.path), standardError: .file(errURL.path))
         return Result(
-            status: status, stdout: Array(try Data(contentsOf: outURL)),
+            status: ended.status, stdout: Array(try Data(contentsOf: outURL)),
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 

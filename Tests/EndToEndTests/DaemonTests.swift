@@ -128,11 +128,11 @@ struct DaemonTests {
             """.write(toFile: script, atomically: true, encoding: .utf8)
             prefix = [try #require(Binary.onPath("python3")), script, socket]
         }
-        let daemon = try RunningDaemon(
+        let daemon = try await RunningDaemon(
             config: demoConfig(adapters: [Self.echo], extra: ["socket": ["path": directory.path("unused.sock")]]),
             launcher: prefix)
         let client = DaemonClient(socketPath: socket)
-        let health = try? await eventually(timeout: .seconds(10)) { try? await client.health() }
+        let health = try? await eventually { try? await client.health() }
         #expect(health?.status == "ok", "\(daemon.log)")
         #expect(try await client.collect(requestID: "activated").signals.count == 1)
         #expect(try await Self.isDatedNow(client.request(.GET, "/v1/health")))
@@ -402,15 +402,10 @@ struct DaemonTests {
         #expect(FileManager.default.createFile(atPath: logPath, contents: nil))
         var file = stat()
         #expect(stat(logPath, &file) == 0)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binary.path("secure-signalsd"))
-        process.arguments = ["--config", example]
-        process.environment = environment.merging(["JOURNAL_STREAM": "\(file.st_dev):\(file.st_ino)"]) { $1 }
-        let log = FileHandle(forWritingAtPath: logPath)
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let process = try await ChildProcess.start(
+            Binary.path("secure-signalsd"), ["--config", example],
+            environment: environment.merging(["JOURNAL_STREAM": "\(file.st_dev):\(file.st_ino)"]) { $1 },
+            standardOutput: .file(logPath), standardError: .file(logPath))
         let client = DaemonClient(socketPath: directory.path("run/secure-signals.sock"))
         let health = try await eventually { try? await client.health() }
         #expect(health.status == "ok")
@@ -420,10 +415,8 @@ struct DaemonTests {
         }
         let unready = adapters.filter { $0.state.rawValue != "ready" }.map { "\($0.name): \($0.description)" }
         #expect(unready.isEmpty, "\(unready)")
-        kill(process.processIdentifier, SIGTERM)
-        // Waited for without blocking a thread of the tests' shared pool.
-        _ = try await eventually(timeout: .seconds(20)) { process.isRunning ? nil : true }
-        #expect(process.terminationStatus == 0)
+        process.send(SIGTERM)
+        #expect(await process.exit(within: .seconds(60)) == .exited(0))
         let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("<5>secure-signalsd: ") && $0.hasSuffix(" listening") }, "\(lines)")
         #expect(lines.allSatisfy { $0.range(of: #"^<[2-7]>"#, options: .regularExpression) != nil }, "\(lines)")
@@ -568,25 +561,19 @@ struct DaemonTests {
 
     @Test func theEmbeddedDefaultRunsWithNoFlagsAndSaysWhereItListens() async throws {
         let directory = try TemporaryDirectory()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binary.path("secure-signalsd"))
-        process.arguments = []
-        process.currentDirectoryURL = directory.url
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = directory.url.path
         environment["XDG_STATE_HOME"] = directory.path("state")
         environment["NOTIFY_SOCKET"] = nil
-        process.environment = environment
         let log = directory.url.appendingPathComponent("log")
-        try Data().write(to: log)
-        process.standardError = try FileHandle(forWritingTo: log)
-        process.standardOutput = try FileHandle(forWritingTo: log)
-        try process.run()
-        defer { kill(process.processIdentifier, SIGTERM) }
+        let process = try await ChildProcess.start(
+            Binary.path("secure-signalsd"), environment: environment, workingDirectory: directory.url.path,
+            standardOutput: .file(log.path), standardError: .file(log.path))
+        defer { process.send(SIGTERM) }
         let socket = directory.path("secure-signals.sock")
         let client = DaemonClient(socketPath: socket)
         let adapters: [String] =
-            (try? await eventually(timeout: .seconds(15)) { () async -> [String]? in
+            (try? await eventually { () async -> [String]? in
                 let names = (try? await client.adapters().map(\.name)) ?? []
                 return names.isEmpty ? nil : names
             }) ?? []

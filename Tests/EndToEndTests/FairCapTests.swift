@@ -14,9 +14,9 @@ import Testing
 @Suite(.serialized)
 struct FairCapTests {
     /// Opens `count` connections to `socket`, asks health on each, prints the status each got
-    /// (`no-answer` when none came), then holds them until its standard input closes.
+    /// (`no-answer` when none came), then holds them until it is killed.
     static let holder = """
-        import socket, sys
+        import signal, socket, sys
         path, count = sys.argv[1], int(sys.argv[2])
         held, codes = [], []
         for _ in range(count):
@@ -33,7 +33,7 @@ struct FairCapTests {
             codes.append(answer.split(b" ")[1].decode() if answer.count(b" ") else "no-answer")
             held.append(s)
         print(" ".join(codes), flush=True)
-        sys.stdin.read()
+        signal.pause()
         """
 
     /// Root (CI is), setpriv and python3: what starting apps under other uids takes.
@@ -60,32 +60,34 @@ struct FairCapTests {
     static func isRefusal(_ code: String) -> Bool { code == "503" || code == "no-answer" }
 
     /// A holder under `uid`, its answers read once it holds them.
-    final class Holder: @unchecked Sendable {
-        let process = Process()
-        let input = Pipe()
-        let output = Pipe()
+    final class Holder: Sendable {
+        let scratch: TemporaryDirectory
+        let process: ChildProcess
 
-        init(uid: Int, socket: String, count: Int) throws {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = [
-                "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/usr/bin/python3", "-c", FairCapTests.holder,
-                socket, "\(count)",
-            ]
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
+        init(uid: Int, socket: String, count: Int) async throws {
+            scratch = try TemporaryDirectory()
+            process = try await ChildProcess.start(
+                "/usr/bin/setpriv",
+                [
+                    "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/usr/bin/python3", "-c",
+                    FairCapTests.holder, socket, "\(count)",
+                ], standardOutput: .file(scratch.path("codes")))
         }
 
         /// The statuses it got, once it has them all.
         func codes() async -> [String] {
-            let handle = output.fileHandleForReading
-            let line = await Task.detached { handle.availableData }.value
-            return String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+            let line =
+                (try? await eventually(timeout: .seconds(30)) { () -> String? in
+                    let written = String(
+                        decoding: FileManager.default.contents(atPath: scratch.path("codes")) ?? Data(), as: UTF8.self)
+                    return written.hasSuffix("\n") ? written : nil
+                }) ?? ""
+            return line.split(whereSeparator: \.isWhitespace).map(String.init)
         }
 
+        /// Closes its connections: it is killed.
         func release() {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            process.send(SIGKILL)
         }
     }
 
@@ -98,7 +100,7 @@ struct FairCapTests {
         for uid in uids {
             // The default caps: 256 in all, 32 per app. Each app gets its 32, and its 33rd is
             // refused: its cap, not the total.
-            let holder = try Holder(uid: uid, socket: daemon.socketPath, count: 33)
+            let holder = try await Holder(uid: uid, socket: daemon.socketPath, count: 33)
             holders.append(holder)
             let codes = await holder.codes()
             #expect(codes.prefix(32) == Array(repeating: "200", count: 32)[...], "uid \(uid): \(codes)")
@@ -125,12 +127,12 @@ struct FairCapTests {
         defer { for holder in holders { holder.release() } }
         var admitted = 0
         for uid in uids {
-            let holder = try Holder(uid: uid, socket: daemon.socketPath, count: 4)
+            let holder = try await Holder(uid: uid, socket: daemon.socketPath, count: 4)
             holders.append(holder)
             admitted += await holder.codes().filter { $0 == "200" }.count
         }
         #expect(admitted == 15, "16 in all, one kept")
-        let fifth = try Holder(uid: 65_534, socket: daemon.socketPath, count: 1)
+        let fifth = try await Holder(uid: 65_534, socket: daemon.socketPath, count: 1)
         holders.append(fifth)
         let codes = await fifth.codes()
         #expect(codes.count == 1 && Self.isRefusal(codes[0]), "another app finds the total reached: \(codes)")

@@ -9,15 +9,12 @@ struct FootprintBenchTests {
     @Test func processMemoryCountsWhatAnotherProcessWrites() async throws {
         // A child that writes 64 MiB and waits: its memory is what it wrote, whatever the
         // tests running beside this one allocate or free.
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        child.arguments = ["python3", "-c", "import sys, time; b = b'x' * (64 << 20); time.sleep(30)"]
-        try child.run()
-        defer { child.terminate() }
+        let child = try await ChildProcess.start(
+            "/usr/bin/env", ["python3", "-c", "import sys, time; b = b'x' * (64 << 20); time.sleep(30)"])
         let seen = try? await eventually(timeout: .seconds(10)) {
-            ProcessMemory.of(child.processIdentifier).flatMap { $0.privateDirtyBytes >= 64 << 20 ? $0 : nil }
+            ProcessMemory.of(child.pid).flatMap { $0.privateDirtyBytes >= 64 << 20 ? $0 : nil }
         }
-        let memory = try #require(seen ?? ProcessMemory.of(child.processIdentifier))
+        let memory = try #require(seen ?? ProcessMemory.of(child.pid))
         #expect(memory.privateDirtyBytes >= 64 << 20, "\(memory)")
         #expect(
             memory.proportionalBytes >= memory.privateDirtyBytes && memory.residentBytes >= memory.proportionalBytes)
@@ -28,36 +25,33 @@ struct FootprintBenchTests {
     @Test func theCPUTimeReadFromProcIsWhatAnotherProcessBurned() async throws {
         // A child that spends 0.6 s of CPU in user and system time (stat(2) in a loop), says
         // what its own times(2) counts, then sleeps: /proc says the same, user and system both.
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        child.arguments = [
-            "python3", "-c",
-            """
-            import os, time
-            t = time.process_time()
-            while time.process_time() - t < 0.6: os.stat("/")
-            c = os.times()
-            print(c.user, c.system, flush=True)
-            time.sleep(30)
-            """,
-        ]
-        let output = Pipe()
-        child.standardOutput = output
-        try child.run()
-        defer { child.terminate() }
-        // Until the child has printed its whole line (it then sleeps, its pipe still open).
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let more = output.fileHandleForReading.availableData
-            if more.isEmpty { break }
-            line += more
-        }
+        let scratch = try TemporaryDirectory()
+        let output = scratch.path("times")
+        let child = try await ChildProcess.start(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import os, time
+                t = time.process_time()
+                while time.process_time() - t < 0.6: os.stat("/")
+                c = os.times()
+                print(c.user, c.system, flush=True)
+                time.sleep(30)
+                """,
+            ], standardOutput: .file(output))
+        // Until the child has printed its whole line (it then sleeps).
+        let line =
+            (try? await eventually(timeout: .seconds(20)) { () -> Data? in
+                let written = FileManager.default.contents(atPath: output) ?? Data()
+                return written.contains(UInt8(ascii: "\n")) ? written : nil
+            }) ?? Data()
         let times = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap {
             Double($0)
         }
         try #require(times.count == 2, "the child said \"\(String(decoding: line, as: UTF8.self))\"")
         #expect(times[1] >= 0.05, "the child spent system time too: \(times)")
-        let cpu = try #require(ProcessFootprint.of(child.processIdentifier)?.cpuSeconds)
+        let cpu = try #require(ProcessFootprint.of(child.pid)?.cpuSeconds)
         // Both count clock ticks; the child may run a tick more between its print and its sleep.
         #expect(abs(cpu - (times[0] + times[1])) <= 0.03, "\(cpu) s against the child's own \(times)")
         #expect(ProcessFootprint.of(-1) == nil)

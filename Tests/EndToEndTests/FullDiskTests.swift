@@ -1,3 +1,4 @@
+import Bench
 import Client
 import Foundation
 import SharedTypes
@@ -45,12 +46,9 @@ struct FullDiskTests: MediationScenario {
     }
 
     /// The same, from a `defer` (which cannot await): a failed check must not leave it mounted.
+    /// The system call itself, as `umount -l` makes it: no program to wait for.
     static func unmountNow(_ path: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/umount")
-        process.arguments = ["-l", path]
-        try? process.run()
-        process.waitUntilExit()
+        _ = umount2(path, Int32(MNT_DETACH))
     }
 
     /// Writes zeroes to `path` until the file system has no room left.
@@ -135,7 +133,7 @@ struct FullDiskTests: MediationScenario {
 
         // Space returns: the daemon finds out by itself, and serves again.
         try FileManager.default.removeItem(atPath: filler)
-        _ = try await eventually(timeout: .seconds(15)) { try await client.health().status == "ok" ? true : nil }
+        _ = try await eventually { try await client.health().status == "ok" ? true : nil }
         #expect(try await load().status == 200)
         #expect(try await client.request(.PUT, "/v1/privacy", json: privacy).status == 200)
         // Every auction run kept its ad and owes one win notice: the load that met the failure
@@ -169,7 +167,7 @@ struct FullDiskTests: MediationScenario {
         #expect(check.status == 78)
         #expect(check.stderr.contains("state.sqlite is empty (0 bytes)"), "\(check.stderr)")
         #expect(check.stderr.split(separator: "\n").count == 1)
-        let start = try RunningDaemon(config: config)
+        let start = try await RunningDaemon(config: config)
         #expect(await start.waitForExit() == 78)
         #expect(start.log.contains("is empty (0 bytes)"))
         #expect((try FileManager.default.attributesOfItem(atPath: state + "/state.sqlite")[.size] as? Int) == 0)
@@ -182,14 +180,15 @@ struct FullDiskTests: MediationScenario {
         made.send(SIGTERM)
         #expect(await made.waitForExit() == 0)
         try #require(try await Binary.runProgram("/usr/bin/chattr", ["+i", path]).status == 0)
-        defer {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-            process.arguments = ["-i", path]
-            try? process.run()
-            process.waitUntilExit()
+        // Made mutable again whatever the check does (a `defer` cannot await the program).
+        let refused: Binary.Result
+        do {
+            refused = try await Binary.run("secure-signalsd", ["--config", file, "--check-config"])
+        } catch {
+            _ = try? await Binary.runProgram("/usr/bin/chattr", ["-i", path])
+            throw error
         }
-        let refused = try await Binary.run("secure-signalsd", ["--config", file, "--check-config"])
+        _ = try await Binary.runProgram("/usr/bin/chattr", ["-i", path])
         #expect(refused.status == 78)
         #expect(
             refused.stderr.contains("cannot be opened for writing: the file is not writable by this user"),

@@ -1,3 +1,4 @@
+import Bench
 import Client
 import Foundation
 import TestSupport
@@ -31,7 +32,7 @@ struct PowerCutTests: MediationScenario {
         let scratch: TemporaryDirectory
         let backing: String
         let mountpoint: String
-        private var process: Process?
+        private var process: ChildProcess?
 
         init() throws {
             scratch = try TemporaryDirectory()
@@ -45,14 +46,9 @@ struct PowerCutTests: MediationScenario {
 
         /// Mounts it and waits until the kernel shows the mount.
         func mount() async throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = [Self.tool, backing, mountpoint]
-            process.environment = ["PYTHONPATH": scratch.path("shim"), "PATH": "/usr/bin:/bin"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            self.process = process
+            process = try await ChildProcess.start(
+                "/usr/bin/python3", [Self.tool, backing, mountpoint],
+                environment: ["PYTHONPATH": scratch.path("shim"), "PATH": "/usr/bin:/bin"])
             _ = try await eventually {
                 ((try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? "").contains(" \(self.mountpoint) ")
                     ? true : nil
@@ -61,14 +57,11 @@ struct PowerCutTests: MediationScenario {
 
         /// The power cut: the file system dies with its unsynced writes; then it is unmounted.
         func cut() async {
-            if let process { kill(process.processIdentifier, SIGKILL) }
+            process?.send(SIGKILL)
             _ = try? await Binary.runProgram("/bin/umount", ["-l", mountpoint])
             process = nil
         }
 
-        deinit {
-            if let process { kill(process.processIdentifier, SIGKILL) }
-        }
     }
 
     static func config(_ server: FakeAdServer, state: String) -> [String: Any] {

@@ -17,7 +17,7 @@ final class RunningDaemon: @unchecked Sendable {
     let directory: TemporaryDirectory
     let socketPath: String
     let configPath: String
-    let process = Process()
+    let process: ChildProcess
     let logURL: URL
     let client: DaemonClient
 
@@ -26,7 +26,7 @@ final class RunningDaemon: @unchecked Sendable {
     init(
         config: [String: Any], binary: String = "secure-signalsd-testbed", arguments: [String] = [],
         environment: [String: String] = [:], launcher: [String] = [], logLevel: String? = "debug"
-    ) throws {
+    ) async throws {
         directory = try TemporaryDirectory()
         socketPath = directory.path("daemon.sock")
         configPath = directory.path("daemon.json")
@@ -41,17 +41,14 @@ final class RunningDaemon: @unchecked Sendable {
         client = DaemonClient(socketPath: socketPath)
 
         try Data().write(to: logURL)
-        let log = try FileHandle(forWritingTo: logURL)
         let command =
             [Binary.path(binary), "--config", configPath] + (logLevel.map { ["--log-level", $0] } ?? []) + arguments
-        process.executableURL = URL(fileURLWithPath: launcher.first ?? command[0])
-        process.arguments = Array((launcher + command).dropFirst())
+        let line = launcher + command
         var env = ProcessInfo.processInfo.environment
         for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_PID", "LISTEN_FDS"] { env[key] = nil }
-        process.environment = env.merging(environment) { $1 }
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
+        process = try await ChildProcess.start(
+            line[0], Array(line.dropFirst()), environment: env.merging(environment) { $1 },
+            standardOutput: .file(logURL.path), standardError: .file(logURL.path))
     }
 
     /// Starts the daemon and waits until it serves (see `init`).
@@ -59,7 +56,7 @@ final class RunningDaemon: @unchecked Sendable {
         config: [String: Any], binary: String = "secure-signalsd-testbed", arguments: [String] = [],
         environment: [String: String] = [:], launcher: [String] = [], logLevel: String? = "debug"
     ) async throws -> RunningDaemon {
-        let daemon = try RunningDaemon(
+        let daemon = try await RunningDaemon(
             config: config, binary: binary, arguments: arguments, environment: environment, launcher: launcher,
             logLevel: logLevel)
         try await daemon.waitForSocket()
@@ -80,7 +77,7 @@ final class RunningDaemon: @unchecked Sendable {
     }
 
     /// Polls until no adapter is still initializing (each is ready or failed).
-    func waitUntilAdaptersSettle(timeout: Duration = .seconds(15)) async throws {
+    func waitUntilAdaptersSettle(timeout: Duration = .seconds(30)) async throws {
         do {
             _ = try await eventually(timeout: timeout) {
                 let statuses = (try? await client.adapters()) ?? []
@@ -93,46 +90,25 @@ final class RunningDaemon: @unchecked Sendable {
     }
 
     var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
 
-    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+    func send(_ signal: Int32) { process.send(signal) }
 
-    /// The exit status, or nil if it is still running after `timeout`; -1 for a process that
-    /// is gone but whose status another reaper in this test process took (a library that waits
-    /// for any child), which Foundation then never sees.
-    func waitForExit(timeout: Duration = .seconds(30)) async -> Int32? {
-        let pid = process.processIdentifier
-        let reaped = Mutex<Int32?>(nil)
-        let gone = try? await eventually(timeout: timeout) { () -> Bool? in
-            if !process.isRunning { return true }
-            // Exited, and not yet reaped: Foundation's reaper in this busy test process can lag
-            // by tens of seconds behind a child's exit, so the test reaps it and reads its status.
-            if ProcFiles.stat(of: pid)?.state == "Z" {
-                var status: Int32 = 0
-                if waitpid(pid, &status, WNOHANG) == pid {
-                    reaped.withLock { $0 = status & 0x7f == 0 ? (status >> 8) & 0xff : status & 0x7f }
-                    return true
-                }
-            }
-            // Reaped elsewhere: no such process (a zombie is still Foundation's to reap).
-            return kill(pid, 0) == -1 && errno == ESRCH ? true : nil
-        }
-        guard gone != nil else {
+    /// The exit status (the signal's number for a killed one), or nil if it is still running
+    /// after `timeout`.
+    func waitForExit(timeout: Duration = .seconds(60)) async -> Int32? {
+        guard let ended = await process.exit(within: timeout) else {
             // What the test's failure alone does not say: what it logged last.
             FileHandle.standardError.write(
                 Data("daemon \(pid) still running after \(timeout); its log ends:\n\(log.suffix(3000))\n".utf8))
             return nil
         }
-        if let status = reaped.withLock({ $0 }) { return status }
-        // Foundation reaps, then says so: give its bookkeeping a moment before taking the
-        // process for one whose status another reaper took.
-        _ = try? await eventually(timeout: .seconds(5)) { process.isRunning ? nil : true }
-        return process.isRunning ? -1 : process.terminationStatus
+        return ended.status
     }
 
-    /// Kills a daemon the test left running; Foundation reaps it.
+    /// Kills a daemon the test left running.
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
     }
 }
 

@@ -118,6 +118,30 @@ struct ArchitectureTests {
         #expect(sleeps.count <= 12, "\(sleeps.count) sleeps: \(sleeps)")
     }
 
+    /// Programs are started through `ChildProcess` (Bench), never Foundation's `Process`: its
+    /// end of a socket pair leaked into children spawned beside it, so an exit went unseen for
+    /// minutes, and `waitUntilExit` held a thread of the cooperative pool meanwhile (a test run
+    /// on two busy cores stalled whole).
+    @Test func programsAreStartedThroughChildProcess() throws {
+        let root = Self.sources.deletingLastPathComponent()
+        var found: [String] = []
+        let foundationProcess = try Regex(#"(^|[^A-Za-z.])Process\(\)|waitUntilExit|terminationHandler"#)
+        for folder in ["Sources", "Tests"] {
+            let directory = root.appendingPathComponent(folder)
+            let files = try #require(FileManager.default.enumerator(atPath: directory.path)).compactMap {
+                $0 as? String
+            }
+            for file in files where file.hasSuffix(".swift") && !file.hasSuffix("ArchitectureTests.swift") {
+                let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+                for line in text.split(separator: "\n") where line.contains(foundationProcess) {
+                    let code = line.trimmingCharacters(in: .whitespaces)
+                    if !code.hasPrefix("//") { found.append("\(folder)/\(file): \(code)") }
+                }
+            }
+        }
+        #expect(found.isEmpty, "\(found)")
+    }
+
     /// Background work is structured: at most 8 unstructured `Task {` in the sources (work
     /// callers join, what must outlive a cancelled caller, and the primitives that own the
     /// rest), each under a comment, within 4 lines, saying who ends it.

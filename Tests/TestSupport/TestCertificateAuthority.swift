@@ -1,3 +1,4 @@
+import Bench
 import Foundation
 import HummingbirdTLS
 
@@ -47,20 +48,12 @@ public struct TestCertificateAuthority: Sendable {
     /// Runs openssl to its end without blocking a thread: the tests share a cooperative pool as
     /// wide as the machine's cores, and a blocked thread stalls every other test's timers.
     private static func openssl(_ arguments: [String]) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
         let errorsFile = FileManager.default.temporaryDirectory.appendingPathComponent("openssl-\(UUID().uuidString)")
-        try Data().write(to: errorsFile)
         defer { try? FileManager.default.removeItem(at: errorsFile) }
-        process.standardError = try FileHandle(forWritingTo: errorsFile)
-        process.standardOutput = FileHandle.nullDevice
-        let exited = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in exited.continuation.finish() }
-        try process.run()
-        for await _ in exited.stream {}
+        let ended = try await ChildProcess.run(
+            "/usr/bin/openssl", arguments, standardError: .file(errorsFile.path))
         let said = (try? Data(contentsOf: errorsFile)) ?? Data()
-        guard process.terminationStatus == 0 else {
+        guard ended == .exited(0) else {
             throw Failure(
                 description: "openssl \(arguments[0]) failed: \(String(decoding: said, as: UTF8.self))")
         }
