@@ -39,6 +39,8 @@ public final class FakeAdServer: Sendable {
         public var query: String
         public var headers: [String: String]
         public var body: [UInt8]
+        /// The status it was answered (404 where nothing was to be answered).
+        public var status: Int
 
         public var json: [String: Any]? {
             (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
@@ -70,13 +72,14 @@ public final class FakeAdServer: Sendable {
             let body = try await request.body.collect(upTo: 4 << 20)
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName] = field.value }
+            let answer = state.answers.withLock { $0[request.uri.path] ?? $0["*"] }
             state.received.withLock {
                 $0.append(
                     Received(
                         method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
-                        headers: headers, body: Array(buffer: body)))
+                        headers: headers, body: Array(buffer: body), status: answer?.status ?? 404))
             }
-            guard let answer = state.answers.withLock({ $0[request.uri.path] ?? $0["*"] }) else {
+            guard let answer else {
                 return Response(status: .notFound)
             }
             if let delay = answer.delay { try await Task.sleep(for: delay) }
