@@ -267,27 +267,25 @@ struct ExecAdapterTests {
                     extra: ["circuit_breaker": ["failures": 0]]),
                 Self.echo,
             ], deadlines: ["request_timeout_ms": 3000])
-        // Requests of about 330 bytes each: 64 KiB of pipe is full after some 200 of them.
+        // Requests of about 330 bytes each: 64 KiB of pipe is full after some 200 of them. Each is
+        // answered by the echo program, and ended for the deaf one by its own 20 ms timeout, not
+        // by the request's 3 s: nothing waits on the full pipe (which timeout ended the wait is
+        // what is asserted, not how long it took on a busy machine).
         let padding = String(repeating: "p", count: 240)
-        let clock = ContinuousClock()
-        let slowest = try await withThrowingTaskGroup(of: Duration.self) { group in
+        try await withThrowingTaskGroup(of: Void.self) { group in
             for lane in 0..<4 {
                 group.addTask {
-                    var slowest = Duration.zero
                     for index in 0..<100 {
-                        let start = clock.now
                         let result = try await daemon.client.collect(requestID: "\(padding)-\(lane)-\(index)")
-                        slowest = max(slowest, clock.now - start)
                         guard result.signals.map(\.adapter) == ["test-echo"],
-                            result.errors.map(\.code) == [.timeout]
+                            result.errors.map(\.code) == [.timeout],
+                            result.errors.first?.message == "no answer within 20.0 ms"
                         else { throw DaemonFailure("request \(lane)-\(index): \(result)") }
                     }
-                    return slowest
                 }
             }
-            return try await group.reduce(Duration.zero) { max($0, $1) }
+            try await group.waitForAll()
         }
-        #expect(slowest < .milliseconds(1500), "each request costs the deaf program's 20 ms timeout")
         #expect(try await daemon.client.health().status == "ok")
         let status = try #require(try await daemon.client.adapters().first { $0.name == "deaf" })
         #expect(status.program?.state == .running)

@@ -305,12 +305,12 @@ struct TrackerQueueTests {
             server, clock: clock, settings: .init(concurrency: 1, retryDelay: .seconds(1)), metrics: metrics)
         queue.enqueue(dead, kind: .impression)
         try await queue.committed()
-        try await waitUntil(timeout: .seconds(10)) { Self.count(metrics, "impression", "retried") == 20 }
+        try await waitUntil { Self.count(metrics, "impression", "retried") == 20 }
         clock.advance(by: .seconds(1))
         try await waitUntil { server.tries.count > 20 }
         queue.enqueue(["http://t/ok"], kind: .click)
         try await queue.committed()
-        try await waitUntil(timeout: .seconds(10)) { server.count("http://t/ok") == 1 }
+        try await waitUntil { server.count("http://t/ok") == 1 }
         // At most twice the one slot of retries were in hand when it came.
         let ahead = try #require(server.tries.firstIndex(of: "http://t/ok")) - 20
         #expect(ahead <= 4, "\(ahead) retries went first")

@@ -57,7 +57,7 @@ struct RecipientKeyRouteTests {
     static func bidder(_ client: DaemonClient, when condition: @escaping (RecipientStatus) -> Bool)
         async throws -> RecipientStatus
     {
-        try await eventually(timeout: .seconds(10)) {
+        try await eventually {
             try await client.recipients().first { $0.name == "bidder" && condition($0) }
         }
     }
@@ -232,7 +232,7 @@ struct RecipientKeyRouteTests {
             // The URL answers again: the next retry (at most 30 minutes on) takes it. (A retry
             // under way when the clock moves sets its next from then: move it until one lands.)
             Self.serve(keys, on: server, headers: ["Cache-Control": "max-age=86400"])
-            _ = try await eventually(timeout: .seconds(10)) {
+            _ = try await eventually {
                 daemon.application.clock.advance(by: .seconds(1800))
                 return try await client.recipients().first { $0.name == "bidder" && $0.state == .fresh }
             }
