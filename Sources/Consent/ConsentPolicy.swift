@@ -5,12 +5,14 @@ import SharedTypes
 /// - No state set: only what needs nothing runs.
 /// - `limit_ad_tracking` denies every identifier.
 /// - Where the GDPR applies (`gdpr_applies`): the TC string (`tcf_consent`, else GPP's
-///   `tcfeuv2`) must be there and of policy version `minimumTCFPolicyVersion` or later; each
-///   purpose needs consent, or a legitimate interest where declared and allowed (never 1 or
-///   3-6), with the vendor's own consent or legitimate interest alike; an identifier needs
-///   purpose 1 whatever it declares; publisher restrictions apply; each special feature needs
-///   its opt-in. Purpose-one treatment is not read: without purpose 1 consent, what needs it is
-///   denied.
+///   `tcfeuv2`) must be there, of policy version `minimumTCFPolicyVersion` or later and last
+///   updated at most `privacy.max_consent_age_days` before `now`; a vendor absent from its
+///   DisclosedVendors segment (when it has one) has no basis at all (TCF v2.3); each purpose
+///   needs consent, or a legitimate interest where declared and allowed (never 1 or 3-6), with
+///   the vendor's own consent or legitimate interest alike; an identifier needs purpose 1
+///   whatever it declares; publisher restrictions apply; each special feature needs its
+///   opt-in. Purpose-one treatment is not read: without purpose 1 consent, what needs it is
+///   denied. A declared Google ATP id needs that provider's consent in `addtl_consent`.
 /// - In the US: an opt-out of sale, sharing or targeted advertising, GPC, or the MSPA rules
 ///   Prebid applies, in any applicable US section of the GPP string (or `us_privacy` opted out
 ///   of sale), denies identifiers and personalised ads; so does the device's GPC signal (`gpc`).
@@ -19,34 +21,49 @@ import SharedTypes
 public struct ConsentPolicy: Sendable {
     public let state: PrivacyState?
     public let decoded: DecodedConsent
-    public let minimumTCFPolicyVersion: Int
+    /// `privacy`'s rules: the minimum TCF policy version and the longest age of consent.
+    public let settings: PrivacySettings
+    /// When the decisions are made (epoch ms, the daemon's wall clock): a TC string's age is
+    /// judged by it. `at(_:)` judges the same state at another time.
+    public private(set) var now: Int64
     /// Why the US rules deny identifiers, when they do.
     public let usOptOut: String?
 
     /// No privacy state at all: only what needs nothing runs.
-    public static let unset = ConsentPolicy(
-        state: nil, decoded: DecodedConsent(), minimumTCFPolicyVersion: defaultMinimumTCFPolicyVersion)
+    public static let unset = ConsentPolicy(state: nil, decoded: DecodedConsent(), settings: PrivacySettings(), at: 0)
 
     /// `privacy.min_tcf_policy_version`'s default: 4, TCF v2.2.
     public static let defaultMinimumTCFPolicyVersion = 4
 
-    /// The decisions of `state`, its strings decoded; throws for a string that cannot be.
-    public init(_ state: PrivacyState?, minimumTCFPolicyVersion: Int = defaultMinimumTCFPolicyVersion)
+    /// The decisions of `state` at `now`, its strings decoded and checked (`TCFRules`); throws
+    /// for a string that cannot be decoded or breaks a rule.
+    public init(_ state: PrivacyState?, settings: PrivacySettings = PrivacySettings(), at now: Int64)
         throws(ConsentStringError)
     {
-        let decoded = try state.map { (state) throws(ConsentStringError) in try DecodedConsent(state) }
-        self.init(state: state, decoded: decoded ?? DecodedConsent(), minimumTCFPolicyVersion: minimumTCFPolicyVersion)
+        let decoded = try state.map { (state) throws(ConsentStringError) in try DecodedConsent(state, at: now) }
+        self.init(state: state, decoded: decoded ?? DecodedConsent(), settings: settings, at: now)
     }
 
-    public init(state: PrivacyState?, decoded: DecodedConsent, minimumTCFPolicyVersion: Int) {
+    public init(state: PrivacyState?, decoded: DecodedConsent, settings: PrivacySettings, at now: Int64) {
         self.state = state
         self.decoded = decoded
-        self.minimumTCFPolicyVersion = minimumTCFPolicyVersion
+        self.settings = settings
+        self.now = now
         usOptOut =
             state?.gpc == true
             ? "GPC: the user sent a Global Privacy Control signal"
             : USPrivacyRules.optOut(decoded, applicable: state?.gppSid)
     }
+
+    /// The same decisions judged at `now`: what a request at that time is served under.
+    public func at(_ now: Int64) -> ConsentPolicy {
+        var policy = self
+        policy.now = now
+        return policy
+    }
+
+    /// `privacy.min_tcf_policy_version` in force.
+    public var minimumTCFPolicyVersion: Int { settings.minimumTCFPolicyVersion }
 
     public func decide(_ requirement: ConsentRequirement) -> ConsentDecision {
         guard requirement.needsConsent else { return .allowed }
@@ -54,6 +71,11 @@ public struct ConsentPolicy: Sendable {
         if requirement.identifier, state.limitAdTracking { return .denied("the user limits ad tracking") }
         if requirement.identifier, state.coppa == true { return .denied("COPPA: the device is directed to children") }
         if state.gdprApplies == true, let reason = tcfDenial(requirement) { return .denied("TCF: \(reason)") }
+        if state.gdprApplies == true, let provider = requirement.googleATPID,
+            let reason = additionalConsentDenial(provider)
+        {
+            return .denied("Additional Consent: \(reason)")
+        }
         if requirement.identifier, let usOptOut { return .denied(usOptOut) }
         return .allowed
     }
@@ -81,6 +103,14 @@ public struct ConsentPolicy: Sendable {
         guard tcf.policyVersion >= minimumTCFPolicyVersion else {
             return
                 "policy version \(tcf.policyVersion) is below \(minimumTCFPolicyVersion) (privacy.min_tcf_policy_version)"
+        }
+        if let expiry = tcfExpiry, now > expiry {
+            return
+                "the TC string expired: last updated \(TCFRules.day(tcf.lastUpdated)), more than \(settings.maxConsentAgeDays) days ago (privacy.max_consent_age_days)"
+        }
+        // TCF v2.3: a vendor not disclosed to the user has neither consent nor a legitimate interest.
+        if let vendor = requirement.vendorID, let disclosed = tcf.disclosedVendors, !disclosed.contains(vendor) {
+            return "vendor \(vendor) was not disclosed to the user (DisclosedVendors)"
         }
         for feature in requirement.specialFeatures.sorted() where !tcf.specialFeatureOptins.contains(feature) {
             return "no opt-in for special feature \(feature)"

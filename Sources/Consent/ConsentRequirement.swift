@@ -2,8 +2,8 @@ import SharedTypes
 
 /// What an adapter or ad network needs from the user's consent before it may run: its vendor id
 /// in the IAB's Global Vendor List, the TCF purposes it needs consent for, those for which a
-/// legitimate interest will do, the special features it needs an opt-in for, and whether it
-/// handles an identifier of the user or device.
+/// legitimate interest will do, the special features it needs an opt-in for, whether it
+/// handles an identifier of the user or device, and its Google Ad Tech Provider id, if any.
 @MemberwiseInit
 public struct ConsentRequirement: Sendable, Equatable {
     public var vendorID: Int?
@@ -14,6 +14,9 @@ public struct ConsentRequirement: Sendable, Equatable {
     public var legitimateInterestPurposes: [Int] = []
     public var specialFeatures: [Int] = []
     public var identifier: Bool = false
+    /// Its id in Google's Ad Tech Providers list: where the GDPR applies, it needs that
+    /// provider's consent in the Additional Consent string (`addtl_consent`).
+    public var googleATPID: Int? = nil
 
     /// Needs nothing: allowed whatever the privacy state, even none.
     public static let none = ConsentRequirement()
@@ -21,6 +24,7 @@ public struct ConsentRequirement: Sendable, Equatable {
     /// Whether it asks anything of the privacy state.
     public var needsConsent: Bool {
         identifier || !purposes.isEmpty || !legitimateInterestPurposes.isEmpty || !specialFeatures.isEmpty
+            || googleATPID != nil
     }
 }
 

@@ -1,11 +1,13 @@
-/// Why a consent string was refused: which string (`tcf_consent`, `gpp`, `us_privacy`), which
-/// section or segment of it, and what was wrong, e.g. "gpp: section usnat: ends at bit 60,
-/// needs 66". The message never repeats the string itself: consent strings stay out of logs.
+/// Why a consent string was refused: which string (`tcf_consent`, `gpp`, `us_privacy`,
+/// `addtl_consent`), which section or segment of it, and what was wrong, e.g. "gpp: section
+/// usnat: ends at bit 60, needs 66". The message never repeats the string itself: consent
+/// strings stay out of logs.
 public struct ConsentStringError: Error, Equatable, CustomStringConvertible {
     public enum Source: String, Sendable {
         case tcfConsent = "tcf_consent"
         case gpp
         case usPrivacy = "us_privacy"
+        case addtlConsent = "addtl_consent"
     }
 
     public var source: Source

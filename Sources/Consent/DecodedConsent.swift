@@ -7,21 +7,26 @@ public struct DecodedConsent: Sendable, Equatable {
     public var tcf: TCString?
     public var gpp: GPPString?
     public var usPrivacy: USPrivacyString?
+    public var addtlConsent: AdditionalConsentString? = nil
 
     /// Decodes every string `state` has; the first that cannot be decoded is the error.
     public init(_ state: PrivacyState) throws(ConsentStringError) {
         tcf = try state.tcfConsent.map { (text) throws(ConsentStringError) in try TCString.decode(text) }
         gpp = try state.gpp.map { (text) throws(ConsentStringError) in try GPPString.decode(text) }
         usPrivacy = try state.usPrivacy.map { (text) throws(ConsentStringError) in try USPrivacyString.decode(text) }
+        addtlConsent = try state.addtlConsent.map { (text) throws(ConsentStringError) in
+            try AdditionalConsentString.decode(text)
+        }
     }
 
-    /// `{"tcf": {...}, "gpp": {"section_ids": [...], "sections": {...}}, "us_privacy": {...}}`,
-    /// absent parts omitted.
+    /// `{"tcf": {...}, "gpp": {"section_ids": [...], "sections": {...}}, "us_privacy": {...},
+    /// "addtl_consent": {...}}`, absent parts omitted.
     public var json: JSONValue {
         var object: [String: JSONValue] = [:]
         if let tcf { object["tcf"] = tcf.json }
         if let gpp { object["gpp"] = gpp.json }
         if let usPrivacy { object["us_privacy"] = .object(usPrivacy.json) }
+        if let addtlConsent { object["addtl_consent"] = addtlConsent.json }
         return .object(object)
     }
 }

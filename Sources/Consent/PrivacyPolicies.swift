@@ -18,21 +18,22 @@ public struct PrivacyPolicies: Sendable {
     /// No state anywhere: no consent.
     public static let unset = PrivacyPolicies(standing: .unset)
 
-    /// The policy app `id` is served under (nil: the standing one).
-    public func policy(for id: String?) -> ConsentPolicy {
-        id.flatMap { apps[$0] } ?? standing
+    /// The policy app `id` is served under (nil: the standing one), judged at `now` (epoch ms,
+    /// the asker's wall clock): a TC string's age depends on it.
+    public func policy(for id: String?, at now: Int64) -> ConsentPolicy {
+        (id.flatMap { apps[$0] } ?? standing).at(now)
     }
 
-    /// Whether app `id`'s decisions differ between `self` and `other`.
-    public func changed(for id: String?, from other: PrivacyPolicies) -> Bool {
-        !policy(for: id).decidesAlike(other.policy(for: id))
+    /// Whether app `id`'s decisions at `now` differ between `self` and `other`.
+    public func changed(for id: String?, from other: PrivacyPolicies, at now: Int64) -> Bool {
+        !policy(for: id, at: now).decidesAlike(other.policy(for: id, at: now))
     }
 }
 
 extension ConsentPolicy {
-    /// Whether `other` is made of the same state under the same minimum policy version: then
-    /// both decide everything alike.
+    /// Whether `other` is made of the same state under the same settings, its TC string expired
+    /// alike: then both decide everything alike.
     public func decidesAlike(_ other: ConsentPolicy) -> Bool {
-        state == other.state && minimumTCFPolicyVersion == other.minimumTCFPolicyVersion
+        state == other.state && settings == other.settings && tcfExpired == other.tcfExpired
     }
 }

@@ -66,8 +66,9 @@ struct DaemonApplication: Sendable {
             metrics: metrics.factory, maxStoredAds: configuration.limits.maxStoredAds)
         self.state = DaemonState(
             collector: collector, ads: ads, access: configuration.access, warnings: configuration.warnings,
-            minimumTCFPolicyVersion: configuration.minimumTCFPolicyVersion, stateHealth: database.health,
-            privacyRecords: SQLitePrivacyRecords(database, clock: WallClock(clock: clock)), logger: logger)
+            privacy: configuration.privacy, stateHealth: database.health,
+            privacyRecords: SQLitePrivacyRecords(database, clock: WallClock(clock: clock)), clock: clock,
+            logger: logger)
         self.database = database
         for warning in configuration.warnings { logger.warning("\(warning)") }
         self.clock = clock
@@ -198,7 +199,7 @@ struct DaemonApplication: Sendable {
         try await state.ads.reload(units: configuration.mediation.units, networks: configuration.mediation.networks)
         state.access = configuration.access
         state.warnings = configuration.warnings
-        await state.privacy.setMinimumTCFPolicyVersion(configuration.minimumTCFPolicyVersion)
+        await state.privacy.setSettings(configuration.privacy)
         for warning in configuration.warnings { state.logger.warning("\(warning)") }
         if configuration.advertisingID != advertisingID {
             state.logger.notice("the new advertising_id applies at the next start; a reload keeps the running one")

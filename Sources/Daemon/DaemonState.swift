@@ -26,8 +26,9 @@ final class DaemonState: Sendable {
 
     init(
         collector: SignalCollector<AdjustableClock>, ads: AdStore<AdjustableClock>, access: AccessPolicy,
-        warnings: [String] = [], minimumTCFPolicyVersion: Int = ConsentPolicy.defaultMinimumTCFPolicyVersion,
-        stateHealth: StateHealth = StateHealth(), privacyRecords: (any PrivacyRecords)? = nil, logger: Logger
+        warnings: [String] = [], privacy: PrivacySettings = PrivacySettings(),
+        stateHealth: StateHealth = StateHealth(), privacyRecords: (any PrivacyRecords)? = nil,
+        clock: AdjustableClock, logger: Logger
     ) {
         self.stateHealth = stateHealth
         self.collector = collector
@@ -35,8 +36,8 @@ final class DaemonState: Sendable {
         self.currentAccess = Mutex(access)
         self.currentWarnings = Mutex(warnings)
         self.privacy = PrivacyKeeper(
-            collector: collector, ads: ads, minimumTCFPolicyVersion: minimumTCFPolicyVersion, records: privacyRecords,
-            logger: logger)
+            collector: collector, ads: ads, settings: privacy, records: privacyRecords,
+            clock: WallClock(clock: clock), logger: logger)
         self.logger = logger
     }
 

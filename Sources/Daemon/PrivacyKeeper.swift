@@ -8,8 +8,10 @@ import Timing
 /// The privacy states, the device's and each app's own, and the decisions in force for every
 /// app, changed one change at a time: each is decoded, kept durably (`records`), judged and
 /// handed to the collector and the ad store before the next begins, so both always hold the
-/// same decisions, and a reload's new minimum policy version re-judges the states last put in
-/// force, never older ones.
+/// same decisions, and a reload's new `privacy` settings re-judge the states last put in force,
+/// never older ones. A state is checked at the daemon's wall time (`clock`): a TC string dated
+/// more than a day ahead is refused; its age is judged by the collector and the store at each
+/// request, on the same clock.
 actor PrivacyKeeper {
     /// Why a change was not made: the state in force stays.
     enum ChangeFailure: Error {
@@ -24,7 +26,9 @@ actor PrivacyKeeper {
     /// Where the states are kept across restarts; nil keeps them in memory alone.
     private let records: (any PrivacyRecords)?
     private let logger: Logger
-    private var minimumTCFPolicyVersion: Int
+    private var settings: PrivacySettings
+    /// The daemon's wall clock: what a string's dates are judged by.
+    private let clock: any EpochClock
     /// The device's state (the platform's), and each app's own, by app id.
     private(set) var device: PrivacyState?
     private(set) var apps: [String: PrivacyState] = [:]
@@ -34,18 +38,19 @@ actor PrivacyKeeper {
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     init(
-        collector: SignalCollector<AdjustableClock>, ads: AdStore<AdjustableClock>, minimumTCFPolicyVersion: Int,
-        records: (any PrivacyRecords)?, logger: Logger
+        collector: SignalCollector<AdjustableClock>, ads: AdStore<AdjustableClock>, settings: PrivacySettings,
+        records: (any PrivacyRecords)?, clock: any EpochClock, logger: Logger
     ) {
         self.collector = collector
         self.ads = ads
-        self.minimumTCFPolicyVersion = minimumTCFPolicyVersion
+        self.settings = settings
+        self.clock = clock
         self.records = records
         self.logger = logger
     }
 
     /// Puts the kept states in force: at start, before any request. A state that cannot be
-    /// read, or whose strings no longer decode, is left out (its app stands under the device's;
+    /// read, or whose strings no longer decode or pass the rules now, is left out (its app stands under the device's;
     /// without the device's, no consent) and said in the log, never its strings.
     func restore() async {
         guard let records else { return }
@@ -65,7 +70,7 @@ actor PrivacyKeeper {
         }
         func decodable(_ state: PrivacyState, _ scope: PrivacyScope) -> Bool {
             do {
-                _ = try DecodedConsent(state)
+                _ = try DecodedConsent(state, at: clock.nowMilliseconds)
                 return true
             } catch {
                 logger.error(
@@ -95,18 +100,18 @@ actor PrivacyKeeper {
         id.map { apps[$0] } ?? device
     }
 
-    /// The decisions app `id` is served under.
-    func policy(for id: String?) -> ConsentPolicy { policies.policy(for: id) }
+    /// The decisions app `id` is served under now.
+    func policy(for id: String?) -> ConsentPolicy { policies.policy(for: id, at: clock.nowMilliseconds) }
 
     /// Puts `state` in force as app `id`'s own (the device's when `id` is nil); nil removes it.
     /// It is kept durably first: once this returns, it survives a crash and a power cut. A
-    /// string that cannot be decoded, or a state the database does not take, throws, and the
-    /// states in force stay.
+    /// string that cannot be decoded or breaks a rule of `TCFRules` now, or a state the database
+    /// does not take, throws, and the states in force stay.
     func set(_ state: PrivacyState?, for id: String?) async throws(ChangeFailure) {
         // Decoded before its turn: a long string holds no other change up.
         if let state {
             do {
-                _ = try DecodedConsent(state)
+                _ = try DecodedConsent(state, at: clock.nowMilliseconds)
             } catch {
                 throw .invalid(error)
             }
@@ -135,12 +140,13 @@ actor PrivacyKeeper {
         await apply(policies)
     }
 
-    /// A reload's `privacy.min_tcf_policy_version`: the states in force are judged again by it.
-    func setMinimumTCFPolicyVersion(_ version: Int) async {
+    /// A reload's `privacy` (minimum policy version, longest age of consent): the states in
+    /// force are judged again by it.
+    func setSettings(_ settings: PrivacySettings) async {
         await begin()
         defer { end() }
-        guard version != minimumTCFPolicyVersion else { return }
-        minimumTCFPolicyVersion = version
+        guard settings != self.settings else { return }
+        self.settings = settings
         await apply(judged())
     }
 
@@ -150,10 +156,12 @@ actor PrivacyKeeper {
             standing: judge(device), apps: apps.mapValues { judge(PrivacyState.inForce(own: $0, device: device)) })
     }
 
-    /// The decisions of `state`. Its strings were decoded when it was set: decoding them again
-    /// cannot fail, and one that somehow did counts as no consent.
+    /// The decisions of `state`. Its strings were decoded and checked when it was set: only
+    /// decoded again here, which cannot fail (one that somehow did counts as no consent); the
+    /// collector and the store judge it at each request's time.
     private func judge(_ state: PrivacyState?) -> ConsentPolicy {
-        (try? ConsentPolicy(state, minimumTCFPolicyVersion: minimumTCFPolicyVersion)) ?? .unset
+        guard let state, let decoded = try? DecodedConsent(state) else { return .unset }
+        return ConsentPolicy(state: state, decoded: decoded, settings: settings, at: clock.nowMilliseconds)
     }
 
     /// Hands `policies` to the collector and the ad store; they are the ones in force (and

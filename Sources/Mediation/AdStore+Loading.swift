@@ -31,7 +31,9 @@ extension AdStore {
                     ), info: nil, retryAfter: .milliseconds(wait)))
         }
         let key = LoadKey(request)
-        if !request.force, hasReadyAd(key), let id = readyAd[key], let ad = ads[id] {
+        // A ready ad is handed out again only while its app's decisions still load it: its
+        // consent may have expired with time since.
+        if !request.force, hasReadyAd(key), let id = readyAd[key], let ad = ads[id], fits(ad.fill, for: key.app) {
             return .success(ad.snapshot(now: now))
         }
         // A used or gone ad is no longer the unit's ready one: forgotten, so that apps coming
@@ -44,7 +46,7 @@ extension AdStore {
     func startLoad(_ unit: AdUnit, _ request: AdLoadRequest) -> Task<LoadResult, Never> {
         let waterfall = Waterfall(unit: unit, networks: networks, ledger: services.bids, clock: clock)
         let key = LoadKey(request)
-        let policy = policies.policy(for: key.app)
+        let policy = policies.policy(for: key.app, at: wallClock.nowMilliseconds)
         let decisions = LineItemDecisions(policy, units: [unit])
         loadsStarted += 1
         let number = loadsStarted
@@ -73,7 +75,7 @@ extension AdStore {
 
     /// Whether app `id`'s privacy decisions are no longer those of `policy`.
     private func privacyChanged(for id: String?, since policy: ConsentPolicy) -> Bool {
-        !policies.policy(for: id).decidesAlike(policy)
+        !policies.policy(for: id, at: wallClock.nowMilliseconds).decidesAlike(policy)
     }
 
     /// Stores what a load begun under `policy` filled, unless a change of its app's privacy

@@ -190,8 +190,9 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     public func setPrivacy(_ policies: PrivacyPolicies) {
         let old = self.policies
         self.policies = policies
+        let now = wallClock.nowMilliseconds
         let dropped = ads.dropUnused { ad in
-            policies.changed(for: ad.owner?.id, from: old) && !fits(ad.fill, for: ad.owner?.id)
+            policies.changed(for: ad.owner?.id, from: old, at: now) && !fits(ad.fill, for: ad.owner?.id)
         }
         guard dropped > 0 else { return }
         metrics.droppedForPrivacy(dropped)
@@ -201,9 +202,9 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     }
 
     /// Whether `fill` is what a load for app `id` under its privacy state in force could have
-    /// loaded: its line item allowed, in the same serving mode.
+    /// loaded now: its line item allowed, in the same serving mode.
     func fits(_ fill: Waterfall.Fill, for id: String?) -> Bool {
-        let policy = policies.policy(for: id)
+        let policy = policies.policy(for: id, at: wallClock.nowMilliseconds)
         return policy.decide(fill.consent).isAllowed
             && policy.servingMode(vendor: fill.consent.vendorID) == fill.info.servingMode
     }

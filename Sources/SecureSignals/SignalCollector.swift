@@ -18,7 +18,8 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
     }
 
     private let clock: C
-    /// Wall time on `clock`: what a fetched recipient key set's expiry is judged by.
+    /// Wall time on `clock`: what a fetched recipient key set's expiry and a TC string's age
+    /// are judged by.
     private let wall: WallClock<C>
     private let metrics: any MetricsFactory
     private var configuration: CollectorConfiguration
@@ -126,7 +127,9 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
 
     /// Why app `id`'s privacy state denies adapter `name`; nil when it may be asked.
     public func consentDenial(of name: String, for id: String?) -> String? {
-        slots[name].flatMap { policies.policy(for: id).decide($0.configuration.consent).reason }
+        slots[name].flatMap {
+            policies.policy(for: id, at: wall.nowMilliseconds).decide($0.configuration.consent).reason
+        }
     }
 
     /// The configured recipients; their keys are shared with whatever refreshes them.
@@ -214,7 +217,7 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         app: AppIdentity? = nil
     ) async -> CollectionResult {
         let deadline = min(timeout ?? configuration.requestTimeout, configuration.requestTimeout)
-        let policy = policies.policy(for: app?.id)
+        let policy = policies.policy(for: app?.id, at: wall.nowMilliseconds)
         let request = SignalRequest(requestID: requestID, privacy: policy.state, app: app)
         var seen = Set<String>()
         let selected = (selection ?? names).filter { seen.insert($0).inserted }

@@ -7,6 +7,9 @@ public struct PrivacyState: Sendable, Hashable, Codable {
     public var limitAdTracking: Bool
     /// IAB TCF consent string.
     public var tcfConsent: String?
+    /// Google's Additional Consent string (`2~1.35~dv.9.21`): the Google ad technology
+    /// providers outside the IAB's vendor list the user consented to.
+    public var addtlConsent: String? = nil
     /// IAB Global Privacy Platform string and its section ids.
     public var gpp: String?
     public var gppSid: [Int]?

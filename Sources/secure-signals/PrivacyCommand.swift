@@ -58,6 +58,9 @@ struct PrivacyCommand: AsyncParsableCommand {
         @Option(help: "The IAB TCF consent string.")
         var tcfConsent: String?
 
+        @Option(help: "Google's Additional Consent string, e.g. 2~1.35~dv.9.21.")
+        var addtlConsent: String?
+
         @Option(help: "The IAB GPP string.")
         var gpp: String?
 
@@ -84,7 +87,7 @@ struct PrivacyCommand: AsyncParsableCommand {
 
         func run() async throws {
             let state = PrivacyState(
-                limitAdTracking: limitAdTracking, tcfConsent: tcfConsent, gpp: gpp,
+                limitAdTracking: limitAdTracking, tcfConsent: tcfConsent, addtlConsent: addtlConsent, gpp: gpp,
                 gppSid: gppSid.isEmpty ? nil : gppSid,
                 usPrivacy: usPrivacy, gdprApplies: gdprApplies, gpc: gpc, coppa: coppa)
             let body = try WireFormat.encoder().encode(PrivacyBody(privacy: state))
@@ -141,6 +144,7 @@ private func printState(_ reply: DaemonClient.Reply, device: Bool) throws {
     print("gdpr applies       \(state.gdprApplies.map { "\($0)" } ?? "unknown")")
     // Consent strings are the platform's to read: only whether each is set is shown.
     print("tcf consent        \(state.tcfConsent == nil ? "-" : "set")")
+    print("addtl consent      \(state.addtlConsent == nil ? "-" : "set")")
     print("gpp                \(state.gpp == nil ? "-" : "set")\(state.gppSid.map { " (sections \($0))" } ?? "")")
     print("us privacy         \(state.usPrivacy == nil ? "-" : "set")")
     if device {

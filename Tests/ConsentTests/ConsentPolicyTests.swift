@@ -14,7 +14,8 @@ struct ConsentPolicyTests {
         vendorID: 755, purposes: [1], legitimateInterestPurposes: [2, 3], identifier: true)
 
     static func gdpr(_ tc: ConsentStrings.TC?) throws -> ConsentPolicy {
-        try ConsentPolicy(PrivacyState(limitAdTracking: false, tcfConsent: tc?.string, gdprApplies: true))
+        try ConsentPolicy(
+            PrivacyState(limitAdTracking: false, tcfConsent: tc?.string, gdprApplies: true), at: ConsentStrings.now)
     }
 
     static func tc(_ change: (inout ConsentStrings.TC) -> Void) -> ConsentStrings.TC {
@@ -59,7 +60,13 @@ struct ConsentPolicyTests {
             ),
             ("a restriction on another vendor", Self.tc { $0.restrictions = [(1, 0, [756])] }, nil),
             (
-                "policy version 2 (TCF v2.0)", Self.tc { $0.policyVersion = 2 },
+                "policy version 2 (TCF v2.0, made before 2023-10-01)",
+                Self.tc {
+                    $0.policyVersion = 2
+                    ($0.created, $0.lastUpdated) = (
+                        TCFRules.policyVersion4Since - 86_400_000, TCFRules.policyVersion4Since - 86_400_000
+                    )
+                },
                 "TCF: policy version 2 is below 4 (privacy.min_tcf_policy_version)"
             ),
             ("no TC string", nil, "TCF: the GDPR applies and no TC string is set"),
@@ -72,12 +79,14 @@ struct ConsentPolicyTests {
         #expect(
             try Self.gdpr(Self.tc { $0.specialFeatureOptins = [] }).decide(precise).reason
                 == "TCF: no opt-in for special feature 1")
-        let elsewhere = try ConsentPolicy(PrivacyState(limitAdTracking: false, gdprApplies: false))
+        let elsewhere = try ConsentPolicy(PrivacyState(limitAdTracking: false, gdprApplies: false), at: 0)
         #expect(elsewhere.decide(Self.requirement) == .allowed)
         // A stricter minimum, by configuration.
+        var stricter = PrivacySettings()
+        stricter.minimumTCFPolicyVersion = 5
         let strict = try ConsentPolicy(
             PrivacyState(limitAdTracking: false, tcfConsent: Self.tc { _ in }.string, gdprApplies: true),
-            minimumTCFPolicyVersion: 5)
+            settings: stricter, at: ConsentStrings.now)
         #expect(
             strict.decide(Self.requirement).reason
                 == "TCF: policy version 4 is below 5 (privacy.min_tcf_policy_version)")
@@ -134,7 +143,7 @@ struct ConsentPolicyTests {
         // Outside the GDPR, purposes are not read and the US rules deny identifiers only.
         let contextual = ConsentRequirement(vendorID: 755, purposes: [1, 3])
         for (name, state, reason) in cases {
-            let policy = try ConsentPolicy(state)
+            let policy = try ConsentPolicy(state, at: ConsentStrings.now)
             #expect(policy.decide(Self.requirement).reason == reason, "\(name)")
             #expect(policy.decide(contextual) == .allowed, "\(name): not an identifier")
         }
@@ -163,7 +172,9 @@ struct ConsentPolicyTests {
         #expect(try Self.gdpr(storageOnly).servingMode(vendor: 755) == .limited)
         #expect(try Self.gdpr(nothing).servingMode(vendor: 755) == .limited)
         #expect(try Self.gdpr(nil).servingMode(vendor: nil) == .limited)
-        let us = { (state: PrivacyState) throws in try ConsentPolicy(state).servingMode(vendor: nil) }
+        let us = { (state: PrivacyState) throws in
+            try ConsentPolicy(state, at: ConsentStrings.now).servingMode(vendor: nil)
+        }
         #expect(try us(PrivacyState(limitAdTracking: false)) == .personalized)
         #expect(
             try us(PrivacyState(limitAdTracking: false, gpp: ConsentStrings.usnat(["SaleOptOut": 1])))
@@ -173,8 +184,9 @@ struct ConsentPolicyTests {
         // Limited ad tracking lowers personalised ads only: where the GDPR applies and nothing
         // is granted, the mode is limited still.
         let limitedTracking = { (tc: ConsentStrings.TC?) throws in
-            try ConsentPolicy(PrivacyState(limitAdTracking: true, tcfConsent: tc?.string, gdprApplies: true))
-                .servingMode(vendor: 755)
+            try ConsentPolicy(
+                PrivacyState(limitAdTracking: true, tcfConsent: tc?.string, gdprApplies: true), at: ConsentStrings.now
+            ).servingMode(vendor: 755)
         }
         #expect(try limitedTracking(nil) == .limited)
         #expect(try limitedTracking(nothing) == .limited)

@@ -10,6 +10,9 @@ import Testing
 /// `secure-signals collect`, `adapters` and `health`, run as binaries against a daemon.
 @Suite(.serialized)
 struct ClientCommandTests {
+    /// A TC string granting vendor 755 everything: TCF v2.3, made today.
+    static let tcString = ConsentStrings.TC.consentingToEverything(vendor: 755).string
+
     @Test func theCommandsPrintTablesAndJSON() async throws {
         let daemon = try await RunningDaemon.start(
             config: demoConfig(adapters: [
@@ -215,19 +218,22 @@ struct ClientCommandTests {
             "secure-signals",
             [
                 "privacy", "set", "--limit-ad-tracking", "false", "--tcf-consent",
-                "COtybn4PA_zT4KjACBENAPCIAEBAAECAAIAAAAAAAAAA", "--gpp-sid", "2",
+                Self.tcString, "--addtl-consent", "2~1.35~dv.9", "--gpp-sid", "2",
                 "--gdpr-applies",
                 "true",
             ] + socket)
         #expect(set.status == 0, "\(set.stderr)")
-        #expect(set.stdoutText.contains("limit ad tracking  false\ngdpr applies       true\ntcf consent        set\n"))
+        #expect(
+            set.stdoutText.contains(
+                "limit ad tracking  false\ngdpr applies       true\ntcf consent        set\naddtl consent      set\n"))
         let json = try await Binary.run("secure-signals", ["privacy", "get", "--json"] + socket)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])
         let privacy = try #require(object["privacy"] as? [String: Any])
-        #expect(privacy["tcf_consent"] as? String == "COtybn4PA_zT4KjACBENAPCIAEBAAECAAIAAAAAAAAAA")
+        #expect(privacy["tcf_consent"] as? String == Self.tcString)
         #expect(privacy["gpp_sid"] as? [Int] == [2])
         let decoded = try await Binary.run("secure-signals", ["privacy", "decoded"] + socket)
-        #expect(decoded.status == 0 && decoded.stdoutText.contains(#""cmp_id" : 675"#), "\(decoded.stdoutText)")
+        #expect(decoded.status == 0 && decoded.stdoutText.contains(#""cmp_id" : 7"#), "\(decoded.stdoutText)")
+        #expect(decoded.stdoutText.contains(#""consented_providers" : ["#), "\(decoded.stdoutText)")
         let refused = try await Binary.run(
             "secure-signals", ["privacy", "set", "--limit-ad-tracking", "false", "--us-privacy", "1YX"] + socket)
         #expect(

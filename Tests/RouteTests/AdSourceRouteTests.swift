@@ -6,6 +6,9 @@ import Testing
 /// OpenRTB and VAST waterfalls through the routes, in-process, against real local bidders and
 /// ad servers: signals in the bid request, each tracker fired once, rewarded video end to end.
 struct AdSourceRouteTests: MediationScenario {
+    /// A TC string granting vendor 755 everything: TCF v2.3, made today.
+    static let tcString = ConsentStrings.TC.consentingToEverything(vendor: 755).string
+
     static let nativeUnit = "/openrtb/native"
     static let rewardedUnit = "/vast/rewarded"
 
@@ -100,7 +103,7 @@ struct AdSourceRouteTests: MediationScenario {
         try await daemon.run { client in
             let privacy = try JSONSerialization.data(withJSONObject: [
                 "privacy": [
-                    "limit_ad_tracking": false, "tcf_consent": "COtybn4PA_zT4KjACBENAPCIAEBAAECAAIAAAAAAAAAA",
+                    "limit_ad_tracking": false, "tcf_consent": Self.tcString,
                     "gdpr_applies": true,
                 ]
             ])
@@ -120,7 +123,7 @@ struct AdSourceRouteTests: MediationScenario {
             // The bid request: the consent, and the device's signal sealed for the bidder, bound to it.
             let bidRequest = try #require(server.requests("/bid").first?.json)
             let user = try #require(bidRequest["user"] as? [String: Any])
-            #expect(user["consent"] as? String == "COtybn4PA_zT4KjACBENAPCIAEBAAECAAIAAAAAAAAAA")
+            #expect(user["consent"] as? String == Self.tcString)
             #expect((bidRequest["regs"] as? [String: Any])?["gdpr"] as? Int == 1)
             let attached = try #require(((user["ext"] as? [String: Any])?["secure_signals"] as? [[String: Any]])?.first)
             #expect(

@@ -131,8 +131,32 @@ struct ConsentRouteTests: MediationScenario {
                 "TCF: the publisher does not allow vendor 755 purpose 1", "limited"
             ),
             (
-                "TCF v2.0", ["gdpr_applies": true, "tcf_consent": Self.tc { $0.policyVersion = 2 }],
-                "TCF: policy version 2 is below 4 (privacy.min_tcf_policy_version)", "limited"
+                "TCF v2.0, made before 2023-10-01 (valid, below the minimum)",
+                [
+                    "gdpr_applies": true,
+                    "tcf_consent": Self.tc {
+                        $0.policyVersion = 2
+                        $0.created = 1_693_526_400_000  // 2023-09-01
+                        $0.lastUpdated = $0.created
+                    },
+                ], "TCF: policy version 2 is below 4 (privacy.min_tcf_policy_version)", "limited"
+            ),
+            (
+                "TCF v2.3, vendor 755 consented but not disclosed",
+                ["gdpr_applies": true, "tcf_consent": Self.tc { $0.disclosedVendors = [1, 2, 754] }],
+                "TCF: vendor 755 was not disclosed to the user (DisclosedVendors)", "limited"
+            ),
+            (
+                "TCF, last updated 400 days ago",
+                [
+                    "gdpr_applies": true,
+                    "tcf_consent": Self.tc {
+                        $0.lastUpdated = ConsentStrings.today - 400 * 86_400_000
+                        $0.created = $0.lastUpdated
+                    },
+                ],
+                "TCF: the TC string expired: last updated \(ConsentAgeRouteTests.iso(ConsentStrings.today - 400 * 86_400_000)), more than 395 days ago (privacy.max_consent_age_days)",
+                "limited"
             ),
             (
                 "usnat, sale opt-out", ["gpp": ConsentStrings.usnat(["SaleOptOut": 1]), "gpp_sid": [7]],

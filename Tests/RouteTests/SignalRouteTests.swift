@@ -9,6 +9,15 @@ import Testing
 /// The signal half of the socket API, in-process: signals and their envelopes, failures per
 /// adapter, the cache, privacy and resets, every 4xx, metrics.
 struct SignalRouteTests {
+    /// A TC string granting vendor 755 everything: TCF v2.3, made today.
+    static let tcString = ConsentStrings.TC.consentingToEverything(vendor: 755).string
+    /// The same, with IsServiceSpecific 0: refused.
+    static let notServiceSpecific = {
+        var tc = ConsentStrings.TC.consentingToEverything(vendor: 755)
+        tc.isServiceSpecific = false
+        return tc.string
+    }()
+
     static var echo: [String: Any] { ["name": "test-echo", "recipients": ["demo"], "timeout_ms": 1000] }
 
     @Test func envelopesOpenWithTheDemoKeyAndCarryTheRequestAndTheAdapter() async throws {
@@ -96,7 +105,7 @@ struct SignalRouteTests {
             let demo = try DemoRecipient(in: daemon.directory)
             #expect(try await client.collect(requestID: "r").errors.map(\.code.rawValue) == ["consent_missing"])
             let consent = try JSONSerialization.data(withJSONObject: [
-                "privacy": ["limit_ad_tracking": false, "tcf_consent": "COtybn4PA_zT4KjACBENAPCIAEBAAECAAIAAAAAAAAAA"]
+                "privacy": ["limit_ad_tracking": false, "tcf_consent": Self.tcString]
             ])
             #expect(try await client.request(.PUT, "/v1/privacy", json: consent).status == 200)
             let first = try #require(try await client.collect(requestID: "r").signals.first)
@@ -147,7 +156,7 @@ struct SignalRouteTests {
         try await daemon.run { client in
             let valid = try JSONSerialization.data(withJSONObject: [
                 "privacy": [
-                    "limit_ad_tracking": false, "tcf_consent": "COtybn4PA_zT4KjACBENAPCIAEBAAECAAIAAAAAAAAAA",
+                    "limit_ad_tracking": false, "tcf_consent": Self.tcString,
                     "us_privacy": "1YNN", "gpp": "DBABLA~BVQqAAAACg", "gpp_sid": [7],
                 ]
             ])
@@ -159,6 +168,11 @@ struct SignalRouteTests {
                     "tcf_consent: is a TCF v1 string; only TCF v2 is supported"
                 ),
                 (["us_privacy": "1YX"], "us_privacy: has 3 characters, needs 4"),
+                (
+                    ["tcf_consent": Self.notServiceSpecific],
+                    "tcf_consent: IsServiceSpecific is 0; a TC string must be service-specific (TCF v2: it must always be 1)"
+                ),
+                (["addtl_consent": "2~1.35"], "addtl_consent: a version 2 string has 3 parts (2~ids~dv.ids), not 2"),
             ] {
                 var body = privacy as [String: Any]
                 body["limit_ad_tracking"] = false
@@ -170,8 +184,9 @@ struct SignalRouteTests {
             let kept = try await client.request(.GET, "/v1/privacy/decoded")
             let decoded = try #require(try JSONSerialization.jsonObject(with: kept.body) as? [String: Any])
             let tcf = try #require(decoded["tcf"] as? [String: Any])
-            #expect(tcf["cmp_id"] as? Int == 675 && tcf["created"] as? Int == 1_580_058_060_000)
-            #expect(tcf["purpose_consents"] as? [Int] == [2, 10] && tcf["consent_language"] as? String == "EN")
+            #expect(tcf["cmp_id"] as? Int == 7 && tcf["created"] as? Int == Int(ConsentStrings.today))
+            #expect(tcf["purpose_consents"] as? [Int] == Array(1...11) && tcf["consent_language"] as? String == "EN")
+            #expect(tcf["disclosed_vendors"] as? [Int] == [755])
             #expect((decoded["us_privacy"] as? [String: Any])?["OptOutSale"] as? String == "N")
             let gpp = try #require(decoded["gpp"] as? [String: Any])
             #expect(gpp["section_ids"] as? [Int] == [7])

@@ -131,7 +131,8 @@ struct CollectorTests {
         #expect(try payload(second).requestID == "two")  // ... bound to the new request
 
         // A new privacy state drops the cache.
-        await collector.setPrivacy(PrivacyPolicies(standing: try ConsentPolicy(PrivacyState(limitAdTracking: true))))
+        await collector.setPrivacy(
+            PrivacyPolicies(standing: try ConsentPolicy(PrivacyState(limitAdTracking: true), at: 0)))
         let third = try #require(await collector.collect(requestID: "three").signals.first)
         #expect(!third.cached)
         #expect(try payload(third).signal != payload(first).signal)

@@ -34,7 +34,7 @@ struct ExecAppTests {
         await collector.initializeAll()
         #expect(await collector.statuses().first?.state == .ready)
         let consenting = PrivacyState(limitAdTracking: false)
-        await collector.setPrivacy(PrivacyPolicies(standing: try ConsentPolicy(consenting)))
+        await collector.setPrivacy(PrivacyPolicies(standing: try ConsentPolicy(consenting, at: 0)))
 
         func received(_ app: AppIdentity?) async throws -> (String, Bool) {
             let result = await collector.collect(requestID: "r", app: app)

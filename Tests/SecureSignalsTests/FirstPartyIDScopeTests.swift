@@ -155,7 +155,8 @@ struct FirstPartyIDScopeTests {
                 stateDirectory: state),
             registry: AdapterRegistry([FirstPartyIDAdapter.self]), clock: ManualClock(), logger: Logger(label: "test"))
         await collector.initializeAll()
-        await collector.setPrivacy(PrivacyPolicies(standing: try ConsentPolicy(PrivacyState(limitAdTracking: false))))
+        await collector.setPrivacy(
+            PrivacyPolicies(standing: try ConsentPolicy(PrivacyState(limitAdTracking: false), at: 0)))
         func collect(_ app: AppIdentity) async throws -> (String, Bool) {
             let result = await collector.collect(requestID: "r", app: app)
             let signal = try #require(result.signals.first, "\(result.errors)")

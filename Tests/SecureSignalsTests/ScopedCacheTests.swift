@@ -41,7 +41,7 @@ struct ScopedCacheTests {
                 recipients: ["bidder": recipient], stateDirectory: state),
             registry: AdapterRegistry(testAdapters), clock: clock, logger: Logger(label: "test"))
         await collector.initializeAll()
-        await collector.setPrivacy(PrivacyPolicies(standing: try ConsentPolicy(Self.consenting)))
+        await collector.setPrivacy(PrivacyPolicies(standing: try ConsentPolicy(Self.consenting, at: 0)))
         return collector
     }
 
@@ -63,8 +63,8 @@ struct ScopedCacheTests {
         // The device adapter's signal is shared, but games stands under a privacy state of its own.
         await collector.setPrivacy(
             PrivacyPolicies(
-                standing: try ConsentPolicy(Self.consenting),
-                apps: [games.id: try ConsentPolicy(PrivacyState(limitAdTracking: false, usPrivacy: "1YNN"))]))
+                standing: try ConsentPolicy(Self.consenting, at: 0),
+                apps: [games.id: try ConsentPolicy(PrivacyState(limitAdTracking: false, usPrivacy: "1YNN"), at: 0)]))
         let newsFirst = try await collect(collector, news)
         let gamesFirst = try await collect(collector, games)
         #expect(!newsFirst.1 && !gamesFirst.1, "neither is served the other's")

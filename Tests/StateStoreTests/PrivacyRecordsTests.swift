@@ -11,7 +11,9 @@ import Timing
 /// scope at a time, an unreadable row reported without hiding the others.
 struct PrivacyRecordsTests {
     static let start: Int64 = 1_700_000_000_000
-    static let news = PrivacyState(limitAdTracking: false, tcfConsent: "CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA")
+    static let news = PrivacyState(
+        limitAdTracking: false, tcfConsent: "CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA",
+        addtlConsent: "2~1.35.41.101~dv.9.21.81")
     static let user = PrivacyState(limitAdTracking: true, gpp: "DBABMA~CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA")
     static let device = PrivacyState(limitAdTracking: false, gdprApplies: true, gpc: true, coppa: false)
 

@@ -1,10 +1,26 @@
+import Foundation
+
 /// Consent strings written bit by bit for the tests, independently of the daemon's decoder:
 /// a TC string with the purposes, vendors and restrictions a case needs, and a GPP string with
 /// one US section.
 public enum ConsentStrings {
-    /// A TCF v2 TC string: core segment only, vendor sets as bit fields, CMP 7, language EN.
+    /// The real time now, epoch ms: what the in-process daemon's wall clock starts at.
+    public static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    /// The start of today (UTC), epoch ms: a CMP dates a TC string by its day.
+    public static var today: Int64 { now / 86_400_000 * 86_400_000 }
+
+    /// A TCF v2.3 TC string: the core segment (vendor sets as bit fields, CMP 7, language EN)
+    /// and, unless `disclosedVendors` is nil, a DisclosedVendors segment; made today, policy
+    /// version 4, service-specific.
     public struct TC: Sendable {
         public var policyVersion = 4
+        /// Created and LastUpdated, epoch ms (stored in deciseconds).
+        public var created = ConsentStrings.today
+        public var lastUpdated = ConsentStrings.today
+        public var isServiceSpecific = true
+        /// The DisclosedVendors segment's vendors; nil: no such segment.
+        public var disclosedVendors: Set<Int>? = []
         public var specialFeatureOptins: Set<Int> = []
         public var purposeConsents: Set<Int> = []
         public var purposeLegitimateInterests: Set<Int> = []
@@ -24,14 +40,15 @@ public enum ConsentStrings {
             tc.vendorConsents = [vendor]
             tc.vendorLegitimateInterests = [vendor]
             tc.specialFeatureOptins = [1, 2]
+            tc.disclosedVendors = [vendor]
             return tc
         }
 
         public var string: String {
             var bits = Bits()
             bits.int(2, 6)
-            bits.int(16_000_000_000, 36)
-            bits.int(16_000_000_000, 36)
+            bits.int(Int(created / 100), 36)
+            bits.int(Int(lastUpdated / 100), 36)
             bits.int(7, 12)
             bits.int(1, 12)
             bits.int(1, 6)
@@ -39,7 +56,7 @@ public enum ConsentStrings {
             bits.int(13, 6)
             bits.int(100, 12)
             bits.int(policyVersion, 6)
-            bits.int(1, 1)
+            bits.int(isServiceSpecific ? 1 : 0, 1)
             bits.int(0, 1)
             bits.field(specialFeatureOptins, 12)
             bits.field(purposeConsents, 24)
@@ -63,7 +80,14 @@ public enum ConsentStrings {
                     bits.int(vendor, 16)
                 }
             }
-            return bits.base64url
+            guard let disclosedVendors else { return bits.base64url }
+            var segment = Bits()
+            segment.int(1, 3)
+            let maxID = disclosedVendors.max() ?? 0
+            segment.int(maxID, 16)
+            segment.int(0, 1)
+            segment.field(disclosedVendors, maxID)
+            return bits.base64url + "." + segment.base64url
         }
     }
 

@@ -51,7 +51,7 @@ public enum GoldenScenario {
             #"{"request_id":"golden","adapters":["test-echo","test-fail-init","first-party-id","nope"]}"#)
         _ = try await exchange(
             "privacy-set", "PUT", "/v1/privacy",
-            #"{"privacy":{"limit_ad_tracking":false,"tcf_consent":"COtybn4PA_zT4KjACBENAPCIAEBAAECAAIAAAAAAAAAA","gpp":"DBACNYA~CPSG_8APSG_8ANwAAAENAwCgAAAAAAAAAAAAAAAAAAAA.IAAA.YAAAAAAAAAAA~1YNN","gpp_sid":[2,6],"us_privacy":"1YNN","gdpr_applies":true}}"#
+            #"{"privacy":{"limit_ad_tracking":false,"tcf_consent":"CQujIwAQujIwAEsACBENCMFsAP_gAEPgAAYgF5wAQF5gXnABAXmAA.IF5wAQF5g","addtl_consent":"2~1.35.41.101~dv.9.21.81","gpp":"DBACNYA~CPSG_8APSG_8ANwAAAENAwCgAAAAAAAAAAAAAAAAAAAA.IAAA.YAAAAAAAAAAA~1YNN","gpp_sid":[2,6],"us_privacy":"1YNN","gdpr_applies":true}}"#
         )
         _ = try await exchange("privacy-get", "GET", "/v1/privacy")
         _ = try await exchange("privacy-decoded", "GET", "/v1/privacy/decoded")

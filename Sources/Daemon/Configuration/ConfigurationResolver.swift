@@ -50,7 +50,7 @@ struct ConfigurationResolver {
             trackers: settings.trackers.queueSettings(ssvMaxAge: .milliseconds(settings.ssv.maxAgeMilliseconds)),
             rewardRetention: settings.rewards.retention, ssvKey: ssvKey ?? nil,
             eventRetention: settings.events.retention,
-            minimumTCFPolicyVersion: settings.privacy.minimumTCFPolicyVersion,
+            privacy: settings.privacy,
             logLevel: logLevel ?? nil,
             metricsListener: metricsListener ?? nil, advertisingID: advertisingID ?? nil,
             effective: effective(socketPath: socket.path, stateDirectory: stateDirectory.path))

@@ -1,4 +1,5 @@
 import Adapters
+import Consent
 import Foundation
 import Logging
 import Mediation
@@ -30,8 +31,8 @@ public struct ResolvedConfiguration: Sendable {
     public var ssvKey: SSVKey?
     /// `events`: what the event stream keeps for resuming.
     public var eventRetention: EventRetention
-    /// `privacy.min_tcf_policy_version`: an older TC string grants nothing.
-    public var minimumTCFPolicyVersion: Int
+    /// `privacy`: the minimum TCF policy version and the longest age of consent.
+    public var privacy: PrivacySettings
     /// `log_level`, when the file sets it (`--log-level` overrides it).
     public var logLevel: Logger.Level?
     /// `metrics.listen`: a loopback TCP listener for `/metrics` alone (read at start).

@@ -80,11 +80,12 @@ struct SignalRoutes {
         return PrivacyAnswer(privacy: privacy)
     }
 
-    /// The consent strings in force for the calling app, decoded: `{}` when none is set.
+    /// The consent strings in force for the calling app, decoded, with whether its TC string
+    /// has expired by now: `{}` when none is set.
     @Sendable func decodedPrivacy(_ request: Request, context: DaemonRequestContext) async throws
         -> some ResponseGenerator
     {
-        await state.privacy.policy(for: try context.requireApp().id).decoded.json
+        await state.privacy.policy(for: try context.requireApp().id).decodedView
     }
 
     /// The calling app back to no state of its own: the device's stands for it.

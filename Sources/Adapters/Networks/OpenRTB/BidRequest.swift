@@ -113,10 +113,23 @@ struct BidRequest: Encodable, Sendable {
             var secureSignals: [AttachedSignal]?
             /// The selected adapters that gave no signal, so that the integration can be fixed.
             var secureSignalsErrors: [AttachedError]?
+            /// Google's Additional Consent string, where Google's and Prebid's stacks read it.
+            var consentedProvidersSettings: ConsentedProviders?
 
             enum CodingKeys: String, CodingKey {
                 case secureSignals = "secure_signals"
                 case secureSignalsErrors = "secure_signals_errors"
+                case consentedProvidersSettings = "ConsentedProvidersSettings"
+            }
+        }
+
+        /// `user.ext.ConsentedProvidersSettings`: `consented_providers` is the whole Additional
+        /// Consent string (`2~1.35~dv.9`), as Prebid.js writes it.
+        struct ConsentedProviders: Encodable, Sendable {
+            var consentedProviders: String
+
+            enum CodingKeys: String, CodingKey {
+                case consentedProviders = "consented_providers"
             }
         }
     }

@@ -41,8 +41,12 @@ extension OpenRTBAdNetwork {
         let (attached, failed) = await signals(
             for: ask.options, requestID: id, within: signalsBudget, identifiers: request.servingMode != .limited,
             app: request.app)
-        if !attached.isEmpty || !failed.isEmpty {
-            user.ext = .init(secureSignals: nonEmpty(attached), secureSignalsErrors: nonEmpty(failed))
+        // The Additional Consent string goes where the GDPR applies, beside the TC string.
+        let additional = request.privacy?.gdprApplies == true ? request.privacy?.addtlConsent : nil
+        if !attached.isEmpty || !failed.isEmpty || additional != nil {
+            user.ext = .init(
+                secureSignals: nonEmpty(attached), secureSignalsErrors: nonEmpty(failed),
+                consentedProvidersSettings: additional.map { .init(consentedProviders: $0) })
         }
         let hasRegs =
             regs.coppa != nil || regs.gdpr != nil || regs.usPrivacy != nil || regs.gpp != nil
