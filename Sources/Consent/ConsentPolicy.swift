@@ -12,8 +12,9 @@ import SharedTypes
 ///   its opt-in. Purpose-one treatment is not read: without purpose 1 consent, what needs it is
 ///   denied.
 /// - In the US: an opt-out of sale, sharing or targeted advertising, GPC, or the MSPA rules
-///   Prebid applies, in any applicable US section of the GPP string (or `us_privacy` opted out
-///   of sale), denies identifiers and personalised ads; so does the device's GPC signal (`gpc`).
+///   Prebid applies, in any applicable US section of the GPP string (7-27, `USPrivacyRules`;
+///   or `us_privacy` opted out of sale), denies identifiers and personalised ads; so does the
+///   device's GPC signal (`gpc`); a sensitive-data rule denies personalised ads alone.
 /// - The device's COPPA flag (`coppa`: directed to children) denies identifiers and
 ///   personalised ads.
 public struct ConsentPolicy: Sendable {
@@ -22,6 +23,8 @@ public struct ConsentPolicy: Sendable {
     public let minimumTCFPolicyVersion: Int
     /// Why the US rules deny identifiers, when they do.
     public let usOptOut: String?
+    /// Why they deny personalised ads (what denies identifiers, or a sensitive-data rule).
+    public let usPersonalizationDenial: String?
 
     /// No privacy state at all: only what needs nothing runs.
     public static let unset = ConsentPolicy(
@@ -42,10 +45,9 @@ public struct ConsentPolicy: Sendable {
         self.state = state
         self.decoded = decoded
         self.minimumTCFPolicyVersion = minimumTCFPolicyVersion
-        usOptOut =
-            state?.gpc == true
-            ? "GPC: the user sent a Global Privacy Control signal"
-            : USPrivacyRules.optOut(decoded, applicable: state?.gppSid)
+        let gpc = state?.gpc == true ? "GPC: the user sent a Global Privacy Control signal" : nil
+        usOptOut = gpc ?? USPrivacyRules.optOut(decoded, applicable: state?.gppSid)
+        usPersonalizationDenial = gpc ?? USPrivacyRules.personalization(decoded, applicable: state?.gppSid)
     }
 
     public func decide(_ requirement: ConsentRequirement) -> ConsentDecision {
@@ -63,7 +65,7 @@ public struct ConsentPolicy: Sendable {
     /// included) and COPPA can only lower personalised to non-personalised.
     public func servingMode(vendor: Int?) -> ServingMode {
         guard let state else { return .nonPersonalized }
-        let personalizationDenied = state.limitAdTracking || usOptOut != nil || state.coppa == true
+        let personalizationDenied = state.limitAdTracking || usPersonalizationDenial != nil || state.coppa == true
         guard state.gdprApplies == true else { return personalizationDenied ? .nonPersonalized : .personalized }
         if !personalizationDenied, tcfDenial(ServingMode.personalizedNeeds(vendor: vendor)) == nil {
             return .personalized
