@@ -90,7 +90,7 @@ struct GPPStateRuleTests {
                 checked += 1
             }
         }
-        #expect(checked >= 140, "\(checked) denials checked")
+        #expect(checked == 152, "\(checked) denials checked")
     }
 
     /// Sensitive data a category of which the user refused: identifiers still go, personalised
