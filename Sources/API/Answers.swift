@@ -108,3 +108,61 @@ extension APIErrorAnswer {
         retryAfterMilliseconds = try? container.decodeIfPresent(Int64.self, forKey: .retryAfterMilliseconds)
     }
 }
+
+/// `GET /v1/privacy/decisions`: what the calling app's privacy state in force lets each signal
+/// adapter, and each ad unit's line items and bidders, do now, with the reason of every denial
+/// and of every serving mode below personalised: a consent problem seen before a load fails.
+@WireKeys
+@MemberwiseInit
+public struct PrivacyDecisions: Codable, Sendable, Equatable {
+    public var app: String
+    /// Whose state decides: `app` (its own, the device's filling what it leaves unset),
+    /// `device` (it set none), or `none` (no state: only what needs no consent runs).
+    public var stateInForce: String
+    /// Every signal adapter, in configuration order.
+    public var adapters: [AdapterDecision]
+    /// Every ad unit, by id.
+    public var adUnits: [AdUnitDecisions]
+}
+
+/// Whether something may run, and if not why (the message its `consent_missing` would carry).
+@WireKeys
+@MemberwiseInit
+public struct ConsentVerdict: Codable, Sendable, Equatable {
+    public var allowed: Bool
+    @Nullable public var reason: String?
+}
+
+/// One signal adapter's decision.
+@WireKeys
+@MemberwiseInit
+public struct AdapterDecision: Codable, Sendable, Equatable {
+    public var adapter: String
+    public var allowed: Bool
+    @Nullable public var reason: String?
+}
+
+/// One ad unit's decisions: whether its loads carry the advertising id, and each line item of
+/// its waterfall and each bidder of its auction, in configuration order.
+@WireKeys
+@MemberwiseInit
+public struct AdUnitDecisions: Codable, Sendable, Equatable {
+    public var adUnit: String
+    @WireName("advertising_id") public var advertisingID: ConsentVerdict
+    public var lineItems: [LineItemDecision]
+    public var bidders: [LineItemDecision]
+}
+
+/// One line item's or bidder's decision, and the serving mode of its requests (with why they
+/// are not personalised, when they are not).
+@WireKeys
+@MemberwiseInit
+public struct LineItemDecision: Codable, Sendable, Equatable {
+    public var network: String
+    /// As answers show it: a URL without its query.
+    public var parameter: String
+    public var allowed: Bool
+    @Nullable public var reason: String?
+    public var servingMode: ServingMode
+    @Nullable public var servingModeReason: String?
+}

@@ -12,6 +12,8 @@ public enum Endpoints {
     public static let setPrivacy = Endpoint(.put, "/v1/privacy")
     public static let clearPrivacy = Endpoint(.delete, "/v1/privacy")
     public static let decodedPrivacy = Endpoint(.get, "/v1/privacy/decoded")
+    /// What the calling app's state in force lets each adapter, line item and bidder do.
+    public static let privacyDecisions = Endpoint(.get, "/v1/privacy/decisions")
     public static let devicePrivacy = Endpoint(.get, "/v1/device/privacy")
     public static let setDevicePrivacy = Endpoint(.put, "/v1/device/privacy", requires: .devicePrivacy)
     public static let clearDevicePrivacy = Endpoint(.delete, "/v1/device/privacy", requires: .devicePrivacy)
@@ -37,8 +39,8 @@ public enum Endpoints {
 
     /// Every endpoint above.
     public static let all: [Endpoint] = [
-        health, adapters, resetAdapter, signals, privacy, setPrivacy, clearPrivacy, decodedPrivacy, devicePrivacy,
-        setDevicePrivacy, clearDevicePrivacy, recipients, apps,
+        health, adapters, resetAdapter, signals, privacy, setPrivacy, clearPrivacy, decodedPrivacy, privacyDecisions,
+        devicePrivacy, setDevicePrivacy, clearDevicePrivacy, recipients, apps,
         adUnits, loadAd, ad, impression, click, show, progress, dismiss, playbackError, events, rewards, claimReward,
     ]
 }

@@ -142,6 +142,12 @@ public struct DaemonClient: Sendable {
         try await call(Endpoints.recipients, as: RecipientList.self).recipients
     }
 
+    /// `GET /v1/privacy/decisions`: what this app's privacy state in force lets each adapter,
+    /// line item and bidder do now.
+    public func privacyDecisions() async throws -> PrivacyDecisions {
+        try await call(Endpoints.privacyDecisions, as: PrivacyDecisions.self)
+    }
+
     /// `GET /v1/ad_units`: each unit as this app sees it.
     public func adUnits() async throws -> [AdUnitStatus] {
         try await call(Endpoints.adUnits, as: AdUnitList.self).adUnits

@@ -14,8 +14,9 @@ import SharedTypes
 ///   opt-in. Purpose-one treatment is not read: without purpose 1 consent, what needs it is
 ///   denied. A declared Google ATP id needs that provider's consent in `addtl_consent`.
 /// - In the US: an opt-out of sale, sharing or targeted advertising, GPC, or the MSPA rules
-///   Prebid applies, in any applicable US section of the GPP string (or `us_privacy` opted out
-///   of sale), denies identifiers and personalised ads; so does the device's GPC signal (`gpc`).
+///   Prebid applies, in any applicable US section of the GPP string (7-27, `USPrivacyRules`;
+///   or `us_privacy` opted out of sale), denies identifiers and personalised ads; so does the
+///   device's GPC signal (`gpc`); a sensitive-data rule denies personalised ads alone.
 /// - The device's COPPA flag (`coppa`: directed to children) denies identifiers and
 ///   personalised ads.
 public struct ConsentPolicy: Sendable {
@@ -28,6 +29,8 @@ public struct ConsentPolicy: Sendable {
     public private(set) var now: Int64
     /// Why the US rules deny identifiers, when they do.
     public let usOptOut: String?
+    /// Why they deny personalised ads (what denies identifiers, or a sensitive-data rule).
+    public let usPersonalizationDenial: String?
 
     /// No privacy state at all: only what needs nothing runs.
     public static let unset = ConsentPolicy(state: nil, decoded: DecodedConsent(), settings: PrivacySettings(), at: 0)
@@ -49,10 +52,9 @@ public struct ConsentPolicy: Sendable {
         self.decoded = decoded
         self.settings = settings
         self.now = now
-        usOptOut =
-            state?.gpc == true
-            ? "GPC: the user sent a Global Privacy Control signal"
-            : USPrivacyRules.optOut(decoded, applicable: state?.gppSid)
+        let gpc = state?.gpc == true ? "GPC: the user sent a Global Privacy Control signal" : nil
+        usOptOut = gpc ?? USPrivacyRules.optOut(decoded, applicable: state?.gppSid)
+        usPersonalizationDenial = gpc ?? USPrivacyRules.personalization(decoded, applicable: state?.gppSid)
     }
 
     /// The same decisions judged at `now`: what a request at that time is served under.
@@ -85,7 +87,7 @@ public struct ConsentPolicy: Sendable {
     /// included) and COPPA can only lower personalised to non-personalised.
     public func servingMode(vendor: Int?) -> ServingMode {
         guard let state else { return .nonPersonalized }
-        let personalizationDenied = state.limitAdTracking || usOptOut != nil || state.coppa == true
+        let personalizationDenied = state.limitAdTracking || usPersonalizationDenial != nil || state.coppa == true
         guard state.gdprApplies == true else { return personalizationDenied ? .nonPersonalized : .personalized }
         if !personalizationDenied, tcfDenial(ServingMode.personalizedNeeds(vendor: vendor)) == nil {
             return .personalized

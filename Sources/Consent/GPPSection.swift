@@ -14,10 +14,15 @@ public struct GPPSection: Sendable, Equatable {
     /// The API names of the sections this daemon decodes, by id.
     public static let names: [Int: String] = [
         2: "tcfeuv2", 5: "tcfcav1", 6: "uspv1", 7: "usnat", 8: "usca", 9: "usva", 10: "usco", 11: "usut", 12: "usct",
+        13: "usfl", 14: "usmt", 15: "usor", 16: "ustx", 17: "usde", 18: "usia", 19: "usne", 20: "usnh", 21: "usnj",
+        22: "ustn", 23: "usmn", 24: "usmd", 25: "usin", 26: "usky", 27: "usri",
     ]
 
+    /// The ids of the US sections: usnat (7) and the states (8-27).
+    public static let usSections = 7...27
+
     /// Whether it is one of the US sections (national or state).
-    public var isUS: Bool { (7...12).contains(id) }
+    public var isUS: Bool { Self.usSections.contains(id) }
 
     static func decode(id: Int, _ text: Substring) throws(ConsentStringError) -> GPPSection {
         guard let name = names[id] else { return GPPSection(id: id, name: nil, fields: []) }
@@ -36,43 +41,11 @@ public struct GPPSection: Sendable, Equatable {
             return GPPSection(id: id, name: name, fields: usp.fields, usPrivacy: usp)
         default:
             do throws(BitsError) {
-                let fields = id == 5 ? try TCFCanadaLayout.decode(text) : try decodeUS(id: id, text)
+                let fields = id == 5 ? try TCFCanadaLayout.decode(text) : try USSection.decode(id: id, text)
                 return GPPSection(id: id, name: name, fields: fields)
             } catch {
                 throw ConsentStringError(.gpp, section: name, error.reason)
             }
         }
-    }
-
-    /// A US section: the core's fields by its version's layout, then `Gpc` from a GPC
-    /// sub-section when the section has one.
-    private static func decodeUS(id: Int, _ text: Substring) throws(BitsError) -> [ConsentField] {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        var bits = try Bits(base64url: parts[0])
-        let version = try bits.int(6, "Version")
-        guard let layout = USSectionLayout.layout(section: id, version: version) else {
-            throw BitsError(reason: "has version \(version), which the GPP specification does not define")
-        }
-        var fields = [ConsentField("Version", .int(version))]
-        for (name, width) in layout.fields {
-            switch width {
-            case .answer: fields.append(ConsentField(name, .int(try bits.int(2, name))))
-            case .answers(let count): fields.append(ConsentField(name, .list(try bits.list(count, of: 2, name))))
-            }
-        }
-        var gpc: Bool?
-        for sub in parts.dropFirst() {
-            var bits = try Bits(base64url: sub)
-            let type = try bits.int(2, "SubsectionType")
-            guard layout.hasGPC, type == 1, gpc == nil else {
-                throw BitsError(reason: "has an unexpected sub-section (type \(type))")
-            }
-            gpc = try bits.bool("Gpc")
-        }
-        if layout.hasGPC {
-            fields.append(ConsentField("GpcSegmentIncluded", .bool(gpc != nil)))
-            fields.append(ConsentField("Gpc", .bool(gpc ?? false)))
-        }
-        return fields
     }
 }

@@ -14,7 +14,8 @@ public struct GPPString: Sendable, Equatable {
         let ids = try sectionIDs(header: parts[0], atMost: parts.count - 1)
         guard ids.count == parts.count - 1 else {
             throw ConsentStringError(
-                .gpp, section: "header", "names \(ids.count) sections, the string has \(parts.count - 1)")
+                .gpp, section: "header", "SectionIds names \(ids.count) sections, the string carries \(parts.count - 1)"
+            )
         }
         var sections: [GPPSection] = []
         for (id, part) in zip(ids, parts.dropFirst()) {
@@ -34,7 +35,9 @@ extension GPPString {
             guard type == 3 else { throw BitsError(reason: "has type \(type), not 3 (a GPP header)") }
             let version = try bits.int(6, "Version")
             guard version == 1 else { throw BitsError(reason: "has version \(version), not 1") }
-            return try bits.fibonacciRange("SectionIds", atMost: limit)
+            return try bits.fibonacciRange("SectionIds", atMost: limit) { id in
+                "section \(GPPSection.names[id] ?? String(id)) (\(id)), which the string does not carry"
+            }
         } catch {
             throw ConsentStringError(.gpp, section: "header", error.reason)
         }
@@ -45,8 +48,10 @@ extension Bits {
     /// GPP's list of ids: a count (12 bits), then entries, each a single id or a range, as
     /// Fibonacci-coded offsets from the end of the entry before (the first from 0).
     /// Ids are at most 65,535, and count against the segment's bound like any range's; past
-    /// `limit` ids it stops.
-    mutating func fibonacciRange(_ field: String, atMost limit: Int = .max) throws(BitsError) -> [Int] {
+    /// `limit` ids it stops, naming the first id past it as `past` says.
+    mutating func fibonacciRange(
+        _ field: String, atMost limit: Int = .max, past: (Int) -> String = { "\($0), past the limit" }
+    ) throws(BitsError) -> [Int] {
         var ids: [Int] = []
         var last = 0
         for _ in 0..<(try int(12, field)) {
@@ -56,9 +61,7 @@ extension Bits {
             guard end <= 65_535 else { throw BitsError(reason: "\(field) names id \(end), past 65535") }
             try spend(end - start + 1, field)
             ids += start...end
-            guard ids.count <= limit else {
-                throw BitsError(reason: "\(field) names more than the \(limit) the string has")
-            }
+            guard ids.count <= limit else { throw BitsError(reason: "\(field) names \(past(ids[limit]))") }
             last = end
         }
         return ids

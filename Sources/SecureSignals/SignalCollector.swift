@@ -132,6 +132,12 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         }
     }
 
+    /// Every adapter's decision for app `id`, in configuration order: what a request now meets.
+    public func consentDecisions(for id: String?) -> [(adapter: String, decision: ConsentDecision)] {
+        let policy = policies.policy(for: id, at: wall.nowMilliseconds)
+        return names.compactMap { name in slots[name].map { (name, policy.decide($0.configuration.consent)) } }
+    }
+
     /// The configured recipients; their keys are shared with whatever refreshes them.
     public var recipients: [String: Recipient] { configuration.recipients }
 

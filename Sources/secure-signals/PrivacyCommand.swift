@@ -18,7 +18,7 @@ struct PrivacyCommand: AsyncParsableCommand {
             stands under the device's, which the platform's settings app sets (--device, with the \
             device_privacy capability). The CLI acts as the app its uid is (or --app ID).
             """,
-        subcommands: [Get.self, Set.self, Clear.self, Decoded.self], defaultSubcommand: Get.self)
+        subcommands: [Get.self, Set.self, Clear.self, Decoded.self, Decisions.self], defaultSubcommand: Get.self)
 
     /// Whose state a command acts on.
     struct Scope: ParsableArguments {
@@ -112,6 +112,49 @@ struct PrivacyCommand: AsyncParsableCommand {
             if connection.json { return try await printRaw(connection, Endpoints.decodedPrivacy) }
             let reply = try await connection.client.request(Endpoints.decodedPrivacy).successful()
             try printJSON(try WireFormat.decoder().decode(JSONValue.self, from: reply.body))
+        }
+    }
+
+    struct Decisions: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show what this app's privacy state in force lets each adapter, line item and bidder do.",
+            discussion: """
+                Each signal adapter and each ad unit's line items and bidders: allowed, or denied \
+                with the reason a request would meet, and each line item's serving mode with why it \
+                is not personalised: a consent problem seen before a load fails.
+                """)
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() async throws {
+            if connection.json { return try await printRaw(connection, Endpoints.privacyDecisions) }
+            let decisions = try await connection.client.privacyDecisions()
+            let under =
+                switch decisions.stateInForce {
+                case "app": "its own state"
+                case "device": "the device's state"
+                default: "no privacy state"
+                }
+            print("app \(decisions.app), under \(under)")
+            for adapter in decisions.adapters {
+                print("adapter \(adapter.adapter): \(verdict(adapter.allowed, adapter.reason))")
+            }
+            for unit in decisions.adUnits {
+                print(
+                    "ad unit \(unit.adUnit): advertising id \(verdict(unit.advertisingID.allowed, unit.advertisingID.reason))"
+                )
+                for (kind, items) in [("line item", unit.lineItems), ("bidder", unit.bidders)] {
+                    for item in items {
+                        let mode = item.servingMode.rawValue + (item.servingModeReason.map { " (\($0))" } ?? "")
+                        print(
+                            "  \(kind) \(item.network) \(item.parameter): \(verdict(item.allowed, item.reason)); \(mode)"
+                        )
+                    }
+                }
+            }
+        }
+
+        private func verdict(_ allowed: Bool, _ reason: String?) -> String {
+            allowed ? "allowed" : "denied: \(reason ?? "no reason given")"
         }
     }
 

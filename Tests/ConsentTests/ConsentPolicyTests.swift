@@ -97,36 +97,36 @@ struct ConsentPolicyTests {
             ("no opt-out", .init(limitAdTracking: false, gpp: ConsentStrings.usnat(), gppSid: [7]), nil),
             (
                 "sale opt-out", .init(limitAdTracking: false, gpp: ConsentStrings.usnat(["SaleOptOut": 1])),
-                "GPP usnat: the user opted out of sale (SaleOptOut = 1)"
+                "GPP usnat: SaleOptOut = 1 (the user opted out of sale)"
             ),
             (
                 "sharing opt-out", .init(limitAdTracking: false, gpp: ConsentStrings.usnat(["SharingOptOut": 1])),
-                "GPP usnat: the user opted out of sharing (SharingOptOut = 1)"
+                "GPP usnat: SharingOptOut = 1 (the user opted out of sharing)"
             ),
             (
                 "targeted advertising opt-out",
                 .init(limitAdTracking: false, gpp: ConsentStrings.usnat(["TargetedAdvertisingOptOut": 1])),
-                "GPP usnat: the user opted out of targeted advertising (TargetedAdvertisingOptOut = 1)"
+                "GPP usnat: TargetedAdvertisingOptOut = 1 (the user opted out of targeted advertising)"
             ),
             (
                 "GPC", .init(limitAdTracking: false, gpp: ConsentStrings.usnat(gpc: true)),
-                "GPP usnat: Global Privacy Control is set (Gpc)"
+                "GPP usnat: Gpc = true (a Global Privacy Control signal)"
             ),
             ("GPC sub-section, not set", .init(limitAdTracking: false, gpp: ConsentStrings.usnat(gpc: false)), nil),
             (
                 "MSPA service-provider mode",
                 .init(limitAdTracking: false, gpp: ConsentStrings.usnat(["MspaServiceProviderMode": 1])),
-                "GPP usnat: MSPA service-provider mode (MspaServiceProviderMode = 1)"
+                "GPP usnat: MspaServiceProviderMode = 1 (MSPA service-provider mode)"
             ),
             (
                 "no opt-out notice of sale",
                 .init(limitAdTracking: false, gpp: ConsentStrings.usnat(["SaleOptOutNotice": 2])),
-                "GPP usnat: no opt-out notice of sale was given (SaleOptOutNotice = 2)"
+                "GPP usnat: SaleOptOutNotice = 2 (no opt-out notice of sale was given)"
             ),
             (
                 "a child's data",
                 .init(limitAdTracking: false, gpp: ConsentStrings.usnat(["KnownChildSensitiveDataConsents": 1])),
-                "GPP usnat: known-child sensitive data consents (KnownChildSensitiveDataConsents)"
+                "GPP usnat: KnownChildSensitiveDataConsents = [1, 1, 1] (a known child, whose data an identifier may not rest on)"
             ),
             (
                 "a section in force that the string lacks",

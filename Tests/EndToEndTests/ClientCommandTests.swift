@@ -324,4 +324,33 @@ struct ClientCommandTests {
         // Only the bench program's own help says this: the CLI forwarded --help to it.
         #expect(help.stdoutText.contains("BENCHMARKS.md"), "\(help.stdoutText)")
     }
+
+    /// `privacy decisions` prints, for the state in force, each adapter's verdict with its reason
+    /// and each line item's serving mode with why it is not personalised.
+    @Test func privacyDecisionsShowEachVerdictAndItsReason() async throws {
+        let units: [String: Any] = [
+            "/u": ["format": "native", "waterfall": [["network": "test", "parameter": "/u", "timeout_ms": 2000]]]
+        ]
+        let daemon = try await RunningDaemon.start(
+            config: demoConfig(
+                adapters: [["name": "first-party-id", "recipients": ["demo"]]], extra: ["ad_units": units]))
+        let socket = ["--socket", daemon.socketPath]
+        let texas = ConsentStrings.usState(16, ["TargetedAdvertisingOptOut": 1], gpc: false)
+        let set = try await Binary.run(
+            "secure-signals",
+            ["privacy", "set", "--limit-ad-tracking", "false", "--gpp", texas, "--gpp-sid", "16"] + socket)
+        #expect(set.status == 0, "\(set.stderr)")
+        let shown = try await Binary.run("secure-signals", ["privacy", "decisions"] + socket)
+        let reason = "GPP ustx: TargetedAdvertisingOptOut = 1 (the user opted out of targeted advertising)"
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdoutText.contains("under its own state\n"), "\(shown.stdoutText)")
+        #expect(shown.stdoutText.contains("adapter first-party-id: denied: \(reason)\n"), "\(shown.stdoutText)")
+        #expect(shown.stdoutText.contains("ad unit /u: advertising id denied: \(reason)\n"), "\(shown.stdoutText)")
+        #expect(
+            shown.stdoutText.contains("  line item test /u: allowed; non_personalized (\(reason))\n"),
+            "\(shown.stdoutText)")
+        let json = try await Binary.run("secure-signals", ["privacy", "decisions", "--json"] + socket)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])
+        #expect(object["state_in_force"] as? String == "app")
+    }
 }

@@ -160,20 +160,20 @@ struct ConsentRouteTests: MediationScenario {
             ),
             (
                 "usnat, sale opt-out", ["gpp": ConsentStrings.usnat(["SaleOptOut": 1]), "gpp_sid": [7]],
-                "GPP usnat: the user opted out of sale (SaleOptOut = 1)", "non_personalized"
+                "GPP usnat: SaleOptOut = 1 (the user opted out of sale)", "non_personalized"
             ),
             (
                 "usnat, sharing opt-out", ["gpp": ConsentStrings.usnat(["SharingOptOut": 1])],
-                "GPP usnat: the user opted out of sharing (SharingOptOut = 1)", "non_personalized"
+                "GPP usnat: SharingOptOut = 1 (the user opted out of sharing)", "non_personalized"
             ),
             (
                 "usnat, targeted advertising opt-out", ["gpp": ConsentStrings.usnat(["TargetedAdvertisingOptOut": 1])],
-                "GPP usnat: the user opted out of targeted advertising (TargetedAdvertisingOptOut = 1)",
+                "GPP usnat: TargetedAdvertisingOptOut = 1 (the user opted out of targeted advertising)",
                 "non_personalized"
             ),
             (
                 "usnat, GPC", ["gpp": ConsentStrings.usnat(gpc: true)],
-                "GPP usnat: Global Privacy Control is set (Gpc)",
+                "GPP usnat: Gpc = true (a Global Privacy Control signal)",
                 "non_personalized"
             ),
             (

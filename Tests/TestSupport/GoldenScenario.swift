@@ -117,6 +117,8 @@ public enum GoldenScenario {
         _ = try await exchange("not-json", "POST", "/v1/signals", "request_id=r", type: "text/plain")
         _ = try await exchange(
             "too-large", "POST", "/v1/signals", String(repeating: " ", count: 70_000), type: "application/json")
+        // Last, so that no step before it is renumbered: the decisions of the state set above.
+        _ = try await exchange("privacy-decisions", "GET", "/v1/privacy/decisions")
     }
 
     /// Compares one answer with its transcript (writes the transcript when recording).

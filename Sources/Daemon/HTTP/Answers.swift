@@ -16,6 +16,7 @@ extension HealthReport: ResponseEncodable {}
 extension RecipientList: ResponseEncodable {}
 extension JSONValue: ResponseEncodable {}
 extension PrivacyAnswer: ResponseEncodable {}
+extension PrivacyDecisions: ResponseEncodable {}
 extension RewardList: ResponseEncodable {}
 extension AppList: ResponseEncodable {}
 extension AdapterList: ResponseEncodable {}

@@ -18,6 +18,7 @@ struct SignalRoutes {
         router.add(Endpoints.setPrivacy, use: setPrivacy)
         router.add(Endpoints.clearPrivacy, use: clearPrivacy)
         router.add(Endpoints.decodedPrivacy, use: decodedPrivacy)
+        router.add(Endpoints.privacyDecisions, use: privacyDecisions)
         router.add(Endpoints.devicePrivacy, use: devicePrivacy)
         router.add(Endpoints.setDevicePrivacy, use: setDevicePrivacy)
         router.add(Endpoints.clearDevicePrivacy, use: clearDevicePrivacy)
