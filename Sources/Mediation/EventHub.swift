@@ -40,8 +40,20 @@ public final class EventHub: Sendable {
         /// Numbers a previous run may have handed out but did not journal (it stopped without
         /// closing): a resume from before their end may have missed some.
         var unknownThrough: UInt64 = 0
-        /// After a reservation failed: the number from which it is tried again.
+        /// After a reservation failed: the number from which it is tried again; until then
+        /// events are handed out unreserved, as they were before it failed.
         var retryReservationAt: UInt64 = 0
+        var unreservedAllowed = false
+        /// Events numbered past `reservedThrough`: kept and journaled, handed to subscribers
+        /// once the reservation under way covers them (an id a client saw is never reused).
+        var held: [AdEvent] = []
+        /// The reservation writes, one after another, the last begun and how many were begun.
+        var reservation: Task<Void, Never>?
+        var reservationsBegun = 0
+        var reserving = false
+
+        /// The last number subscribers have been handed (or are being handed) events up to.
+        var deliveredThrough: UInt64 { held.first.map { $0.sequence - 1 } ?? lastSequence }
     }
 
     private let state: Mutex<State>
@@ -55,31 +67,44 @@ public final class EventHub: Sendable {
     /// Events a subscriber may have waiting unless it says otherwise.
     public static let defaultBuffer = 256
 
-    /// `journal`: where the kept events outlive a restart (read now; their numbers go on).
-    public init(
-        journal: (any EventJournal)? = nil, retention: EventRetention = EventRetention(),
-        clock: any EpochClock = WallClock(clock: ContinuousClock()), logger: Logger = Logger(label: "events")
+    /// A hub whose kept events live as long as it does.
+    public convenience init(
+        retention: EventRetention = EventRetention(), clock: any EpochClock = WallClock(clock: ContinuousClock()),
+        logger: Logger = Logger(label: "events")
     ) {
+        self.init(initial: State(), journal: nil, retention: retention, clock: clock, logger: logger)
+    }
+
+    /// `journal`: where the kept events outlive a restart (read now; their numbers go on).
+    public convenience init(
+        journal: any EventJournal, retention: EventRetention = EventRetention(),
+        clock: any EpochClock = WallClock(clock: ContinuousClock()), logger: Logger = Logger(label: "events")
+    ) async {
         var initial = State()
-        if let journal {
-            do {
-                // Both read before anything is kept: numbering never restarts below what is kept.
-                let kept = try journal.recent()
-                let journaled = kept.last?.event.sequence ?? 0
-                let reserved = max(journaled, try journal.reserved())
-                initial.kept = Deque(kept)
-                initial.reservedThrough = reserved
-                initial.lastSequence = reserved
-                if reserved > journaled { initial.unknownThrough = reserved }
-            } catch {
-                logger.error(
-                    "the kept events could not be read; numbering starts again", metadata: ["error": "\(error)"])
-            }
+        do {
+            // Both read before anything is kept: numbering never restarts below what is kept.
+            let kept = try await journal.recent()
+            let journaled = kept.last?.event.sequence ?? 0
+            let reserved = max(journaled, try await journal.reserved())
+            initial.kept = Deque(kept)
+            initial.reservedThrough = reserved
+            initial.lastSequence = reserved
+            if reserved > journaled { initial.unknownThrough = reserved }
+        } catch {
+            logger.error("the kept events could not be read; numbering starts again", metadata: ["error": "\(error)"])
         }
+        self.init(
+            initial: initial, journal: JournalWriter(journal: journal, retention: retention, logger: logger),
+            retention: retention, clock: clock, logger: logger)
+    }
+
+    private init(
+        initial: State, journal: JournalWriter?, retention: EventRetention, clock: any EpochClock, logger: Logger
+    ) {
         state = Mutex(initial)
         self.retention = retention
         self.clock = clock
-        self.journal = journal.map { JournalWriter(journal: $0, retention: retention, logger: logger) }
+        self.journal = journal
         self.logger = logger
     }
 
@@ -98,12 +123,62 @@ public final class EventHub: Sendable {
     /// and not handed out are given back, so that a clean stop leaves no gap.
     public func close() async {
         await journal?.close()
-        guard let writer = journal else { return }
-        state.withLock { state in
-            // Under the lock: a publish after it reserves a new block of its own.
-            guard (try? writer.journal.reserve(through: state.lastSequence)) != nil else { return }
+        guard journal != nil else { return }
+        let giveBack = state.withLock { state in
+            // From here a publish holds its event until a reservation of its own is written.
             state.reservedThrough = state.lastSequence
+            return beginReservation(through: state.lastSequence, in: &state)
         }
+        await giveBack.value
+    }
+
+    /// Writes `through` as the reserved number after the reservations begun before, and then
+    /// hands out the events it covers. Called under the lock, so that the writes keep the
+    /// order in which they were begun.
+    private func beginReservation(through: UInt64, in state: inout State) -> Task<Void, Never> {
+        let previous = state.reservation
+        state.reservationsBegun += 1
+        state.reserving = true
+        let number = state.reservationsBegun
+        let task = Task { [self] in
+            await previous?.value
+            let failure: (any Error)?
+            do {
+                try await journal?.journal.reserve(through: through)
+                failure = nil
+            } catch {
+                failure = error
+            }
+            reserved(through: through, number: number, failure: failure)
+        }
+        state.reservation = task
+        return task
+    }
+
+    /// After reservation `number` was written (or failed): the held events it covers go out.
+    private func reserved(through: UInt64, number: Int, failure: (any Error)?) {
+        let behind: [Subscriber] = state.withLock { state in
+            // A later reservation decides: it was begun after this one, and writes after it.
+            guard number == state.reservationsBegun else { return [] }
+            state.reserving = false
+            if let failure {
+                // Tried again a hundred events later; meanwhile events go out as they come.
+                state.retryReservationAt = state.lastSequence + 100
+                state.unreservedAllowed = true
+                logger.warning("event numbers could not be reserved", metadata: ["error": "\(failure)"])
+            } else {
+                state.reservedThrough = max(state.reservedThrough, through)
+                state.unreservedAllowed = false
+            }
+            let (allowed, covered) = (state.unreservedAllowed, state.reservedThrough)
+            let release = state.held.prefix { allowed || $0.sequence <= covered }
+            state.held.removeFirst(release.count)
+            if !state.held.isEmpty {
+                _ = beginReservation(through: state.lastSequence + Self.reservationBlock - 1, in: &state)
+            }
+            return release.flatMap { deliver($0, in: &state) }
+        }
+        finish(behind)
     }
 
     /// A stream of the events that pass `filter`, from now on, until the caller stops iterating;
@@ -119,7 +194,11 @@ public final class EventHub: Sendable {
         return state.withLock { state in
             var replay: [AdEvent] = []
             if let after, after != state.lastSequence {
-                replay = Array(state.kept.lazy.map(\.event).filter { $0.sequence > after && filter.passes($0) })
+                let delivered = state.deliveredThrough
+                replay = Array(
+                    state.kept.lazy.map(\.event).filter {
+                        $0.sequence > after && $0.sequence <= delivered && filter.passes($0)
+                    })
                 for (gap, seen) in Self.gaps(after: after, in: state) {
                     let oldest =
                         state.kept.first(where: { $0.event.sequence > gap })?.event.sequence ?? state.lastSequence + 1
@@ -161,39 +240,47 @@ public final class EventHub: Sendable {
     }
 
     /// Numbers `event` (its `sequence`, one more than the last), keeps it, and hands it to every
-    /// subscriber its filter passes.
+    /// subscriber its filter passes: at once while its number is reserved, else once the
+    /// reservation under way is written. A block is reserved ahead, when half the last one is
+    /// used, so that events seldom wait.
     public func publish(_ event: AdEvent) {
         let now = clock.nowMilliseconds
         let behind: [Subscriber] = state.withLock { state in
             var event = event
             state.lastSequence += 1
             event.sequence = state.lastSequence
-            if let writer = journal, state.lastSequence > state.reservedThrough,
-                state.lastSequence >= state.retryReservationAt
-            {
-                let through = state.lastSequence + Self.reservationBlock - 1
-                do {
-                    try writer.journal.reserve(through: through)
-                    state.reservedThrough = through
-                } catch {
-                    // Tried again a hundred events later, not on every one under the lock.
-                    state.retryReservationAt = state.lastSequence + 100
-                    logger.warning("event numbers could not be reserved", metadata: ["error": "\(error)"])
-                }
-            }
             state.kept.append((event, now))
             let horizon = retention.horizon(at: now)
             while let first = state.kept.first, state.kept.count > retention.count || first.at < horizon {
                 state.kept.removeFirst()
             }
-            journal?.add(event, at: now)
-            var full: [Int] = []
-            for (id, subscriber) in state.subscribers where subscriber.filter.passes(event) {
-                if case .dropped = subscriber.continuation.yield(event) { full.append(id) }
+            guard let writer = journal else { return deliver(event, in: &state) }
+            writer.add(event, at: now)
+            if !state.reserving, state.lastSequence + Self.reservationBlock / 2 > state.reservedThrough,
+                state.lastSequence >= state.retryReservationAt
+            {
+                _ = beginReservation(through: state.lastSequence + Self.reservationBlock - 1, in: &state)
             }
-            return full.compactMap { state.subscribers.removeValue(forKey: $0) }
+            guard state.held.isEmpty, state.unreservedAllowed || event.sequence <= state.reservedThrough else {
+                state.held.append(event)
+                return []
+            }
+            return deliver(event, in: &state)
         }
-        // Told outside the lock: finishing a stream runs its termination handler, which takes it.
+        finish(behind)
+    }
+
+    /// Hands `event` to every subscriber its filter passes; answers those it let go (full).
+    private func deliver(_ event: AdEvent, in state: inout State) -> [Subscriber] {
+        var full: [Int] = []
+        for (id, subscriber) in state.subscribers where subscriber.filter.passes(event) {
+            if case .dropped = subscriber.continuation.yield(event) { full.append(id) }
+        }
+        return full.compactMap { state.subscribers.removeValue(forKey: $0) }
+    }
+
+    /// Told outside the lock: finishing a stream runs its termination handler, which takes it.
+    private func finish(_ behind: [Subscriber]) {
         for subscriber in behind {
             subscriber.continuation.finish()
             subscriber.fellBehind()
