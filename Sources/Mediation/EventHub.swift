@@ -47,9 +47,7 @@ public final class EventHub: Sendable {
         /// Events numbered past `reservedThrough`: kept and journaled, handed to subscribers
         /// once the reservation under way covers them (an id a client saw is never reused).
         var held: [AdEvent] = []
-        /// The reservation writes, one after another, the last begun and how many were begun.
-        var reservation: Task<Void, Never>?
-        var reservationsBegun = 0
+        /// Whether a reservation is being written (one at a time).
         var reserving = false
 
         /// The last number subscribers have been handed (or are being handed) events up to.
@@ -61,6 +59,8 @@ public final class EventHub: Sendable {
     private let retention: EventRetention
     private let clock: any EpochClock
     private let journal: JournalWriter?
+    /// The reservation being written, if any (`close` waits for it).
+    private let reservations = OwnedTasks<Int>()
     private let logger: Logger
     /// Numbers reserved at a time (one durable write per block).
     static let reservationBlock: UInt64 = 1000
@@ -120,46 +120,45 @@ public final class EventHub: Sendable {
     }
 
     /// Writes what is not yet journaled and stops the journal's writer; the numbers reserved
-    /// and not handed out are given back, so that a clean stop leaves no gap.
+    /// and not handed out are given back, so that a clean stop leaves no gap. Nothing is
+    /// reserved after it: an event published later is kept and journaled, never handed out.
     public func close() async {
         await journal?.close()
-        guard journal != nil else { return }
-        let giveBack = state.withLock { state in
-            // From here a publish holds its event until a reservation of its own is written.
+        guard let writer = journal else { return }
+        await reservations.waitForAll()
+        let last = state.withLock { state in
+            // From here a publish holds its event: its number is past what is given back.
+            state.reserving = true
             state.reservedThrough = state.lastSequence
-            return beginReservation(through: state.lastSequence, in: &state)
+            return state.lastSequence
         }
-        await giveBack.value
+        reserved(through: last, failure: await Self.outcome { try await writer.journal.reserve(through: last) })
     }
 
-    /// Writes `through` as the reserved number after the reservations begun before, and then
-    /// hands out the events it covers. Called under the lock, so that the writes keep the
-    /// order in which they were begun.
-    private func beginReservation(through: UInt64, in state: inout State) -> Task<Void, Never> {
-        let previous = state.reservation
-        state.reservationsBegun += 1
-        state.reserving = true
-        let number = state.reservationsBegun
-        let task = Task { [self] in
-            await previous?.value
-            let failure: (any Error)?
-            do {
-                try await journal?.journal.reserve(through: through)
-                failure = nil
-            } catch {
-                failure = error
-            }
-            reserved(through: through, number: number, failure: failure)
+    /// Writes `through` as the reserved number, off the caller's thread (one reservation at a
+    /// time: `reserving`), then hands out the held events it covers.
+    private func beginReservation(through: UInt64) {
+        guard let writer = journal else { return }
+        reservations.start { [self] in
+            reserved(
+                through: through, failure: await Self.outcome { try await writer.journal.reserve(through: through) })
         }
-        state.reservation = task
-        return task
     }
 
-    /// After reservation `number` was written (or failed): the held events it covers go out.
-    private func reserved(through: UInt64, number: Int, failure: (any Error)?) {
-        let behind: [Subscriber] = state.withLock { state in
-            // A later reservation decides: it was begun after this one, and writes after it.
-            guard number == state.reservationsBegun else { return [] }
+    /// The error `operation` threw, if any.
+    private static func outcome(_ operation: () async throws -> Void) async -> (any Error)? {
+        do {
+            try await operation()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// After a reservation through `through` was written (or failed): the held events it
+    /// covers go out, and the next block is asked for if some are still held.
+    private func reserved(through: UInt64, failure: (any Error)?) {
+        let (behind, next): ([Subscriber], UInt64?) = state.withLock { state in
             state.reserving = false
             if let failure {
                 // Tried again a hundred events later; meanwhile events go out as they come.
@@ -167,18 +166,21 @@ public final class EventHub: Sendable {
                 state.unreservedAllowed = true
                 logger.warning("event numbers could not be reserved", metadata: ["error": "\(failure)"])
             } else {
-                state.reservedThrough = max(state.reservedThrough, through)
+                state.reservedThrough = through
                 state.unreservedAllowed = false
             }
             let (allowed, covered) = (state.unreservedAllowed, state.reservedThrough)
             let release = state.held.prefix { allowed || $0.sequence <= covered }
             state.held.removeFirst(release.count)
+            var next: UInt64?
             if !state.held.isEmpty {
-                _ = beginReservation(through: state.lastSequence + Self.reservationBlock - 1, in: &state)
+                state.reserving = true
+                next = state.lastSequence + Self.reservationBlock - 1
             }
-            return release.flatMap { deliver($0, in: &state) }
+            return (release.flatMap { deliver($0, in: &state) }, next)
         }
         finish(behind)
+        if let next { beginReservation(through: next) }
     }
 
     /// A stream of the events that pass `filter`, from now on, until the caller stops iterating;
@@ -245,7 +247,7 @@ public final class EventHub: Sendable {
     /// used, so that events seldom wait.
     public func publish(_ event: AdEvent) {
         let now = clock.nowMilliseconds
-        let behind: [Subscriber] = state.withLock { state in
+        let (behind, reserve): ([Subscriber], UInt64?) = state.withLock { state in
             var event = event
             state.lastSequence += 1
             event.sequence = state.lastSequence
@@ -254,20 +256,23 @@ public final class EventHub: Sendable {
             while let first = state.kept.first, state.kept.count > retention.count || first.at < horizon {
                 state.kept.removeFirst()
             }
-            guard let writer = journal else { return deliver(event, in: &state) }
+            guard let writer = journal else { return (deliver(event, in: &state), nil) }
             writer.add(event, at: now)
+            var reserve: UInt64?
             if !state.reserving, state.lastSequence + Self.reservationBlock / 2 > state.reservedThrough,
                 state.lastSequence >= state.retryReservationAt
             {
-                _ = beginReservation(through: state.lastSequence + Self.reservationBlock - 1, in: &state)
+                state.reserving = true
+                reserve = state.lastSequence + Self.reservationBlock - 1
             }
             guard state.held.isEmpty, state.unreservedAllowed || event.sequence <= state.reservedThrough else {
                 state.held.append(event)
-                return []
+                return ([], reserve)
             }
-            return deliver(event, in: &state)
+            return (deliver(event, in: &state), reserve)
         }
         finish(behind)
+        if let reserve { beginReservation(through: reserve) }
     }
 
     /// Hands `event` to every subscriber its filter passes; answers those it let go (full).
