@@ -15,7 +15,6 @@ let package = Package(
     // alike, and patch releases (fixes) still come in.
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", .upToNextMinor(from: "1.8.2")),
-        .package(url: "https://github.com/groue/GRDB.swift", .upToNextMinor(from: "7.10.0")),
         .package(url: "https://github.com/apple/swift-async-algorithms", .upToNextMinor(from: "1.1.4")),
         .package(url: "https://github.com/apple/swift-collections", .upToNextMinor(from: "1.6.0")),
         .package(url: "https://github.com/apple/swift-log", .upToNextMinor(from: "1.16.2")),
@@ -29,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", .upToNextMinor(from: "2.13.0")),
         .package(url: "https://github.com/swiftlang/swift-subprocess", .upToNextMinor(from: "1.0.2")),
         .package(url: "https://github.com/swiftlang/swift-syntax", .upToNextMinor(from: "603.0.1")),
+        .package(url: "https://github.com/vapor/sqlite-nio", .upToNextMinor(from: "1.13.2")),
     ],
     targets: [
         // The system's OpenSSL 3 libcrypto, with a header-only shim where Swift cannot reach.
@@ -87,13 +87,13 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
-        // The durable state on SQLite (GRDB, the system's libsqlite3): what the daemon owes
+        // The durable state on SQLite (SQLiteNIO, which builds its own SQLite): what the daemon owes
         // across a crash or a power cut, behind the protocols Mediation declares.
         .target(
             name: "StateStore",
             dependencies: [
                 "Mediation", "SharedTypes", "Timing",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -251,7 +251,7 @@ let package = Package(
             name: "StateStoreTests",
             dependencies: [
                 "StateStore", "Mediation", "SharedTypes", "TestSupport", "Timing",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
@@ -273,7 +273,7 @@ let package = Package(
                 "API",
                 "Daemon", "Adapters", "TestAdapters", "TestSupport", "SecureSignals", "SharedTypes", "SignalCrypto",
                 "Client", "Mediation", "Timing", "StateStore", "Consent",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

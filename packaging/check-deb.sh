@@ -17,10 +17,12 @@ version=$(daemon_version)
 depends=$(dpkg-deb -f "$deb" Depends)
 names=$(tr ',' '\n' <<<"$depends" | awk '{ print $1 }')
 # libssl3 is libssl3t64 from Debian 13 and Ubuntu 24.04 on.
-for needed in libc6 'libssl3(t64)?' libsqlite3-0 'libstdc\+\+6' systemd init-system-helpers; do
+for needed in libc6 'libssl3(t64)?' 'libstdc\+\+6' systemd init-system-helpers; do
     grep -qxE "$needed" <<<"$names" || fail "Depends lacks $needed: $depends"
 done
 if grep -Eq 'swift|icu' <<<"$names"; then fail "Depends names a Swift or ICU package: $depends"; fi
+# SQLiteNIO builds its own SQLite into the daemon: the system's is not linked.
+if grep -Eq '^libsqlite3' <<<"$names"; then fail "Depends names the system's SQLite: $depends"; fi
 [[ "$(dpkg-deb -I "$deb" conffiles)" == "/etc/secure-signals/daemon.json" ]] || fail "the conffiles are not the configuration"
 for script in postinst prerm postrm; do
     dpkg-deb -I "$deb" "$script" | grep -q 'secure-signals' || fail "the package has no $script"

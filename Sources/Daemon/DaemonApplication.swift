@@ -37,10 +37,10 @@ struct DaemonApplication: Sendable {
         configuration: ResolvedConfiguration, registry: AdapterRegistry, logger: Logger,
         metrics: DaemonMetrics = DaemonMetrics(), testbed: Bool = false,
         keyFetcher: any KeySetFetching = HTTPKeySetFetcher()
-    ) throws {
+    ) async throws {
         let clock = AdjustableClock(adjustable: testbed)
         let fetcher = HTTPAdFetcher()
-        let database = try StateDatabase(path: configuration.stateDatabasePath)
+        let database = try await StateDatabase.open(path: configuration.stateDatabasePath)
         let rewards = SQLiteRewardLedger(database, retention: configuration.rewardRetention)
         let trackers = TrackerQueue(
             fetcher: fetcher, outbox: SQLiteTrackerOutbox(database), clock: WallClock(clock: clock),
@@ -48,7 +48,10 @@ struct DaemonApplication: Sendable {
         let collector = try SignalCollector(
             configuration: configuration.collector, registry: registry, clock: clock, logger: logger,
             metrics: metrics.factory)
-        let ads = try AdStore(
+        let events = await EventHub(
+            journal: SQLiteEventJournal(database), retention: configuration.eventRetention,
+            clock: WallClock(clock: clock), logger: logger)
+        let ads = try await AdStore(
             units: configuration.mediation.units, networks: configuration.mediation.networks,
             registry: BuiltinAdNetworks.registry,
             services: AdNetworkServices(
@@ -60,9 +63,7 @@ struct DaemonApplication: Sendable {
             rewards: rewards, impressions: SQLiteImpressionLog(database),
             callbackSigner: configuration.ssvKey.map { SSVCallbackSigner(key: $0.key, keyID: $0.id, logger: logger) },
             clock: clock, logger: logger,
-            events: EventHub(
-                journal: SQLiteEventJournal(database), retention: configuration.eventRetention,
-                clock: WallClock(clock: clock), logger: logger),
+            events: events,
             metrics: metrics.factory, maxStoredAds: configuration.limits.maxStoredAds)
         self.state = DaemonState(
             collector: collector, ads: ads, access: configuration.access, warnings: configuration.warnings,

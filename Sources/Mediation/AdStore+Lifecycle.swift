@@ -120,7 +120,7 @@ extension AdStore {
         let ad = try undismissed(shownRewarded(id, by: asker))
         // The client's event counts now, before the network is asked: a dismiss that comes
         // meanwhile must find a completed video completed.
-        let outcome = try apply([.progress(progress)], to: id)
+        let outcome = try await apply([.progress(progress)], to: id)
         if outcome.recorded, var current = ads[id], !current.fill.tracksItself {
             let (urls, marks) = current.progressTrackers(for: progress)
             current.trackedProgress.formUnion(marks)
@@ -128,7 +128,7 @@ extension AdStore {
             fire(urls, of: current, kind: .progress)
         }
         let reported = await ad.fill.ad.presentation?.events(after: progress) ?? []
-        if !reported.isEmpty { _ = try apply([], reported: reported, to: id) }
+        if !reported.isEmpty { _ = try await apply([], reported: reported, to: id) }
         return outcome
     }
 
@@ -149,10 +149,12 @@ extension AdStore {
         return .recorded
     }
 
-    public func dismiss(_ id: String, by asker: AppIdentity? = nil) throws(AdLifecycleError) -> LifecycleOutcome {
+    public func dismiss(_ id: String, by asker: AppIdentity? = nil) async throws(AdLifecycleError)
+        -> LifecycleOutcome
+    {
         let ad = try shownRewarded(id, by: asker)
         guard !ad.presentation.dismissed else { return .duplicate }
-        let outcome = try apply([.dismiss], to: id)
+        let outcome = try await apply([.dismiss], to: id)
         if outcome.recorded, !ad.fill.tracksItself { fire(ad.fill.ad.dismissTrackers, of: ad, kind: .progress) }
         return outcome
     }
@@ -175,18 +177,25 @@ extension AdStore {
     /// applied, the client's `inputs`, then what the network `reported` now; publishes their
     /// events in order. A reward is committed before anything changes: when it cannot be, the
     /// ad stays as it was (a retry can still earn it; what the network reported is kept for the
-    /// next call), nothing is published, and the call answers 503.
+    /// next call), nothing is published, and the call answers 503. While the reward is being
+    /// committed the ad's other presentation calls wait (`rewardCommits`); other ads do not.
     private func apply(
         _ inputs: [RewardedPresentation.Input], reported: [NetworkPresentationEvent] = [], to id: String
-    ) throws(AdLifecycleError) -> LifecycleOutcome {
+    ) async throws(AdLifecycleError) -> LifecycleOutcome {
+        await rewardCommitted(id)
+        var committing = false
+        // The ad's waiting calls go on once its events are published.
+        defer { if committing { rewardCommitEnded(id) } }
         guard var ad = ads[id] else { return .duplicate }
         let network = ad.unappliedNetworkEvents + reported
         let (names, repeated) = ad.presentation.apply(
             ad.unappliedNetworkEvents.map(Self.input) + inputs + reported.map(Self.input))
         var transaction: String?
         if names.contains(.rewardEarned), case .rewarded(let reward) = ad.fill.ad.content {
+            rewardCommits[id] = []
+            committing = true
             do {
-                transaction = try record(reward, of: ad)
+                transaction = try await record(reward, of: ad)
             } catch {
                 if !reported.isEmpty, var unchanged = ads[id] {
                     unchanged.unappliedNetworkEvents = network
@@ -194,25 +203,18 @@ extension AdStore {
                 }
                 throw error
             }
+            // What else changed meanwhile (an impression, a click) is kept; an ad gone meanwhile
+            // (expired) still tells its reward.
+            guard var current = ads[id] else {
+                for name in names { publish(name, ad, rewardFields(name, ad, transaction)) }
+                return repeated ? .duplicate : .recorded
+            }
+            current.presentation = ad.presentation
+            ad = current
         }
         ad.unappliedNetworkEvents = []
         ads.update(ad)
-        for name in names {
-            var fields: [String: EventField] = [:]
-            if name == .rewardEarned {
-                if case .rewarded(let reward) = ad.fill.ad.content {
-                    fields["reward"] = .object(["type": .string(reward.type), "amount": .number(reward.amount)])
-                    fields["transaction_id"] = transaction.map(EventField.string) ?? .null
-                }
-                if let ssv = ad.ssv, ssv.customData != nil || ssv.userID != nil {
-                    var object: [String: EventField] = [:]
-                    if let data = ssv.customData { object["custom_data"] = .string(data) }
-                    if let user = ssv.userID { object["user_id"] = .string(user) }
-                    fields["ssv"] = .object(object)
-                }
-            }
-            publish(name, ad, fields)
-        }
+        for name in names { publish(name, ad, rewardFields(name, ad, transaction)) }
         if names.contains(.dismissed) {
             ads.dismissed(id, now: now)
             preloadAfterDismiss(ad)
@@ -220,9 +222,38 @@ extension AdStore {
         return repeated ? .duplicate : .recorded
     }
 
+    /// The fields of `name`'s event: a reward's type, amount, transaction and SSV values.
+    private func rewardFields(_ name: AdEvent.Name, _ ad: LoadedAd, _ transaction: String?) -> [String: EventField] {
+        var fields: [String: EventField] = [:]
+        guard name == .rewardEarned else { return fields }
+        if case .rewarded(let reward) = ad.fill.ad.content {
+            fields["reward"] = .object(["type": .string(reward.type), "amount": .number(reward.amount)])
+            fields["transaction_id"] = transaction.map(EventField.string) ?? .null
+        }
+        if let ssv = ad.ssv, ssv.customData != nil || ssv.userID != nil {
+            var object: [String: EventField] = [:]
+            if let data = ssv.customData { object["custom_data"] = .string(data) }
+            if let user = ssv.userID { object["user_id"] = .string(user) }
+            fields["ssv"] = .object(object)
+        }
+        return fields
+    }
+
+    /// Waits while ad `id`'s reward is being committed.
+    private func rewardCommitted(_ id: String) async {
+        while rewardCommits[id] != nil {
+            await withCheckedContinuation { rewardCommits[id, default: []].append($0) }
+        }
+    }
+
+    /// Ad `id`'s reward commit ended: its waiting calls go on, one after another.
+    private func rewardCommitEnded(_ id: String) {
+        for waiter in rewardCommits.removeValue(forKey: id) ?? [] { waiter.resume() }
+    }
+
     /// Commits `reward`, earned by `ad`, to the ledger before its event is published, with its
     /// SSV callback (when the unit has one) in the same transaction; answers its transaction id.
-    private func record(_ reward: Reward, of ad: LoadedAd) throws(AdLifecycleError) -> String {
+    private func record(_ reward: Reward, of ad: LoadedAd) async throws(AdLifecycleError) -> String {
         let earned = EarnedReward(
             transactionID: UUID().uuidString.lowercased(), adID: ad.id, adUnit: ad.unit.id, rewardType: reward.type,
             rewardAmount: reward.amount, customData: ad.ssv?.customData, userID: ad.ssv?.userID, app: ad.shownBy,
@@ -231,7 +262,7 @@ extension AdStore {
             callbackSigner?.callbackURL($0, for: earned, adNetwork: ad.fill.network)
         }
         do {
-            if let owed = try rewards.record(earned, callback: callback) { services.trackers.adopt(owed) }
+            if let owed = try await rewards.record(earned, callback: callback) { services.trackers.adopt(owed) }
         } catch {
             logger.error(
                 "an earned reward could not be recorded in the state database",

@@ -46,6 +46,9 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     /// When each waiting retry loads; its task (`retryTimers`, by the same key) sleeps until then.
     var retries: [LoadKey: C.Instant] = [:]
     let retryTimers = OwnedTasks<LoadKey>()
+    /// The ads whose reward is being committed, and the presentation calls waiting for it: an
+    /// ad's events keep their order while the ledger syncs, and no other ad waits.
+    var rewardCommits: [String: [CheckedContinuation<Void, Never>]] = [:]
     /// The privacy decisions in force for every app.
     var policies = PrivacyPolicies.unset
 
@@ -57,14 +60,16 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
         services: AdNetworkServices, rewards: any RewardLedger, impressions: any ImpressionLog,
         callbackSigner: (any RewardCallbackSigner)? = nil, clock: C, wallTimeAtStart: Int64? = nil, logger: Logger,
         events: EventHub = EventHub(), metrics: any MetricsFactory = MetricsSystem.factory, maxStoredAds: Int = 2000
-    ) throws(AdLoadError) {
+    ) async throws(AdLoadError) {
+        let wallClock = wallTimeAtStart.map { WallClock(clock: clock, start: $0) } ?? WallClock(clock: clock)
+        let history = await Self.history(
+            in: impressions, units: units, now: wallClock.nowMilliseconds, logger: logger)
         self.clock = clock
         self.rewards = rewards
         self.callbackSigner = callbackSigner
-        let wallClock = wallTimeAtStart.map { WallClock(clock: clock, start: $0) } ?? WallClock(clock: clock)
         self.wallClock = wallClock
         self.impressionLog = impressions
-        self.impressions = Self.history(in: impressions, units: units, now: wallClock.nowMilliseconds, logger: logger)
+        self.impressions = history
         self.ads = AdRetention(
             capacity: maxStoredAds, byteCapacity: services.limits.maximumStoredAdBytes, bids: services.bids)
         self.metrics = AdMetrics(factory: metrics)
@@ -82,12 +87,12 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     /// A log that cannot be read leaves the caps counting from zero, said in the log: serving
     /// goes on.
     static func history(in log: any ImpressionLog, units: some Collection<AdUnit>, now: Int64, logger: Logger)
-        -> ImpressionHistory
+        async -> ImpressionHistory
     {
         // No unit capped: nothing counts, everything is forgotten.
         let since = units.map { $0.capping.earliestCounted(at: now) }.min() ?? now + 1
         do {
-            return ImpressionHistory(try log.impressions(since: since), now: now)
+            return ImpressionHistory(try await log.impressions(since: since), now: now)
         } catch {
             logger.error(
                 "the impressions that frequency caps count could not be read from the state database; the caps count from zero",
@@ -126,7 +131,7 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
         self.networks = hosts
         self.units = Dictionary(units.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         // The caps may have changed: what they count now is read again.
-        impressions = Self.history(
+        impressions = await Self.history(
             in: impressionLog, units: self.units.values, now: wallClock.nowMilliseconds, logger: logger)
         for key in retries.keys where self.units[key.unit] == nil {
             retryTimers.cancel(key)

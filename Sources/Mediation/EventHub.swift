@@ -40,8 +40,18 @@ public final class EventHub: Sendable {
         /// Numbers a previous run may have handed out but did not journal (it stopped without
         /// closing): a resume from before their end may have missed some.
         var unknownThrough: UInt64 = 0
-        /// After a reservation failed: the number from which it is tried again.
+        /// After a reservation failed: the number from which it is tried again; until then
+        /// events are handed out unreserved, as they were before it failed.
         var retryReservationAt: UInt64 = 0
+        var unreservedAllowed = false
+        /// Events numbered past `reservedThrough`: kept and journaled, handed to subscribers
+        /// once the reservation under way covers them (an id a client saw is never reused).
+        var held: [AdEvent] = []
+        /// Whether a reservation is being written (one at a time).
+        var reserving = false
+
+        /// The last number subscribers have been handed (or are being handed) events up to.
+        var deliveredThrough: UInt64 { held.first.map { $0.sequence - 1 } ?? lastSequence }
     }
 
     private let state: Mutex<State>
@@ -49,37 +59,52 @@ public final class EventHub: Sendable {
     private let retention: EventRetention
     private let clock: any EpochClock
     private let journal: JournalWriter?
+    /// The reservation being written, if any (`close` waits for it).
+    private let reservations = OwnedTasks<Int>()
     private let logger: Logger
     /// Numbers reserved at a time (one durable write per block).
     static let reservationBlock: UInt64 = 1000
     /// Events a subscriber may have waiting unless it says otherwise.
     public static let defaultBuffer = 256
 
-    /// `journal`: where the kept events outlive a restart (read now; their numbers go on).
-    public init(
-        journal: (any EventJournal)? = nil, retention: EventRetention = EventRetention(),
-        clock: any EpochClock = WallClock(clock: ContinuousClock()), logger: Logger = Logger(label: "events")
+    /// A hub whose kept events live as long as it does.
+    public convenience init(
+        retention: EventRetention = EventRetention(), clock: any EpochClock = WallClock(clock: ContinuousClock()),
+        logger: Logger = Logger(label: "events")
     ) {
+        self.init(initial: State(), journal: nil, retention: retention, clock: clock, logger: logger)
+    }
+
+    /// `journal`: where the kept events outlive a restart (read now; their numbers go on).
+    public convenience init(
+        journal: any EventJournal, retention: EventRetention = EventRetention(),
+        clock: any EpochClock = WallClock(clock: ContinuousClock()), logger: Logger = Logger(label: "events")
+    ) async {
         var initial = State()
-        if let journal {
-            do {
-                // Both read before anything is kept: numbering never restarts below what is kept.
-                let kept = try journal.recent()
-                let journaled = kept.last?.event.sequence ?? 0
-                let reserved = max(journaled, try journal.reserved())
-                initial.kept = Deque(kept)
-                initial.reservedThrough = reserved
-                initial.lastSequence = reserved
-                if reserved > journaled { initial.unknownThrough = reserved }
-            } catch {
-                logger.error(
-                    "the kept events could not be read; numbering starts again", metadata: ["error": "\(error)"])
-            }
+        do {
+            // Both read before anything is kept: numbering never restarts below what is kept.
+            let kept = try await journal.recent()
+            let journaled = kept.last?.event.sequence ?? 0
+            let reserved = max(journaled, try await journal.reserved())
+            initial.kept = Deque(kept)
+            initial.reservedThrough = reserved
+            initial.lastSequence = reserved
+            if reserved > journaled { initial.unknownThrough = reserved }
+        } catch {
+            logger.error("the kept events could not be read; numbering starts again", metadata: ["error": "\(error)"])
         }
+        self.init(
+            initial: initial, journal: JournalWriter(journal: journal, retention: retention, logger: logger),
+            retention: retention, clock: clock, logger: logger)
+    }
+
+    private init(
+        initial: State, journal: JournalWriter?, retention: EventRetention, clock: any EpochClock, logger: Logger
+    ) {
         state = Mutex(initial)
         self.retention = retention
         self.clock = clock
-        self.journal = journal.map { JournalWriter(journal: $0, retention: retention, logger: logger) }
+        self.journal = journal
         self.logger = logger
     }
 
@@ -95,15 +120,67 @@ public final class EventHub: Sendable {
     }
 
     /// Writes what is not yet journaled and stops the journal's writer; the numbers reserved
-    /// and not handed out are given back, so that a clean stop leaves no gap.
+    /// and not handed out are given back, so that a clean stop leaves no gap. Nothing is
+    /// reserved after it: an event published later is kept and journaled, never handed out.
     public func close() async {
         await journal?.close()
         guard let writer = journal else { return }
-        state.withLock { state in
-            // Under the lock: a publish after it reserves a new block of its own.
-            guard (try? writer.journal.reserve(through: state.lastSequence)) != nil else { return }
+        await reservations.waitForAll()
+        let last = state.withLock { state in
+            // From here a publish holds its event: its number is past what is given back.
+            state.reserving = true
             state.reservedThrough = state.lastSequence
+            return state.lastSequence
         }
+        reserved(through: last, failure: await Self.outcome { try await writer.journal.reserve(through: last) })
+    }
+
+    /// Writes `through` as the reserved number, off the caller's thread (one reservation at a
+    /// time: `reserving`), then hands out the held events it covers.
+    private func beginReservation(through: UInt64) {
+        guard let writer = journal else { return }
+        reservations.start { [self] in
+            reserved(
+                through: through, failure: await Self.outcome { try await writer.journal.reserve(through: through) })
+        }
+    }
+
+    /// The error `operation` threw, if any.
+    private static func outcome(_ operation: () async throws -> Void) async -> (any Error)? {
+        do {
+            try await operation()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// After a reservation through `through` was written (or failed): the held events it
+    /// covers go out, and the next block is asked for if some are still held.
+    private func reserved(through: UInt64, failure: (any Error)?) {
+        let (behind, next): ([Subscriber], UInt64?) = state.withLock { state in
+            state.reserving = false
+            if let failure {
+                // Tried again a hundred events later; meanwhile events go out as they come.
+                state.retryReservationAt = state.lastSequence + 100
+                state.unreservedAllowed = true
+                logger.warning("event numbers could not be reserved", metadata: ["error": "\(failure)"])
+            } else {
+                state.reservedThrough = through
+                state.unreservedAllowed = false
+            }
+            let (allowed, covered) = (state.unreservedAllowed, state.reservedThrough)
+            let release = state.held.prefix { allowed || $0.sequence <= covered }
+            state.held.removeFirst(release.count)
+            var next: UInt64?
+            if !state.held.isEmpty {
+                state.reserving = true
+                next = state.lastSequence + Self.reservationBlock - 1
+            }
+            return (release.flatMap { deliver($0, in: &state) }, next)
+        }
+        finish(behind)
+        if let next { beginReservation(through: next) }
     }
 
     /// A stream of the events that pass `filter`, from now on, until the caller stops iterating;
@@ -119,7 +196,11 @@ public final class EventHub: Sendable {
         return state.withLock { state in
             var replay: [AdEvent] = []
             if let after, after != state.lastSequence {
-                replay = Array(state.kept.lazy.map(\.event).filter { $0.sequence > after && filter.passes($0) })
+                let delivered = state.deliveredThrough
+                replay = Array(
+                    state.kept.lazy.map(\.event).filter {
+                        $0.sequence > after && $0.sequence <= delivered && filter.passes($0)
+                    })
                 for (gap, seen) in Self.gaps(after: after, in: state) {
                     let oldest =
                         state.kept.first(where: { $0.event.sequence > gap })?.event.sequence ?? state.lastSequence + 1
@@ -161,39 +242,50 @@ public final class EventHub: Sendable {
     }
 
     /// Numbers `event` (its `sequence`, one more than the last), keeps it, and hands it to every
-    /// subscriber its filter passes.
+    /// subscriber its filter passes: at once while its number is reserved, else once the
+    /// reservation under way is written. A block is reserved ahead, when half the last one is
+    /// used, so that events seldom wait.
     public func publish(_ event: AdEvent) {
         let now = clock.nowMilliseconds
-        let behind: [Subscriber] = state.withLock { state in
+        let (behind, reserve): ([Subscriber], UInt64?) = state.withLock { state in
             var event = event
             state.lastSequence += 1
             event.sequence = state.lastSequence
-            if let writer = journal, state.lastSequence > state.reservedThrough,
-                state.lastSequence >= state.retryReservationAt
-            {
-                let through = state.lastSequence + Self.reservationBlock - 1
-                do {
-                    try writer.journal.reserve(through: through)
-                    state.reservedThrough = through
-                } catch {
-                    // Tried again a hundred events later, not on every one under the lock.
-                    state.retryReservationAt = state.lastSequence + 100
-                    logger.warning("event numbers could not be reserved", metadata: ["error": "\(error)"])
-                }
-            }
             state.kept.append((event, now))
             let horizon = retention.horizon(at: now)
             while let first = state.kept.first, state.kept.count > retention.count || first.at < horizon {
                 state.kept.removeFirst()
             }
-            journal?.add(event, at: now)
-            var full: [Int] = []
-            for (id, subscriber) in state.subscribers where subscriber.filter.passes(event) {
-                if case .dropped = subscriber.continuation.yield(event) { full.append(id) }
+            guard let writer = journal else { return (deliver(event, in: &state), nil) }
+            writer.add(event, at: now)
+            var reserve: UInt64?
+            if !state.reserving, state.lastSequence + Self.reservationBlock / 2 > state.reservedThrough,
+                state.lastSequence >= state.retryReservationAt
+            {
+                state.reserving = true
+                reserve = state.lastSequence + Self.reservationBlock - 1
             }
-            return full.compactMap { state.subscribers.removeValue(forKey: $0) }
+            guard state.held.isEmpty, state.unreservedAllowed || event.sequence <= state.reservedThrough else {
+                state.held.append(event)
+                return ([], reserve)
+            }
+            return (deliver(event, in: &state), reserve)
         }
-        // Told outside the lock: finishing a stream runs its termination handler, which takes it.
+        finish(behind)
+        if let reserve { beginReservation(through: reserve) }
+    }
+
+    /// Hands `event` to every subscriber its filter passes; answers those it let go (full).
+    private func deliver(_ event: AdEvent, in state: inout State) -> [Subscriber] {
+        var full: [Int] = []
+        for (id, subscriber) in state.subscribers where subscriber.filter.passes(event) {
+            if case .dropped = subscriber.continuation.yield(event) { full.append(id) }
+        }
+        return full.compactMap { state.subscribers.removeValue(forKey: $0) }
+    }
+
+    /// Told outside the lock: finishing a stream runs its termination handler, which takes it.
+    private func finish(_ behind: [Subscriber]) {
         for subscriber in behind {
             subscriber.continuation.finish()
             subscriber.fellBehind()

@@ -7,14 +7,15 @@ import Timing
 /// few from the journal, never from a client already sent them).
 public protocol EventJournal: Sendable {
     /// The events kept, oldest first, each with when it was published (wall-clock ms).
-    func recent() throws -> [(event: AdEvent, at: Int64)]
+    func recent() async throws -> [(event: AdEvent, at: Int64)]
     /// Appends `events`, then drops all but the newest `keep` and those older than `since`.
     func append(_ events: [(event: AdEvent, at: Int64)], keep: Int, since: Int64) async throws
     /// The highest event number handed out or reserved: a restart numbers on after it, so an id
     /// a client saw is never reused, even when the journal lost its last events to a crash.
-    func reserved() throws -> UInt64
-    /// Raises it to `number`, durably, before numbers up to it are handed out.
-    func reserve(through number: UInt64) throws
+    func reserved() async throws -> UInt64
+    /// Sets it to `number`, durably: raised before numbers up to it are handed out, lowered to
+    /// the last one handed out at a clean stop.
+    func reserve(through number: UInt64) async throws
 }
 
 /// How many events are kept for resuming, and for how long.

@@ -17,5 +17,5 @@ public protocol ImpressionLog: Sendable {
     func record(_ impression: CappedImpression, forgettingBefore horizon: Int64) async throws
     /// Forgets every impression before `since` (wall-clock ms), which no unit's caps count any
     /// more; answers the others, oldest first: the counts a starting or reloaded daemon takes up.
-    func impressions(since: Int64) throws -> [CappedImpression]
+    func impressions(since: Int64) async throws -> [CappedImpression]
 }

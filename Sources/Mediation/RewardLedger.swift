@@ -18,12 +18,12 @@ public enum RewardClaim: Sendable, Equatable {
 /// Where earned rewards are kept, durably: `record` returns once the reward (and its SSV
 /// callback, owed in the same transaction) is on disk.
 ///
-/// `record` is synchronous, and the ad store calls it before it publishes `reward_earned`: a
-/// reward is rare (one per rewarded ad watched), and committing it in line keeps the event
-/// order (the reward before the dismiss) without a second mechanism, for one sync to disk.
+/// The ad store awaits `record` before it publishes `reward_earned`, and holds the ad's other
+/// presentation calls until it returns: the event order (the reward before the dismiss) is
+/// kept, and no other ad waits for the sync to disk.
 public protocol RewardLedger: Sendable {
     /// Stores `reward`, and `callback` as an owed `ssv` ping beside it; answers that ping.
-    func record(_ reward: EarnedReward, callback: String?) throws -> OwedPing?
+    func record(_ reward: EarnedReward, callback: String?) async throws -> OwedPing?
     /// The rewards of app `app` (every app's when nil: one with `inspect`) still kept at `now`
     /// (wall-clock ms), oldest first.
     func rewards(app: String?, state: RewardState, now: Int64) async throws -> [EarnedReward]

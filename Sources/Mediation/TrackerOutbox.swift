@@ -48,14 +48,14 @@ public protocol TrackerOutbox: Sendable {
     func commit(_ commit: OutboxCommit) async throws -> OutboxCommitted
     /// Up to `limit` pings never tried whose id is over `id`, oldest first: the queue takes
     /// them a window at a time.
-    func untried(after id: Int64, limit: Int) throws -> [OwedPing]
+    func untried(after id: Int64, limit: Int) async throws -> [OwedPing]
     /// How many pings were never tried.
-    func untriedCount() throws -> Int
+    func untriedCount() async throws -> Int
     /// Up to `limit` pings tried before whose next try is due by `time` (wall-clock ms), the
     /// earliest due first.
-    func due(by time: Int64, limit: Int) throws -> [OwedPing]
+    func due(by time: Int64, limit: Int) async throws -> [OwedPing]
     /// When the earliest next try after `time` is due, of the pings tried before; nil if none.
-    func nextDue(after time: Int64) throws -> Int64?
+    func nextDue(after time: Int64) async throws -> Int64?
     /// How many pings are owed, and since when the oldest of them is (wall-clock ms).
-    func backlog() throws -> (count: Int, oldest: Int64?)
+    func backlog() async throws -> (count: Int, oldest: Int64?)
 }

@@ -4,8 +4,10 @@ import Synchronization
 import Timing
 
 extension TrackerQueue.Engine {
-    /// Writes each batch as it comes, until the queue is drained (one last commit then).
+    /// Takes what a previous run left owed, then writes each batch as it comes, until the
+    /// queue is drained (one last commit then).
     func commitUntilFinished() async {
+        await takeOwed()
         for await _ in wakeups { await commitPending() }
         await commitPending()
     }
@@ -31,7 +33,7 @@ extension TrackerQueue.Engine {
             }
             if commit.isEmpty {
                 resumeWaiters(upTo: upTo, failure: nil)
-                refill()
+                await refill()
                 resumeIdleWaiters()
                 return
             }
@@ -53,7 +55,7 @@ extension TrackerQueue.Engine {
                 hand(added)
                 state.withLock { $0.committing = false }
                 resumeWaiters(upTo: upTo, failure: nil)
-                refill()
+                await refill()
             } catch {
                 if faults.shouldLog("commit") {
                     logger.error(

@@ -102,19 +102,20 @@ extension TrackerQueue {
         }
 
         /// Takes what a previous run left owed (a window of it) for the sender.
-        func takeOwed() {
+        func takeOwed() async {
             do {
-                let untried = try outbox.untriedCount()
-                let retryDue = try outbox.nextDue(after: .min)
+                let untried = try await outbox.untriedCount()
+                let retryDue = try await outbox.nextDue(after: .min)
                 guard untried > 0 || retryDue != nil else { return }
                 state.withLock { state in
                     state.deferred = untried
                     state.retryDue = retryDue
                 }
-                refill()
+                await refill()
+                let backlog = try? await outbox.backlog()
                 logger.notice(
                     "sending tracker pings owed from before",
-                    metadata: ["count": "\((try? outbox.backlog().count) ?? untried)"])
+                    metadata: ["count": "\(backlog?.count ?? untried)"])
             } catch {
                 // Read it all again in a second: as if untried pings and due retries waited.
                 state.withLock { state in
@@ -162,9 +163,9 @@ extension TrackerQueue {
 
         /// Once the window is half empty, takes stored pings into it: untried ones first, then
         /// retries that are due; then sets the timer for the next retry.
-        func refill() {
-            takeUntried()
-            takeDue()
+        func refill() async {
+            await takeUntried()
+            await takeDue()
             armTimer()
         }
 
@@ -174,13 +175,13 @@ extension TrackerQueue {
         }
 
         /// Takes deferred untried pings, oldest first.
-        private func takeUntried() {
+        private func takeUntried() async {
             let (after, room) = state.withLock { state -> (Int64, Int) in
                 state.deferred > 0 ? (state.handedThrough, self.room(state)) : (0, 0)
             }
             guard room > 0 else { return }
             do {
-                let pings = try outbox.untried(after: after, limit: room)
+                let pings = try await outbox.untried(after: after, limit: room)
                 let handed = state.withLock { state -> [OwedPing] in
                     let fresh = pings.filter { !state.inHand.contains($0.id) }
                     for ping in fresh {
@@ -199,7 +200,7 @@ extension TrackerQueue {
         /// Takes stored retries that are due, earliest first, and learns when the next one is.
         /// At most `retriesAtOnce` are in hand: retries enter memory only as fast as they can be
         /// tried, so a dead tracker's due backlog never queues ahead of other pings for long.
-        private func takeDue() {
+        private func takeDue() async {
             let now = clock.nowMilliseconds
             let (room, inHand) = state.withLock { state -> (Int, Int) in
                 guard let due = state.retryDue, due <= now else { return (0, 0) }
@@ -209,8 +210,8 @@ extension TrackerQueue {
             guard room > 0 else { return }
             do {
                 // Retries already in hand may be among those due: ask for enough to skip them.
-                let pings = try outbox.due(by: now, limit: room + inHand)
-                let next = pings.count < room + inHand ? try outbox.nextDue(after: now) : now
+                let pings = try await outbox.due(by: now, limit: room + inHand)
+                let next = pings.count < room + inHand ? try await outbox.nextDue(after: now) : now
                 let handed = state.withLock { state -> [OwedPing] in
                     let due = pings.filter { !state.inHand.contains($0.id) }
                     let fresh = due.prefix(room)

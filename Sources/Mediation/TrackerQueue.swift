@@ -44,7 +44,6 @@ public final class TrackerQueue: Sendable {
         let engine = Engine(
             fetcher: fetcher, outbox: outbox, clock: clock, settings: settings, logger: logger, metrics: metrics)
         self.engine = engine
-        engine.takeOwed()
     }
 
     /// Sends and commits until asked to stop (`requestStop`, or `drain`), then stops sending
@@ -142,11 +141,11 @@ public final class TrackerQueue: Sendable {
 
     /// What is owed now, for the outbox's gauges: what is stored and what is not yet; throws
     /// when the outbox cannot be read.
-    public func backlog() throws -> Backlog {
+    public func backlog() async throws -> Backlog {
         let (unsaved, unsavedSince) = engine.state.withLock { state in
             (state.unsaved.count, state.unsaved.isEmpty ? nil : state.unsavedSince)
         }
-        let stored = try engine.outbox.backlog()
+        let stored = try await engine.outbox.backlog()
         let oldest = [stored.oldest, unsavedSince].compactMap { $0 }.min()
         let now = engine.clock.nowMilliseconds
         return Backlog(

@@ -1,52 +1,28 @@
-import GRDB
 import Mediation
+import SQLiteNIO
 import SharedTypes
 
 /// A row of `rewards`: one earned reward.
-struct RewardRow: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "rewards"
+enum RewardRow {
+    static let columns =
+        "transaction_id, ad_id, ad_unit, reward_type, reward_amount, custom_data, user_id, app, earned_at_ms, claimed_at_ms"
 
-    var transactionID: String
-    var adID: String
-    var adUnit: String
-    var rewardType: String
-    var rewardAmount: Double
-    var customData: String?
-    var userID: String?
-    var app: String?
-    var earnedAt: Int64
-    var claimedAt: Int64?
-
-    enum CodingKeys: String, CodingKey {
-        case transactionID = "transaction_id"
-        case adID = "ad_id"
-        case adUnit = "ad_unit"
-        case rewardType = "reward_type"
-        case rewardAmount = "reward_amount"
-        case customData = "custom_data"
-        case userID = "user_id"
-        case app
-        case earnedAt = "earned_at_ms"
-        case claimedAt = "claimed_at_ms"
-    }
-
-    init(_ reward: EarnedReward) {
-        transactionID = reward.transactionID
-        adID = reward.adID
-        adUnit = reward.adUnit
-        rewardType = reward.rewardType
-        rewardAmount = reward.rewardAmount
-        customData = reward.customData
-        userID = reward.userID
-        app = reward.app
-        earnedAt = reward.earnedAt
-        claimedAt = reward.claimedAt
-    }
-
-    var reward: EarnedReward {
+    static func reward(_ row: SQLiteRow) throws -> EarnedReward {
         EarnedReward(
-            transactionID: transactionID, adID: adID, adUnit: adUnit, rewardType: rewardType,
-            rewardAmount: rewardAmount, customData: customData, userID: userID,
-            app: app, earnedAt: earnedAt, claimedAt: claimedAt)
+            transactionID: try row.text("transaction_id"), adID: try row.text("ad_id"),
+            adUnit: try row.text("ad_unit"), rewardType: try row.text("reward_type"),
+            rewardAmount: try row.double("reward_amount"), customData: try row.optionalText("custom_data"),
+            userID: try row.optionalText("user_id"), app: try row.optionalText("app"),
+            earnedAt: try row.int64("earned_at_ms"), claimedAt: try row.optionalInt64("claimed_at_ms"))
+    }
+
+    static func insert(_ reward: EarnedReward, in session: StateSession) async throws {
+        try await session.execute(
+            "INSERT INTO rewards (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                .text(reward.transactionID), .text(reward.adID), .text(reward.adUnit), .text(reward.rewardType),
+                .float(reward.rewardAmount), .nullableText(reward.customData), .nullableText(reward.userID),
+                .nullableText(reward.app), .int64(reward.earnedAt), .int64(reward.claimedAt),
+            ])
     }
 }

@@ -1,6 +1,6 @@
-import Foundation
-import GRDB
+import FoundationEssentials
 import Mediation
+import SQLiteNIO
 
 /// The event stream's kept events in the state database (`events`): their fields as the JSON
 /// the stream sends.
@@ -11,18 +11,23 @@ public struct SQLiteEventJournal: EventJournal {
         self.database = database
     }
 
-    public func recent() throws -> [(event: AdEvent, at: Int64)] {
-        try database.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM events ORDER BY sequence").compactMap { row in
-                guard let name = AdEvent.Name(rawValue: row["name"]),
-                    let fields = try? JSONDecoder().decode(
-                        [String: EventField].self, from: Data((row["fields"] as String).utf8))
-                else { return nil }
-                var event = AdEvent(
-                    name: name, adID: row["ad_id"], adUnit: row["ad_unit"], app: row["app"], fields: fields)
-                event.sequence = UInt64(row["sequence"] as Int64)
-                return (event, row["at_ms"])
-            }
+    public func recent() async throws -> [(event: AdEvent, at: Int64)] {
+        let rows = try await database.session { session in
+            try await session.rows(
+                "SELECT sequence, name, ad_id, ad_unit, app, fields, at_ms FROM events ORDER BY sequence")
+        }
+        return rows.compactMap { row in
+            guard let name = (try? row.text("name")).flatMap(AdEvent.Name.init(rawValue:)),
+                let text = try? row.text("fields"),
+                let fields = try? JSONDecoder().decode([String: EventField].self, from: Data(text.utf8)),
+                let unit = try? row.text("ad_unit"), let sequence = try? row.int64("sequence"),
+                let at = try? row.int64("at_ms")
+            else { return nil }
+            var event = AdEvent(
+                name: name, adID: try? row.optionalText("ad_id"), adUnit: unit, app: try? row.optionalText("app"),
+                fields: fields)
+            event.sequence = UInt64(sequence)
+            return (event, at)
         }
     }
 
@@ -32,51 +37,50 @@ public struct SQLiteEventJournal: EventJournal {
         }
         // An event is not an acknowledgement: its commit does not sync, so that it never makes
         // a call waiting on the outbox's sync wait for a second one.
-        try await database.writer.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        try await database.session { session in
+            try await session.execute("PRAGMA synchronous = NORMAL")
             do {
-                try db.inTransaction {
-                    try Self.insert(rows, into: db, keep: keep, since: since)
-                    return .commit
+                try await StateSchema.transaction(session) {
+                    try await Self.insert(rows, into: session, keep: keep, since: since)
                 }
             } catch {
-                try db.execute(sql: "PRAGMA synchronous = FULL")
+                try await session.execute("PRAGMA synchronous = FULL")
                 throw error
             }
             // Back before any other write: the outbox's and the ledger's commits must sync.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try await session.execute("PRAGMA synchronous = FULL")
         }
     }
 
-    public func reserved() throws -> UInt64 {
-        try database.writer.read { db in
-            UInt64(try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'events_reserved'") ?? 0)
+    public func reserved() async throws -> UInt64 {
+        try await database.session { session in
+            UInt64(try await session.value("SELECT value FROM meta WHERE key = 'events_reserved'")?.integer ?? 0)
         }
     }
 
-    public func reserve(through number: UInt64) throws {
-        try database.write { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('events_reserved', ?)",
-                arguments: [Int64(clamping: number)])
+    public func reserve(through number: UInt64) async throws {
+        try await database.write { session in
+            try await session.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('events_reserved', ?)",
+                [.int64(Int64(clamping: number))])
         }
     }
 
-    private static func insert(_ rows: [(AdEvent, Int64, String)], into db: Database, keep: Int, since: Int64)
-        throws
+    private static func insert(_ rows: [(AdEvent, Int64, String)], into session: StateSession, keep: Int, since: Int64)
+        async throws
     {
         for (event, at, fields) in rows {
-            try db.execute(
-                sql:
-                    "INSERT OR REPLACE INTO events (sequence, name, ad_id, ad_unit, app, fields, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                arguments: [
-                    Int64(event.sequence), event.name.rawValue, event.adID, event.adUnit, event.app, fields, at,
+            try await session.execute(
+                "INSERT OR REPLACE INTO events (sequence, name, ad_id, ad_unit, app, fields, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    .int64(Int64(event.sequence)), .text(event.name.rawValue), .nullableText(event.adID),
+                    .text(event.adUnit), .nullableText(event.app), .text(fields), .int64(at),
                 ])
         }
         if let newest = rows.last?.0.sequence {
-            try db.execute(
-                sql: "DELETE FROM events WHERE sequence <= ? OR at_ms < ?",
-                arguments: [Int64(newest) - Int64(keep), since])
+            try await session.execute(
+                "DELETE FROM events WHERE sequence <= ? OR at_ms < ?",
+                [.int64(Int64(newest) - Int64(keep)), .int64(since)])
         }
     }
 }

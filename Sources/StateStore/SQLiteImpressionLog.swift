@@ -1,5 +1,5 @@
-import GRDB
 import Mediation
+import SQLiteNIO
 
 /// The impressions frequency caps count, in the state database (`capped_impressions`). Each
 /// record syncs: it backs the answer to the impression that caused it.
@@ -11,19 +11,23 @@ public struct SQLiteImpressionLog: ImpressionLog {
     }
 
     public func record(_ impression: CappedImpression, forgettingBefore horizon: Int64) async throws {
-        let row = ImpressionRow(impression)
-        try await database.write { db in
-            try row.insert(db)
-            try ImpressionRow
-                .filter(Column("ad_unit") == row.adUnit && Column("app") == row.app && Column("at_ms") < horizon)
-                .deleteAll(db)
+        try await database.write { session in
+            try await session.execute(
+                "INSERT INTO capped_impressions (ad_unit, app, at_ms) VALUES (?, ?, ?)",
+                [.text(impression.adUnit), .nullableText(impression.app), .int64(impression.at)])
+            try await session.execute(
+                "DELETE FROM capped_impressions WHERE ad_unit = ? AND app IS ? AND at_ms < ?",
+                [.text(impression.adUnit), .nullableText(impression.app), .int64(horizon)])
         }
     }
 
-    public func impressions(since: Int64) throws -> [CappedImpression] {
-        try database.write { db in
-            try ImpressionRow.filter(Column("at_ms") < since).deleteAll(db)
-            return try ImpressionRow.order(Column("at_ms")).fetchAll(db).map(\.impression)
+    public func impressions(since: Int64) async throws -> [CappedImpression] {
+        try await database.write { session in
+            try await session.execute("DELETE FROM capped_impressions WHERE at_ms < ?", [.int64(since)])
+            return try await session.rows("SELECT ad_unit, app, at_ms FROM capped_impressions ORDER BY at_ms").map {
+                CappedImpression(
+                    adUnit: try $0.text("ad_unit"), app: try $0.optionalText("app"), at: try $0.int64("at_ms"))
+            }
         }
     }
 }

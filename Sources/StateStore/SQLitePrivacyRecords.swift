@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+import FoundationEssentials
+import SQLiteNIO
 import SharedTypes
 import Timing
 
@@ -26,39 +26,40 @@ public struct SQLitePrivacyRecords: PrivacyRecords {
     }
 
     public func all() async throws -> StoredPrivacy {
-        try await database.writer.read { db in
-            var stored = StoredPrivacy()
-            for row in try Row.fetchAll(db, sql: "SELECT scope, state FROM privacy ORDER BY scope") {
-                let key: DatabaseValue = row["scope"]
-                let scope = Self.scope(String.fromDatabaseValue(key) ?? key.description)
-                do {
-                    let state = try Self.decode(row["state"])
-                    switch scope {
-                    case .device: stored.device = state
-                    case .app(let id): stored.apps[id] = state
-                    }
-                } catch {
-                    stored.unreadable[scope] = Self.describe(error)
-                }
-            }
-            return stored
+        let rows = try await database.session { session in
+            try await session.rows("SELECT scope, state FROM privacy ORDER BY scope")
         }
+        var stored = StoredPrivacy()
+        for row in rows {
+            let key = row.column("scope") ?? .null
+            let scope = Self.scope(key.string ?? key.description)
+            do {
+                let state = try Self.decode(row.column("state") ?? .null)
+                switch scope {
+                case .device: stored.device = state
+                case .app(let id): stored.apps[id] = state
+                }
+            } catch {
+                stored.unreadable[scope] = Self.describe(error)
+            }
+        }
+        return stored
     }
 
     public func set(_ state: PrivacyState?, for scope: PrivacyScope) async throws {
         let key = try Self.key(scope)
         guard let state else {
-            try await database.write { db in
-                try db.execute(sql: "DELETE FROM privacy WHERE scope = ?", arguments: [key])
+            try await database.write { session in
+                try await session.execute("DELETE FROM privacy WHERE scope = ?", [.text(key)])
             }
             return
         }
         let json = String(decoding: try WireFormat.encoder().encode(state), as: UTF8.self)
         let now = clock.nowMilliseconds
-        try await database.write { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO privacy (scope, state, set_at_ms) VALUES (?, ?, ?)",
-                arguments: [key, json, now])
+        try await database.write { session in
+            try await session.execute(
+                "INSERT OR REPLACE INTO privacy (scope, state, set_at_ms) VALUES (?, ?, ?)",
+                [.text(key), .text(json), .int64(now)])
         }
     }
 
@@ -77,8 +78,8 @@ public struct SQLitePrivacyRecords: PrivacyRecords {
     }
 
     /// A kept state, read as strictly as a request body: an unknown key is an error.
-    private static func decode(_ value: DatabaseValue) throws -> PrivacyState {
-        guard case .string(let text) = value.storage else {
+    private static func decode(_ value: SQLiteData) throws -> PrivacyState {
+        guard case .text(let text) = value else {
             throw StrictJSON.Failure(path: "", reason: "is not JSON text")
         }
         return try WireFormat.decoder().decode(Strict.self, from: Data(text.utf8)).state

@@ -1,5 +1,5 @@
-import GRDB
 import Mediation
+import SQLiteNIO
 import SharedTypes
 import Timing
 
@@ -17,48 +17,53 @@ public struct SQLiteRewardLedger: RewardLedger {
     /// Rewards earned before this, at `now`, are no longer kept.
     private func horizon(_ now: Int64) -> Int64 { now - retention.wholeMilliseconds }
 
-    public func record(_ reward: EarnedReward, callback: String?) throws -> OwedPing? {
+    public func record(_ reward: EarnedReward, callback: String?) async throws -> OwedPing? {
         let horizon = horizon(reward.earnedAt)
-        return try database.write { db in
-            try RewardRow(reward).insert(db)
+        return try await database.write { session in
+            try await RewardRow.insert(reward, in: session)
             var ping: OwedPing?
             if let callback {
-                var row = OutboxRow(
-                    id: nil, url: callback, kind: TrackerQueue.Kind.ssv.rawValue, createdAt: reward.earnedAt,
-                    attempts: 0, dueAt: reward.earnedAt)
-                try row.insert(db)
-                ping = row.ping
+                ping = try await OutboxRow.insert(url: callback, kind: .ssv, at: reward.earnedAt, in: session)
             }
-            try RewardRow.filter(Column("earned_at_ms") < horizon).deleteAll(db)
+            try await session.execute("DELETE FROM rewards WHERE earned_at_ms < ?", [.int64(horizon)])
             return ping
         }
     }
 
     public func rewards(app: String?, state: RewardState, now: Int64) async throws -> [EarnedReward] {
-        let horizon = horizon(now)
-        return try await database.writer.read { db in
-            var request = RewardRow.order(Column("earned_at_ms"), Column("transaction_id"))
-                .filter(Column("earned_at_ms") >= horizon)
-            if let app { request = request.filter(Column("app") == app) }
-            switch state {
-            case .unclaimed: request = request.filter(Column("claimed_at_ms") == nil)
-            case .claimed: request = request.filter(Column("claimed_at_ms") != nil)
-            case .all: break
-            }
-            return try request.fetchAll(db).map(\.reward)
+        var sql = "SELECT \(RewardRow.columns) FROM rewards WHERE earned_at_ms >= ?"
+        var binds: [SQLiteData] = [.int64(horizon(now))]
+        if let app {
+            sql += " AND app = ?"
+            binds.append(.text(app))
+        }
+        switch state {
+        case .unclaimed: sql += " AND claimed_at_ms IS NULL"
+        case .claimed: sql += " AND claimed_at_ms IS NOT NULL"
+        case .all: break
+        }
+        sql += " ORDER BY earned_at_ms, transaction_id"
+        let query = sql
+        let arguments = binds
+        return try await database.session { session in
+            try await session.rows(query, arguments).map(RewardRow.reward)
         }
     }
 
     public func claim(_ transactionID: String, app: String?, now: Int64) async throws -> RewardClaim {
         let horizon = horizon(now)
-        return try await database.write { db in
-            guard var row = try RewardRow.fetchOne(db, key: transactionID), row.earnedAt >= horizon,
-                app == nil || row.app == app
+        return try await database.write { session in
+            guard
+                let row = try await session.row(
+                    "SELECT \(RewardRow.columns) FROM rewards WHERE transaction_id = ?", [.text(transactionID)])
             else { return .notFound }
-            if row.claimedAt != nil { return .alreadyClaimed(row.reward) }
-            row.claimedAt = now
-            try row.update(db)
-            return .claimed(row.reward)
+            var reward = try RewardRow.reward(row)
+            guard reward.earnedAt >= horizon, app == nil || reward.app == app else { return .notFound }
+            if reward.claimedAt != nil { return .alreadyClaimed(reward) }
+            reward.claimedAt = now
+            try await session.execute(
+                "UPDATE rewards SET claimed_at_ms = ? WHERE transaction_id = ?", [.int64(now), .text(transactionID)])
+            return .claimed(reward)
         }
     }
 }

@@ -1,5 +1,5 @@
-import GRDB
 import Mediation
+import SQLiteNIO
 
 /// The tracker outbox in the state database: each commit one transaction, synced before it
 /// returns (`StateDatabase`'s settings).
@@ -11,22 +11,26 @@ public struct SQLiteTrackerOutbox: TrackerOutbox {
     }
 
     public func commit(_ commit: OutboxCommit) async throws -> OutboxCommitted {
-        try await database.write { db in
+        try await database.write { session in
             var added: [OwedPing] = []
             for ping in commit.adding {
-                var row = OutboxRow(
-                    id: nil, url: ping.url, kind: ping.kind.rawValue, createdAt: commit.addedAt, attempts: 0,
-                    dueAt: commit.addedAt)
-                try row.insert(db)
-                if let stored = row.ping { added.append(stored) }
+                if let stored = try await OutboxRow.insert(
+                    url: ping.url, kind: ping.kind, at: commit.addedAt, in: session)
+                {
+                    added.append(stored)
+                }
             }
-            if !commit.settled.isEmpty { try OutboxRow.deleteAll(db, keys: commit.settled) }
+            if !commit.settled.isEmpty {
+                let marks = commit.settled.map { _ in "?" }.joined(separator: ", ")
+                try await session.execute(
+                    "DELETE FROM tracker_outbox WHERE id IN (\(marks))", commit.settled.map { .int64($0) })
+            }
             for change in commit.rescheduled {
-                try db.execute(
-                    sql: "UPDATE tracker_outbox SET attempts = ?, due_at_ms = ? WHERE id = ?",
-                    arguments: [change.attempts, change.dueAt, change.id])
+                try await session.execute(
+                    "UPDATE tracker_outbox SET attempts = ?, due_at_ms = ? WHERE id = ?",
+                    [.int64(Int64(change.attempts)), .int64(change.dueAt), .int64(change.id)])
             }
-            let givenUp = try Self.giveUpOldest(db, keeping: commit.maximumOwed)
+            let givenUp = try await Self.giveUpOldest(session, keeping: commit.maximumOwed)
             guard let oldestKept = givenUp.oldestKept else {
                 return OutboxCommitted(added: added, givenUp: givenUp.count)
             }
@@ -41,72 +45,84 @@ public struct SQLiteTrackerOutbox: TrackerOutbox {
     /// each stands for a reward, and there is one per reward, not per impression. The ids'
     /// span bounds the count from above without a scan, so the table is counted only when it
     /// may be over.
-    private static func giveUpOldest(_ db: Database, keeping maximum: Int) throws -> (count: Int, oldestKept: Int64?) {
+    private static func giveUpOldest(_ session: StateSession, keeping maximum: Int) async throws -> (
+        count: Int, oldestKept: Int64?
+    ) {
         guard maximum < Int.max,
-            let row = try Row.fetchOne(db, sql: "SELECT min(id), max(id) FROM tracker_outbox"),
-            let low: Int64 = row[0], let high: Int64 = row[1], high - low + 1 > maximum
+            let span = try await session.row("SELECT min(id) AS low, max(id) AS high FROM tracker_outbox"),
+            let low = try span.optionalInt64("low"), let high = try span.optionalInt64("high"),
+            high - low + 1 > maximum
         else { return (0, nil) }
-        let over = try OutboxRow.fetchCount(db) - maximum
+        let count = Int(try await session.value("SELECT count(*) FROM tracker_outbox")?.integer ?? 0)
+        let over = count - maximum
         guard over > 0 else { return (0, nil) }
-        // Tracker pings of the kinds this daemon knows (a newer daemon's rows are left alone).
-        let kinds = TrackerQueue.Kind.allCases.filter { $0 != .ssv }.map(\.rawValue)
-        let given = kinds.map { _ in "?" }.joined(separator: ", ")
-        let arguments = StatementArguments(kinds)
         // The over-th oldest, or the newest when there are fewer.
-        guard
-            let last = try Int64.fetchOne(
-                db, sql: "SELECT id FROM tracker_outbox WHERE kind IN (\(given)) ORDER BY id LIMIT 1 OFFSET ?",
-                arguments: arguments + [over - 1])
-                ?? Int64.fetchOne(
-                    db, sql: "SELECT max(id) FROM tracker_outbox WHERE kind IN (\(given))", arguments: arguments)
-        else { return (0, nil) }
-        try db.execute(
-            sql: "DELETE FROM tracker_outbox WHERE kind IN (\(given)) AND id <= ?", arguments: arguments + [last])
-        return (db.changesCount, last + 1)
+        let nth = try await session.value(
+            "SELECT id FROM tracker_outbox WHERE \(trackerKinds) ORDER BY id LIMIT 1 OFFSET ?",
+            [.int64(Int64(over - 1))])
+        let newest = try await session.value("SELECT max(id) FROM tracker_outbox WHERE \(trackerKinds)")
+        guard let last = (nth ?? newest)?.integer.map(Int64.init) else { return (0, nil) }
+        let deleted = try await session.rows(
+            "DELETE FROM tracker_outbox WHERE \(trackerKinds) AND id <= ? RETURNING id", [.int64(last)])
+        return (deleted.count, last + 1)
     }
 
-    public func untried(after id: Int64, limit: Int) throws -> [OwedPing] {
-        try database.writer.read { db in
-            try Self.untried.filter(Column("id") > id).order(Column("id")).limit(limit).fetchAll(db)
-                .compactMap(\.ping)
+    public func untried(after id: Int64, limit: Int) async throws -> [OwedPing] {
+        try await pings(
+            "SELECT \(OutboxRow.columns) FROM tracker_outbox WHERE \(Self.known) AND attempts = 0 AND id > ? ORDER BY id LIMIT ?",
+            [.int64(id), .int64(Int64(limit))])
+    }
+
+    public func untriedCount() async throws -> Int {
+        try await database.session { session in
+            Int(
+                try await session.value("SELECT count(*) FROM tracker_outbox WHERE \(Self.known) AND attempts = 0")?
+                    .integer ?? 0)
         }
     }
 
-    public func untriedCount() throws -> Int {
-        try database.writer.read { db in try Self.untried.fetchCount(db) }
+    public func due(by time: Int64, limit: Int) async throws -> [OwedPing] {
+        try await pings(
+            "SELECT \(OutboxRow.columns) FROM tracker_outbox WHERE \(Self.known) AND attempts > 0 AND due_at_ms <= ? ORDER BY due_at_ms, id LIMIT ?",
+            [.int64(time), .int64(Int64(limit))])
     }
 
-    public func due(by time: Int64, limit: Int) throws -> [OwedPing] {
-        try database.writer.read { db in
-            try Self.retries.filter(Column("due_at_ms") <= time).order(Column("due_at_ms"), Column("id"))
-                .limit(limit).fetchAll(db).compactMap(\.ping)
-        }
-    }
-
-    public func nextDue(after time: Int64) throws -> Int64? {
-        try database.writer.read { db in
-            try Self.retries.filter(Column("due_at_ms") > time).select(min(Column("due_at_ms")), as: Int64?.self)
-                .fetchOne(db) ?? nil
+    public func nextDue(after time: Int64) async throws -> Int64? {
+        try await database.session { session in
+            try await session.value(
+                "SELECT min(due_at_ms) FROM tracker_outbox WHERE \(Self.known) AND attempts > 0 AND due_at_ms > ?",
+                [.int64(time)]
+            )?.integer.map(Int64.init)
         }
     }
 
     /// The count scans the table; the oldest is the first row (ids grow with time), not a scan.
-    public func backlog() throws -> (count: Int, oldest: Int64?) {
-        try database.writer.read { db in
-            let count = try Self.known.fetchCount(db)
-            let oldest = try Self.known.order(Column("id")).select(Column("created_at_ms"), as: Int64.self).fetchOne(db)
-            return (count, oldest)
+    public func backlog() async throws -> (count: Int, oldest: Int64?) {
+        try await database.read { session in
+            let count = try await session.value("SELECT count(*) FROM tracker_outbox WHERE \(Self.known)")
+            let oldest = try await session.value(
+                "SELECT created_at_ms FROM tracker_outbox WHERE \(Self.known) ORDER BY id LIMIT 1")
+            return (Int(count?.integer ?? 0), oldest?.integer.map(Int64.init))
         }
     }
 
-    /// Known rows never tried, and those tried before (they wait for `due_at_ms`).
-    /// (`attempts > 0` as literal SQL: the partial index `tracker_outbox_retries` is chosen
-    /// only for the very condition it was made with.)
-    private static var untried: QueryInterfaceRequest<OutboxRow> { known.filter(Column("attempts") == 0) }
-    private static var retries: QueryInterfaceRequest<OutboxRow> { known.filter(sql: "attempts > 0") }
+    private func pings(_ sql: String, _ binds: [SQLiteData]) async throws -> [OwedPing] {
+        try await database.session { session in
+            try await session.rows(sql, binds).compactMap { try OutboxRow($0).ping }
+        }
+    }
 
-    /// The rows of kinds this daemon knows: one a newer daemon wrote is neither sent nor counted.
-    private static var known: QueryInterfaceRequest<OutboxRow> {
-        OutboxRow.filter(TrackerQueue.Kind.allCases.map(\.rawValue).contains(Column("kind")))
+    /// The rows of kinds this daemon knows: one a newer daemon wrote is neither sent nor
+    /// counted. (`attempts > 0` is written as such: the partial index `tracker_outbox_retries`
+    /// is chosen only for the very condition it was made with.)
+    private static let known = "kind IN (\(sqlList(TrackerQueue.Kind.allCases.map(\.rawValue))))"
+
+    /// Tracker pings of the kinds this daemon knows (a newer daemon's rows are left alone).
+    private static let trackerKinds =
+        "kind IN (\(sqlList(TrackerQueue.Kind.allCases.filter { $0 != .ssv }.map(\.rawValue))))"
+
+    /// The kinds as SQL string literals (they are this daemon's own names: no quote in them).
+    private static func sqlList(_ names: [String]) -> String {
+        names.map { "'\($0.replacing("'", with: "''"))'" }.joined(separator: ", ")
     }
 }

@@ -1,4 +1,4 @@
-import GRDB
+import SQLiteNIO
 import Synchronization
 
 /// Whether the state database takes commits now: the last write failed (a full disk, a file
@@ -28,10 +28,7 @@ public final class StateHealth: Sendable {
     /// I/O error, read-only, cannot open, damaged); a constraint or an interrupted statement
     /// is that write's own.
     func failed(_ error: any Error) {
-        guard let error = error as? DatabaseError,
-            [.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_CORRUPT, .SQLITE_NOTADB]
-                .contains(error.resultCode.primaryResultCode)
-        else { return }
+        guard let error = error as? SQLiteError, StateFault(error.reason) != nil else { return }
         let reason = StateDatabaseError(path: "", underlying: error).reason
         state.withLock { outage in
             outage = Outage(since: outage?.since ?? .now, reason: reason)

@@ -39,8 +39,8 @@ struct AdStoreTests {
     func store(
         _ units: [AdUnit], clock: ManualClock = ManualClock(),
         rewards: any RewardLedger = SQLiteRewardLedger(StateDatabase())
-    ) throws -> AdStore<ManualClock> {
-        try AdStore(
+    ) async throws -> AdStore<ManualClock> {
+        try await AdStore(
             units: units, networks: [AdNetworkConfiguration(name: "test")], registry: BuiltinAdNetworks.registry,
             services: .offline, rewards: rewards, impressions: SQLiteImpressionLog(StateDatabase()), clock: clock,
             logger: Logger(label: "test"))
@@ -53,9 +53,9 @@ struct AdStoreTests {
 
         struct DiskFull: Error {}
 
-        func record(_ reward: EarnedReward, callback: String?) throws -> OwedPing? {
+        func record(_ reward: EarnedReward, callback: String?) async throws -> OwedPing? {
             if failing.withLock({ $0 }) { throw DiskFull() }
-            return try real.record(reward, callback: callback)
+            return try await real.record(reward, callback: callback)
         }
 
         func rewards(app: String?, state: RewardState, now: Int64) async throws -> [EarnedReward] {
@@ -69,7 +69,8 @@ struct AdStoreTests {
 
     @Test func aRewardThatCannotBeCommittedChangesNothingAndARetryEarnsIt() async throws {
         let ledger = FlakyLedger()
-        let store = try store([AdUnit(id: "u", format: .rewarded, waterfall: [item(Self.rewarded)])], rewards: ledger)
+        let store = try await store(
+            [AdUnit(id: "u", format: .rewarded, waterfall: [item(Self.rewarded)])], rewards: ledger)
         let stream = events(store.events)
         let ad = try await store.load(AdLoadRequest(adUnit: "u", format: .rewarded)).get()
         _ = try await store.show(ad.adID)
@@ -95,7 +96,7 @@ struct AdStoreTests {
 
     @Test func aRewardTheNetworkGrantsThatCannotBeCommittedIsKeptForTheNextCall() async throws {
         let ledger = FlakyLedger()
-        let store = try store(
+        let store = try await store(
             [
                 AdUnit(
                     id: "u", format: .rewarded,
@@ -145,7 +146,7 @@ struct AdStoreTests {
             ])
         // The hanging line item's 100 ms are the store's clock's.
         let clock = ManualClock()
-        let store = try store([unit], clock: clock)
+        let store = try await store([unit], clock: clock)
         let loading = Task { await store.load(AdLoadRequest(adUnit: "u", format: .native)) }
         try await waitUntil { clock.wakeTimes.contains(.milliseconds(100)) }
         clock.advance(by: .milliseconds(100))
@@ -162,21 +163,21 @@ struct AdStoreTests {
             waterfall: [
                 item(Self.native, ["behavior": .string("error")]), item(Self.native, ["behavior": .string("no_fill")]),
             ])
-        let result = await (try store([unit])).load(AdLoadRequest(adUnit: "u", format: .native))
+        let result = await (try await store([unit])).load(AdLoadRequest(adUnit: "u", format: .native))
         guard case .failure(let failure) = result else {
             Issue.record("expected a failure")
             return
         }
         #expect(failure.error.code == .noFill)
         #expect(failure.info?.attempts.map(\.outcome) == [.error, .noFill])
-        let wrong = await (try store([unit])).load(AdLoadRequest(adUnit: "u", format: .rewarded))
+        let wrong = await (try await store([unit])).load(AdLoadRequest(adUnit: "u", format: .rewarded))
         #expect((try? wrong.get()) == nil)
         if case .failure(let failure) = wrong { #expect(failure.error.code == .invalidRequest) }
     }
 
     @Test func anAdapterThatCompletesTwiceCountsOnce() async throws {
         let before = TestAdNetwork.ignoredCompletions.load(ordering: .relaxed)
-        let store = try store([
+        let store = try await store([
             AdUnit(
                 id: "u", format: .rewarded, waterfall: [item(Self.rewarded, ["behavior": .string("complete_twice")])])
         ])
@@ -194,7 +195,7 @@ struct AdStoreTests {
     }
 
     @Test func concurrentLoadsOfOneUnitJoin() async throws {
-        let store = try store([
+        let store = try await store([
             AdUnit(id: "u", format: .native, waterfall: [item(Self.native, ["delay_ms": .number(200)])])
         ])
         async let first = store.load(AdLoadRequest(adUnit: "u", format: .native))
@@ -205,7 +206,7 @@ struct AdStoreTests {
     }
 
     @Test func aReadyAdIsHandedOutUntilUsedOrForced() async throws {
-        let store = try store([AdUnit(id: "u", format: .native, waterfall: [item(Self.native)])])
+        let store = try await store([AdUnit(id: "u", format: .native, waterfall: [item(Self.native)])])
         let first = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
         let again = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
         #expect(again.adID == first.adID)
@@ -217,7 +218,7 @@ struct AdStoreTests {
     }
 
     @Test func impressionsAndClicksCountOnce() async throws {
-        let store = try store([AdUnit(id: "u", format: .native, waterfall: [item(Self.native)])])
+        let store = try await store([AdUnit(id: "u", format: .native, waterfall: [item(Self.native)])])
         let ad = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
         #expect(try await store.impression(ad.adID) == LifecycleOutcome(recorded: true, reason: nil, action: nil))
         #expect(
@@ -230,7 +231,7 @@ struct AdStoreTests {
     }
 
     @Test func aClickGoesToCustomHandlingThenAnOpenableDeepLinkThenTheURL() async throws {
-        let store = try store([
+        let store = try await store([
             AdUnit(id: "u", format: .native, waterfall: [item(Self.native, ["deep_link": .string("myapp://offer/7")])])
         ])
         func action(_ preferences: NativeAdPreferences) async throws -> LifecycleOutcome.ClickAction? {
@@ -249,7 +250,7 @@ struct AdStoreTests {
     }
 
     @Test func theRewardAlwaysComesBeforeTheDismissAndTheAdShowsOnce() async throws {
-        let store = try store([
+        let store = try await store([
             AdUnit(id: "u", format: .rewarded, waterfall: [item(Self.rewarded, ["behavior": .string("dismiss_first")])])
         ])
         let ad = try await store.load(
@@ -278,7 +279,7 @@ struct AdStoreTests {
     }
 
     @Test func aSkippedVideoEarnsNothingAndNoSSVIsSentWhenNoneWasSet() async throws {
-        let store = try store([AdUnit(id: "u", format: .rewarded, waterfall: [item(Self.rewarded)])])
+        let store = try await store([AdUnit(id: "u", format: .rewarded, waterfall: [item(Self.rewarded)])])
         let skipped = try await store.load(AdLoadRequest(adUnit: "u", format: .rewarded)).get()
         let stream = events(store.events, EventHub.Filter(adID: skipped.adID))
         _ = try await store.show(skipped.adID)
@@ -303,7 +304,7 @@ struct AdStoreTests {
 
     @Test func adsExpireOnTheStoresClock() async throws {
         let clock = ManualClock()
-        let store = try store(
+        let store = try await store(
             [AdUnit(id: "u", format: .native, waterfall: [item(Self.native)], expiry: .seconds(3600))], clock: clock)
         let ad = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
         clock.advance(by: .seconds(3599))
@@ -318,7 +319,7 @@ struct AdStoreTests {
 
     @Test func failedLoadsRetryWithBackoffUpToTheUnitsLimit() async throws {
         let clock = ManualClock()
-        let (store, failures) = try dryUnit(maxRetries: 3, clock: clock)
+        let (store, failures) = try await dryUnit(maxRetries: 3, clock: clock)
         _ = await store.load(AdLoadRequest(adUnit: "u", format: .native))
         // Retry n waits 2^min(6, n) s: 2, 4, 8.
         for (attempt, delay) in [(1, 2), (2, 4), (3, 8)] {
@@ -334,7 +335,7 @@ struct AdStoreTests {
     }
 
     @Test func nativeAdsFollowTheClientsPreferences() async throws {
-        let store = try store([AdUnit(id: "u", format: .native, waterfall: [item(Self.native)])])
+        let store = try await store([AdUnit(id: "u", format: .native, waterfall: [item(Self.native)])])
         let portrait = try await store.load(
             AdLoadRequest(
                 adUnit: "u", format: .native,
@@ -358,7 +359,7 @@ struct AdStoreTests {
     }
 
     @Test func theBackfillUnitCarriesAnAdChoicesOverlay() async throws {
-        let store = try store([AdUnit(id: "b", format: .native, waterfall: [item(TestAdNetwork.backfillUnit)])])
+        let store = try await store([AdUnit(id: "b", format: .native, waterfall: [item(TestAdNetwork.backfillUnit)])])
         let ad = try await store.load(AdLoadRequest(adUnit: "b", format: .native)).get()
         #expect(ad.native?.adChoices?.url.hasPrefix("https://") == true)
         #expect(ad.native?.adChoices?.icon != nil)
@@ -368,7 +369,7 @@ struct AdStoreTests {
 extension AdStoreTests {
     @Test func adsLongPastTheirExpiryAreForgotten() async throws {
         let clock = ManualClock()
-        let store = try store(
+        let store = try await store(
             [AdUnit(id: "u", format: .native, waterfall: [item(Self.native)], expiry: .seconds(60))], clock: clock)
         let old = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
         clock.advance(by: .seconds(61))
@@ -382,7 +383,7 @@ extension AdStoreTests {
     }
 
     @Test func forcedLoadsKeepOnlyTheLatestUnusedAdsButEveryUsedOne() async throws {
-        let store = try store([AdUnit(id: "u", format: .native, waterfall: [item(Self.native)])])
+        let store = try await store([AdUnit(id: "u", format: .native, waterfall: [item(Self.native)])])
         let kept = AdStore<ManualClock>.unusedAdsKeptPerUnit
         let used = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
         _ = try await store.impression(used.adID)
@@ -403,7 +404,7 @@ extension AdStoreTests {
 extension AdStoreTests {
     @Test func showingAnExpiredAdFailsToPresent() async throws {
         let clock = ManualClock()
-        let store = try store(
+        let store = try await store(
             [AdUnit(id: "r", format: .rewarded, waterfall: [item(Self.rewarded)], expiry: .seconds(10))], clock: clock)
         let ad = try await store.load(AdLoadRequest(adUnit: "r", format: .rewarded)).get()
         let stream = events(store.events, EventHub.Filter(adID: ad.adID))
@@ -416,7 +417,7 @@ extension AdStoreTests {
     }
 
     @Test func aLazyNetworkIsSetUpOnItsFirstLoadOnly() async throws {
-        let store = try AdStore(
+        let store = try await AdStore(
             units: [AdUnit(id: "u", format: .native, waterfall: [item(Self.native)])],
             networks: [AdNetworkConfiguration(name: "test", lazy: true)], registry: BuiltinAdNetworks.registry,
             services: .offline, rewards: SQLiteRewardLedger(StateDatabase()),
@@ -436,7 +437,7 @@ extension AdStoreTests {
 extension AdStoreTests {
     @Test func aClientLoadDuringTheBackoffNeitherResetsNorDoublesTheRetries() async throws {
         let clock = ManualClock()
-        let (store, failures) = try dryUnit(maxRetries: 2, clock: clock)
+        let (store, failures) = try await dryUnit(maxRetries: 2, clock: clock)
         _ = await store.load(AdLoadRequest(adUnit: "u", format: .native))
         try await waitUntil { await store.pendingRetry(of: "u") == 1 && clock.sleeping == 1 }
         _ = await store.load(AdLoadRequest(adUnit: "u", format: .native))  // fails too, while retry 1 waits
@@ -460,8 +461,8 @@ final class EventCount: Sendable {
 extension AdStoreTests {
     /// A store whose unit "u" never fills and retries `maxRetries` times, and a count of its
     /// `failed_to_load` events.
-    func dryUnit(maxRetries: Int, clock: ManualClock) throws -> (AdStore<ManualClock>, EventCount) {
-        let store = try store(
+    func dryUnit(maxRetries: Int, clock: ManualClock) async throws -> (AdStore<ManualClock>, EventCount) {
+        let store = try await store(
             [
                 AdUnit(
                     id: "u", format: .native, waterfall: [item(Self.native, ["behavior": .string("no_fill")])],
@@ -484,7 +485,7 @@ extension AdStoreTests {
                 item(Self.native, ["behavior": .string("hang")], timeout: .milliseconds(1100)), item(Self.native),
             ])
         let clock = ManualClock()
-        let store = try store([unit], clock: clock)
+        let store = try await store([unit], clock: clock)
         let loading = Task { await store.load(AdLoadRequest(adUnit: "u", format: .native)) }
         try await waitUntil { clock.wakeTimes.contains(.milliseconds(1100)) }
         clock.advance(by: .milliseconds(1100))

@@ -121,8 +121,8 @@ struct AuctionTests {
     let run = String(UUID().uuidString.prefix(8))
 
     /// `unit`'s store, on `clock`: its timeouts pass only when the test moves it.
-    func store(_ unit: AdUnit, clock: ManualClock = ManualClock()) throws -> AdStore<ManualClock> {
-        try AdStore(
+    func store(_ unit: AdUnit, clock: ManualClock = ManualClock()) async throws -> AdStore<ManualClock> {
+        try await AdStore(
             units: [unit], networks: [AdNetworkConfiguration(name: "test"), AdNetworkConfiguration(name: "bidder")],
             registry: AdNetworkRegistry([TestAdNetwork.self, ScriptedBidder.self]), services: .offline,
             rewards: SQLiteRewardLedger(StateDatabase()), impressions: SQLiteImpressionLog(StateDatabase()),
@@ -156,7 +156,7 @@ struct AuctionTests {
         let unit = try AdUnit(
             id: "u", format: .native, waterfall: [],
             bidders: [bidder("a", price: 2), bidder("b", price: 5.5), bidder("c", price: 3)])
-        let ad = try await load(try store(unit)).get()
+        let ad = try await load(try await store(unit)).get()
         #expect(ad.responseInfo.network == "bidder")
         #expect(ad.responseInfo.attempts.map(\.parameter) == ["b"])
         let bids = try #require(ad.responseInfo.bids)
@@ -173,7 +173,7 @@ struct AuctionTests {
             id: "u", format: .native,
             waterfall: [lineItem("low", cpm: 1), lineItem("high", cpm: 9), lineItem("mid", cpm: 4)],
             bidders: [bidder("a", price: 5, ["behavior": "load_fails"])])
-        let failure = await load(try store(unit))
+        let failure = await load(try await store(unit))
         guard case .failure(let failed) = failure else {
             Issue.record("nothing should fill")
             return
@@ -190,7 +190,7 @@ struct AuctionTests {
         let unit = try AdUnit(
             id: "u", format: .native, waterfall: [lineItem("high", cpm: 8, fills: true)],
             bidders: [bidder("a", price: 5)])
-        let ad = try await load(try store(unit)).get()
+        let ad = try await load(try await store(unit)).get()
         #expect(ad.responseInfo.network == "test")
         #expect(notices() == ["loss a 102 8.0"])
         #expect(ad.responseInfo.bids?.first?.outcome == .lost)
@@ -200,7 +200,7 @@ struct AuctionTests {
         let unit = try AdUnit(
             id: "u", format: .native, waterfall: [lineItem("floor", cpm: 1, fills: true)],
             bidders: [bidder("a", price: 6, ["behavior": "load_fails"]), bidder("b", price: 4)])
-        let ad = try await load(try store(unit)).get()
+        let ad = try await load(try await store(unit)).get()
         #expect(ad.responseInfo.attempts.map(\.parameter) == ["a", "b"])
         #expect(ad.responseInfo.network == "bidder")
         #expect(Set(notices()) == ["loss a 1 -", "win b"])
@@ -211,7 +211,7 @@ struct AuctionTests {
         let unit = try AdUnit(
             id: "u", format: .native, waterfall: [lineItem("fallback", cpm: nil, fills: true)],
             bidders: [bidder("a", price: 0.5), bidder("b", price: 1.5)], floorCPM: 1)
-        let ad = try await load(try store(unit)).get()
+        let ad = try await load(try await store(unit)).get()
         #expect(ad.responseInfo.attempts.map(\.parameter) == ["b"], "b served before the unpriced line item")
         #expect(Set(notices()) == ["loss a 100 1.0", "win b"])
         #expect(ad.responseInfo.bids?.first?.lossReason == .belowFloor)
@@ -224,7 +224,7 @@ struct AuctionTests {
         var slow = try bidder("slow", price: 9, ["delay_ms": .int(3_600_000)])
         slow.timeout = .milliseconds(500)
         let unit = try AdUnit(id: "u", format: .native, waterfall: [], bidders: [slow, bidder("fast", price: 2)])
-        let store = try store(unit, clock: clock)
+        let store = try await store(unit, clock: clock)
         // The slow bidder would answer in an hour: the load ends because its time does.
         let loading = Task { await load(store) }
         try await waitUntil { clock.wakeTimes.contains(.milliseconds(500)) }
@@ -250,7 +250,7 @@ struct AuctionTests {
         var slow = try bidder("slow", price: 9, ["delay_ms": .int(3_600_000)])
         slow.timeout = .milliseconds(300)
         let unit = try AdUnit(id: "u", format: .native, waterfall: [slow, lineItem("next", cpm: nil, fills: true)])
-        let store = try store(unit, clock: clock)
+        let store = try await store(unit, clock: clock)
         let loading = Task { await load(store) }
         try await waitUntil { clock.wakeTimes.contains(.milliseconds(300)) }
         clock.advance(by: .milliseconds(300))
@@ -265,7 +265,7 @@ struct AuctionTests {
         let clock = ManualClock()
         let unit = try AdUnit(
             id: "u", format: .native, waterfall: [], bidders: [bidder("timed", price: 2, ["behavior": "budget"])])
-        let store = try store(unit, clock: clock)
+        let store = try await store(unit, clock: clock)
         let loading = Task { await load(store) }
         let budgets = { ScriptedBidder.budgets.withLock { $0[run + "timed"] ?? [] } }
         // The bid wait is 950 ms (the auction's 1 s less 50 for processing); 20 ms are kept to
@@ -287,7 +287,7 @@ struct AuctionTests {
                 bidder("none", price: 1, ["behavior": "no_bid"]), bidder("broken", price: 1, ["behavior": "error"]),
                 bidder("video", price: 7, ["behavior": "rewarded_ad"]), bidder("ok", price: 3),
             ])
-        let ad = try await load(try store(unit)).get()
+        let ad = try await load(try await store(unit)).get()
         let bids = try #require(ad.responseInfo.bids)
         #expect(bids.map(\.outcome) == [.noBid, .error, .lost, .won])
         #expect(Set(notices()) == ["loss video 1 -", "win ok"], "the rewarded ad does not fit: a loss")
@@ -298,7 +298,7 @@ struct AuctionTests {
         let unit = try AdUnit(
             id: "u", format: .native, waterfall: [], expiry: .seconds(600),
             bidders: [bidder("short", price: 2, ["exp_s": .int(120)])])
-        let store = try store(unit, clock: clock)
+        let store = try await store(unit, clock: clock)
         let ad = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
         clock.advance(by: .seconds(119))
         #expect(try await store.ad(ad.adID).adID == ad.adID)
@@ -311,7 +311,7 @@ struct AuctionTests {
             id: "u", format: .native, waterfall: [], expiry: .seconds(60),
             bidders: [bidder("long", price: 2, ["exp_s": .int(3600)])])
         let longClock = ManualClock()
-        let longStore = try self.store(long, clock: longClock)
+        let longStore = try await self.store(long, clock: longClock)
         let kept = try await longStore.load(AdLoadRequest(adUnit: "u", format: .native)).get()
         longClock.advance(by: .seconds(60))
         await #expect(throws: AdLifecycleError(.adExpired, "ad '\(kept.adID)' expired; load another")) {
@@ -341,7 +341,7 @@ struct AuctionTests {
     @Test func bidsInAnotherCurrencyThanTheUnitsAreRefusedNotCompared() async throws {
         let unit = try AdUnit(
             id: "u", format: .native, waterfall: [], bidders: [bidder("dollars", price: 9)], currency: "EUR")
-        let failure = await load(try store(unit))
+        let failure = await load(try await store(unit))
         guard case .failure(let failed) = failure else {
             Issue.record("a dollar bid served a euro unit")
             return

@@ -80,7 +80,7 @@ struct BidLedgerTests {
         #expect(Set(sent) == ["a/win", "b/loss/102/5.0", "a/bill"])
         #expect(sent.count == 3, "one notice an outcome: \(sent)")
         #expect(ledger.unsettled == 0)
-        #expect(try queue.trackers.backlog().count == 0, "delivered, and gone from the outbox")
+        #expect(try await queue.trackers.backlog().count == 0, "delivered, and gone from the outbox")
         await queue.trackers.drain()
     }
 

@@ -77,14 +77,14 @@ struct EventHubTests {
 
     @Test func theJournalCarriesTheEventsAndTheirNumbersAcrossARestart() async throws {
         let directory = try TemporaryDirectory()
-        let first = EventHub(journal: SQLiteEventJournal(try StateDatabase(directory: directory.url)))
+        let first = await EventHub(journal: SQLiteEventJournal(try await StateDatabase.open(directory: directory.url)))
         for number in 1...3 {
             var event = Self.event(number)
             event.fields = ["reward": .object(["amount": .integer(10), "type": .string("coins")])]
             first.publish(event)
         }
         await first.close()
-        let second = EventHub(journal: SQLiteEventJournal(try StateDatabase(directory: directory.url)))
+        let second = await EventHub(journal: SQLiteEventJournal(try await StateDatabase.open(directory: directory.url)))
         let resumed = second.subscribe(EventHub.Filter(), after: 1)
         second.publish(Self.event(4))
         let events = await Self.take(3, of: resumed)
@@ -99,10 +99,14 @@ struct EventHubTests {
         let directory = try TemporaryDirectory()
         do {
             // A daemon killed: its hub is never closed, whatever its journal has written.
-            let killed = EventHub(journal: SQLiteEventJournal(try StateDatabase(directory: directory.url)))
+            let killed = await EventHub(
+                journal: SQLiteEventJournal(try await StateDatabase.open(directory: directory.url)))
+            // A client saw them: their numbers were reserved before they went out.
+            let seen = killed.subscribe(EventHub.Filter())
             for number in 1...3 { killed.publish(Self.event(number)) }
+            #expect(await Self.take(3, of: seen).map(\.sequence) == [1, 2, 3])
         }
-        let next = EventHub(journal: SQLiteEventJournal(try StateDatabase(directory: directory.url)))
+        let next = await EventHub(journal: SQLiteEventJournal(try await StateDatabase.open(directory: directory.url)))
         let resumed = next.subscribe(EventHub.Filter(), after: 3)
         next.publish(Self.event(4))
         let events = await Self.take(2, of: resumed)
@@ -113,16 +117,18 @@ struct EventHubTests {
 
     @Test func eventsMissedToAPreviousRunsDeathComeWhereTheyWereLostNotBeforeWhatWasKept() async throws {
         let directory = try TemporaryDirectory()
-        let journal = { SQLiteEventJournal(try StateDatabase(directory: directory.url)) }
-        let closed = EventHub(journal: try journal())
+        let journal = { SQLiteEventJournal(try await StateDatabase.open(directory: directory.url)) }
+        let closed = await EventHub(journal: try await journal())
         for number in 1...2 { closed.publish(Self.event(number)) }
         await closed.close()
         do {
             // Killed after event 3: it may or may not have been journaled.
-            let killed = EventHub(journal: try journal())
+            let killed = await EventHub(journal: try await journal())
+            let seen = killed.subscribe(EventHub.Filter())
             killed.publish(Self.event(3))
+            #expect(await Self.take(1, of: seen).map(\.sequence) == [3])
         }
-        let next = EventHub(journal: try journal())
+        let next = await EventHub(journal: try await journal())
         let resumed = next.subscribe(EventHub.Filter(), after: 1)
         next.publish(Self.event(4))
         var events: [AdEvent] = []
@@ -141,17 +147,19 @@ struct EventHubTests {
 
     @Test func aResumeOlderThanWhatIsKeptAndBeforeADeadRunsTailIsToldOfBothGaps() async throws {
         let directory = try TemporaryDirectory()
-        let journal = { SQLiteEventJournal(try StateDatabase(directory: directory.url)) }
+        let journal = { SQLiteEventJournal(try await StateDatabase.open(directory: directory.url)) }
         let retention = EventRetention(count: 2)
         // Only the last two are kept: 1 and 2 are gone.
-        let closed = EventHub(journal: try journal(), retention: retention)
+        let closed = await EventHub(journal: try await journal(), retention: retention)
         for number in 1...4 { closed.publish(Self.event(number)) }
         await closed.close()
         do {
-            let killed = EventHub(journal: try journal(), retention: retention)
+            let killed = await EventHub(journal: try await journal(), retention: retention)
+            let seen = killed.subscribe(EventHub.Filter())
             killed.publish(Self.event(5))
+            #expect(await Self.take(1, of: seen).map(\.sequence) == [5])
         }
-        let next = EventHub(journal: try journal(), retention: retention)
+        let next = await EventHub(journal: try await journal(), retention: retention)
         let resumed = next.subscribe(EventHub.Filter(), after: 1)
         next.publish(Self.event(6))
         var events: [AdEvent] = []

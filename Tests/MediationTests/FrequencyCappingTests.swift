@@ -52,8 +52,8 @@ struct FrequencyCappingTests {
 
     func store(
         _ log: any ImpressionLog, clock: ManualClock, capping: FrequencyCapping, wallTimeAtStart: Int64? = nil
-    ) throws -> AdStore<ManualClock> {
-        try AdStore(
+    ) async throws -> AdStore<ManualClock> {
+        try await AdStore(
             units: Self.units(capping: capping),
             networks: [AdNetworkConfiguration(name: "test")], registry: BuiltinAdNetworks.registry,
             services: .offline, rewards: SQLiteRewardLedger(StateDatabase()), impressions: log, clock: clock,
@@ -82,8 +82,8 @@ struct FrequencyCappingTests {
         let clock = ManualClock()
         let start: Int64 = 1_800_000_000_000
         do {
-            let store = try store(
-                SQLiteImpressionLog(try StateDatabase(path: path)), clock: clock, capping: capping,
+            let store = try await store(
+                SQLiteImpressionLog(try await StateDatabase.open(path: path)), clock: clock, capping: capping,
                 wallTimeAtStart: start)
             #expect(try await show(store, app: "uid:1000") == nil)
             clock.advance(by: .seconds(60))
@@ -100,10 +100,10 @@ struct FrequencyCappingTests {
             #expect(!statuses[0].capped && statuses[0].frequencyCaps.isEmpty)
         }
         // A new store on the same file: still capped, for as long as was left.
-        let log = SQLiteImpressionLog(try StateDatabase(path: path))
-        #expect(try log.impressions(since: .min).count == 3, "the uncapped unit's impression is not kept")
+        let log = SQLiteImpressionLog(try await StateDatabase.open(path: path))
+        #expect(try await log.impressions(since: .min).count == 3, "the uncapped unit's impression is not kept")
         // Restarted 5 s of wall time after the first store began: its own clock starts at zero.
-        let restarted = try store(log, clock: ManualClock(), capping: capping, wallTimeAtStart: start + 5000)
+        let restarted = try await store(log, clock: ManualClock(), capping: capping, wallTimeAtStart: start + 5000)
         let capped = try #require(try await show(restarted, app: "uid:1000"))
         #expect(capped.error.code == .frequencyCapped)
         #expect(capped.retryAfter == Self.hour - .seconds(5), "until the first leaves the hour, on the wall clock")
@@ -116,7 +116,7 @@ struct FrequencyCappingTests {
         let database = StateDatabase()
         let log = SQLiteImpressionLog(database)
         let clock = ManualClock()
-        let store = try store(log, clock: clock, capping: FrequencyCapping(pacing: .seconds(30)))
+        let store = try await store(log, clock: clock, capping: FrequencyCapping(pacing: .seconds(30)))
         for _ in 0..<5 {
             #expect(try await show(store, app: "uid:7") == nil)
             let paced = try #require(try await show(store, app: "uid:7"))
@@ -124,41 +124,41 @@ struct FrequencyCappingTests {
             clock.advance(by: .seconds(30))
         }
         // Each record forgets what the pacing no longer needs: the last one only.
-        #expect(try log.impressions(since: .min).count == 1)
+        #expect(try await log.impressions(since: .min).count == 1)
     }
 
     @Test func aCapKeepsOnDiskEveryImpressionItsWindowStillCounts() async throws {
         let log = SQLiteImpressionLog(StateDatabase())
         let clock = ManualClock()
-        let store = try store(
+        let store = try await store(
             log, clock: clock, capping: FrequencyCapping(caps: [.init(impressions: 2, per: .seconds(60))]))
         #expect(try await show(store, app: "uid:3") == nil)
         clock.advance(by: .milliseconds(59_999))
         #expect(try await show(store, app: "uid:3") == nil)
-        #expect(try log.impressions(since: .min).count == 2, "the first is 1 ms inside the window")
+        #expect(try await log.impressions(since: .min).count == 2, "the first is 1 ms inside the window")
         clock.advance(by: .milliseconds(1))
         // The first left the window: the next load fits, and its record forgets it.
         #expect(try await show(store, app: "uid:3") == nil)
-        #expect(try log.impressions(since: .min).count == 2)
+        #expect(try await log.impressions(since: .min).count == 2)
     }
 
     @Test func anAppWhoseUIDIsUnknownIsCountedAsOne() async throws {
         let log = SQLiteImpressionLog(StateDatabase())
-        let store = try store(
+        let store = try await store(
             log, clock: ManualClock(), capping: FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)]))
         #expect(try await show(store, app: nil) == nil)
         #expect(try await show(store, app: nil)?.error.code == .frequencyCapped)
         #expect(try await show(store, app: "uid:0") == nil, "root is an app of its own")
-        #expect(try log.impressions(since: .min).map(\.app) == [nil, "uid:0"])
+        #expect(try await log.impressions(since: .min).map(\.app) == [nil, "uid:0"])
         // Read back by a new store: the unknown app is still capped.
-        let again = try self.store(
+        let again = try await self.store(
             log, clock: ManualClock(), capping: FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)]))
         #expect(try await show(again, app: nil)?.error.code == .frequencyCapped)
     }
 
     @Test func aReloadThatAddsCapsCountsWhatIsShownFromThenOn() async throws {
         let log = SQLiteImpressionLog(StateDatabase())
-        let store = try store(log, clock: ManualClock(), capping: FrequencyCapping())
+        let store = try await store(log, clock: ManualClock(), capping: FrequencyCapping())
         // Loaded before the reload, shown after it: the unit's caps now count it.
         let early = try await store.load(AdLoadRequest(adUnit: "u", format: .native, app: app("uid:5"))).get()
         try await store.reload(
@@ -182,7 +182,7 @@ struct FrequencyCappingTests {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         // Stored by a run whose wall clock was a day ahead.
         try await log.record(CappedImpression(adUnit: "u", app: "uid:9", at: now + 86_400_000), forgettingBefore: .min)
-        let store = try store(
+        let store = try await store(
             log, clock: ManualClock(), capping: FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)]))
         let capped = try #require(try await show(store, app: "uid:9"))
         let wait = try #require(capped.retryAfter)
@@ -200,15 +200,15 @@ struct FrequencyCappingTests {
             try await real.record(impression, forgettingBefore: horizon)
         }
 
-        func impressions(since: Int64) throws -> [CappedImpression] { try real.impressions(since: since) }
+        func impressions(since: Int64) async throws -> [CappedImpression] { try await real.impressions(since: since) }
     }
 
     @Test func anImpressionTheDiskRefusedStillCountsInMemory() async throws {
         let log = FlakyLog()
-        let store = try store(
+        let store = try await store(
             log, clock: ManualClock(), capping: FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)]))
         #expect(try await show(store, app: "uid:1") == nil)
         #expect(try await show(store, app: "uid:1")?.error.code == .frequencyCapped)
-        #expect(try log.impressions(since: .min).isEmpty)
+        #expect(try await log.impressions(since: .min).isEmpty)
     }
 }

@@ -24,10 +24,10 @@ struct StoreSettlementTests {
     }
 
     /// `unit`'s store, on `clock`: its timeouts pass only when the test moves it.
-    func store(_ unit: AdUnit, clock: ManualClock = ManualClock(), maxStoredAds: Int = 2000) throws
+    func store(_ unit: AdUnit, clock: ManualClock = ManualClock(), maxStoredAds: Int = 2000) async throws
         -> AdStore<ManualClock>
     {
-        try AdStore(
+        try await AdStore(
             units: [unit], networks: [AdNetworkConfiguration(name: "test"), AdNetworkConfiguration(name: "bidder")],
             registry: AdNetworkRegistry([TestAdNetwork.self, ScriptedBidder.self]), services: services,
             rewards: SQLiteRewardLedger(StateDatabase()), impressions: SQLiteImpressionLog(StateDatabase()),
@@ -62,7 +62,7 @@ struct StoreSettlementTests {
             bidders: [bidder("late", price: 9, ["delay_ms": .int(3_600_000)])])
         unit.auction = AuctionTiming(timeout: .milliseconds(300))
         let clock = ManualClock()
-        let store = try store(unit, clock: clock)
+        let store = try await store(unit, clock: clock)
         let loading = Task { await store.load(AdLoadRequest(adUnit: "u", format: .native)) }
         try await waitUntil { clock.wakeTimes.contains(.milliseconds(250)) }
         clock.advance(by: .milliseconds(249))
@@ -82,7 +82,7 @@ struct StoreSettlementTests {
         let clock = ManualClock()
         let unit = try AdUnit(
             id: "u", format: .native, waterfall: [], expiry: .seconds(60), bidders: [bidder("e", price: 2)])
-        let store = try store(unit, clock: clock)
+        let store = try await store(unit, clock: clock)
         let ad = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
         #expect(try await sent() == ["e/win"], "won when the store kept its ad")
         #expect(ledger.unsettled == 1, "its billing is owed at the impression")
@@ -99,7 +99,7 @@ struct StoreSettlementTests {
 
     @Test func aDisplacedAdOwesNoLossAfterItsWinAndTheAdShownBillsOnce() async throws {
         let unit = try AdUnit(id: "u", format: .native, waterfall: [], bidders: [bidder("d", price: 2)])
-        let store = try store(unit, maxStoredAds: 1)
+        let store = try await store(unit, maxStoredAds: 1)
         let first = try await store.load(AdLoadRequest(adUnit: "u", format: .native)).get()
         let second = try await store.load(AdLoadRequest(adUnit: "u", format: .native, force: true)).get()
         #expect(first.adID != second.adID)

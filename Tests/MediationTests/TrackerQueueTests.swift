@@ -56,8 +56,9 @@ struct TrackerQueueTests {
         _ server: Server, clock: ManualClock, directory: TemporaryDirectory? = nil,
         settings: TrackerQueue.Settings = .init(retryDelay: .seconds(1)), metrics: TestMetrics = TestMetrics(),
         startingAt start: Int64 = 1_000_000
-    ) throws -> TrackerQueue {
-        let database = try directory.map { try StateDatabase(directory: $0.url) } ?? StateDatabase()
+    ) async throws -> TrackerQueue {
+        let database =
+            if let directory { try await StateDatabase.open(directory: directory.url) } else { StateDatabase() }
         return TrackerQueue(
             fetcher: server, outbox: SQLiteTrackerOutbox(database), clock: WallClock(clock: clock, start: start),
             settings: settings, logger: logger, metrics: metrics
@@ -68,7 +69,7 @@ struct TrackerQueueTests {
         let server = Server(["http://t/flaky": [503, 502, 200], "http://t/down": [500], "http://t/gone": [404]])
         let metrics = TestMetrics()
         let clock = ManualClock()
-        let queue = try Self.queue(server, clock: clock, metrics: metrics)
+        let queue = try await Self.queue(server, clock: clock, metrics: metrics)
         queue.enqueue(["http://t/ok", "http://t/flaky", "http://t/down", "http://t/gone", ""], kind: .impression)
         try await queue.committed()
         // Each failure is counted once its next try is set: then a clock move reaches it.
@@ -88,7 +89,7 @@ struct TrackerQueueTests {
         // flaky after each of its two failures, down after each of its three.
         #expect(Self.count(metrics, "impression", "retried") == 5)
         // Only the one still down is owed.
-        try await waitUntil { (try? queue.backlog().count) == 1 }
+        try await waitUntil { (try? await queue.backlog().count) == 1 }
         await queue.drain()
     }
 
@@ -96,7 +97,7 @@ struct TrackerQueueTests {
         let server = Server(["http://t/down": [500]])
         let metrics = TestMetrics()
         let clock = ManualClock()
-        let queue = try Self.queue(
+        let queue = try await Self.queue(
             server, clock: clock, settings: .init(retryDelay: .seconds(4), maxAge: .seconds(10)), metrics: metrics)
         queue.enqueue(["http://t/down"], kind: .click)
         try await queue.committed()
@@ -110,20 +111,21 @@ struct TrackerQueueTests {
         }
         // Tried at 0 and 2-4 s; the next pause (4-8 s) would pass 10 s: given up, not owed.
         #expect((2...3).contains(server.count("http://t/down")))
-        try await waitUntil { (try? queue.backlog().count) == 0 }
+        try await waitUntil { (try? await queue.backlog().count) == 0 }
         await queue.drain()
     }
 
     @Test func whatIsOwedIsOnDiskWhenCommittedReturnsAndSentAfterARestart() async throws {
         let directory = try TemporaryDirectory()
         let down = Server(["http://t/1": [503], "http://t/2": [503], "http://t/3": [503]], delay: .milliseconds(300))
-        let first = try Self.queue(down, clock: ManualClock(), directory: directory)
+        let first = try await Self.queue(down, clock: ManualClock(), directory: directory)
         first.enqueue(["http://t/1", "http://t/2"], kind: .impression)
         first.enqueue(["http://t/3"], kind: .click)
         try await first.committed()
         // On disk now, read through another connection, before any tracker has answered (each
         // takes 300 ms to).
-        let owed = try SQLiteTrackerOutbox(StateDatabase(directory: directory.url)).untried(after: 0, limit: 100)
+        let owed = try await SQLiteTrackerOutbox(StateDatabase.open(directory: directory.url)).untried(
+            after: 0, limit: 100)
         #expect(owed.map(\.url) == ["http://t/1", "http://t/2", "http://t/3"])
         #expect(owed.map(\.kind) == [.impression, .impression, .click])
         try await waitUntil { down.tries.count == 3 }
@@ -131,26 +133,26 @@ struct TrackerQueueTests {
 
         // A minute later: each ping's next try (a second after its first) is due.
         let up = Server()
-        let second = try Self.queue(up, clock: ManualClock(), directory: directory, startingAt: 1_060_000)
+        let second = try await Self.queue(up, clock: ManualClock(), directory: directory, startingAt: 1_060_000)
         try await waitUntil { up.tries.sorted() == ["http://t/1", "http://t/2", "http://t/3"] }
-        try await waitUntil { (try? second.backlog().count) == 0 }
+        try await waitUntil { (try? await second.backlog().count) == 0 }
         await second.drain()
-        #expect(try SQLiteTrackerOutbox(StateDatabase(directory: directory.url)).backlog().count == 0)
+        #expect(try await SQLiteTrackerOutbox(StateDatabase.open(directory: directory.url)).backlog().count == 0)
     }
 
     @Test func afterADrainNothingIsTakenAndNoCallerWaits() async throws {
         let server = Server()
-        let queue = try Self.queue(server, clock: ManualClock())
+        let queue = try await Self.queue(server, clock: ManualClock())
         await queue.drain()
         queue.enqueue(["http://t/late"], kind: .click)
         try await queue.committed()
-        #expect(try queue.backlog().count == 0 && server.tries.isEmpty)
+        #expect(try await queue.backlog().count == 0 && server.tries.isEmpty)
     }
 
     @Test func aQueueThatNeverRanWritesWhatItOwesAtItsDrainAndSendsNothing() async throws {
         let directory = try TemporaryDirectory()
         let server = Server()
-        let database = try StateDatabase(directory: directory.url)
+        let database = try await StateDatabase.open(directory: directory.url)
         // Not started: as when the daemon stops before its service group runs the queue.
         let queue = TrackerQueue(
             fetcher: server, outbox: SQLiteTrackerOutbox(database),
@@ -158,7 +160,8 @@ struct TrackerQueueTests {
         queue.enqueue(["http://t/owed"], kind: .impression)
         await queue.drain()
         #expect(server.tries.isEmpty)
-        let owed = try SQLiteTrackerOutbox(StateDatabase(directory: directory.url)).untried(after: 0, limit: 10)
+        let owed = try await SQLiteTrackerOutbox(StateDatabase.open(directory: directory.url)).untried(
+            after: 0, limit: 10)
         #expect(owed.map(\.url) == ["http://t/owed"])
         // A second drain, and a run after the drain, return at once.
         await queue.drain()
@@ -169,7 +172,7 @@ struct TrackerQueueTests {
         let directory = try TemporaryDirectory()
         let settings = TrackerQueue.Settings(retryDelay: .seconds(1), maxAge: .seconds(10))
         let down = Server(["http://t/old": [503]])
-        let first = try Self.queue(down, clock: ManualClock(), directory: directory, settings: settings)
+        let first = try await Self.queue(down, clock: ManualClock(), directory: directory, settings: settings)
         first.enqueue(["http://t/old"], kind: .impression)
         try await first.committed()
         try await waitUntil { down.tries.count == 1 }
@@ -177,10 +180,10 @@ struct TrackerQueueTests {
         // A minute later it is past its 10 s: given up without another try.
         let metrics = TestMetrics()
         let up = Server()
-        let second = try Self.queue(
+        let second = try await Self.queue(
             up, clock: ManualClock(), directory: directory, settings: settings, metrics: metrics, startingAt: 1_060_000)
         try await waitUntil { Self.count(metrics, "impression", "dropped") == 1 }
-        try await waitUntil { (try? second.backlog().count) == 0 }
+        try await waitUntil { (try? await second.backlog().count) == 0 }
         #expect(up.tries.isEmpty)
         await second.drain()
     }
@@ -197,11 +200,15 @@ struct TrackerQueueTests {
             return try await real.commit(commit)
         }
 
-        func untried(after id: Int64, limit: Int) throws -> [OwedPing] { try real.untried(after: id, limit: limit) }
-        func untriedCount() throws -> Int { try real.untriedCount() }
-        func due(by time: Int64, limit: Int) throws -> [OwedPing] { try real.due(by: time, limit: limit) }
-        func nextDue(after time: Int64) throws -> Int64? { try real.nextDue(after: time) }
-        func backlog() throws -> (count: Int, oldest: Int64?) { try real.backlog() }
+        func untried(after id: Int64, limit: Int) async throws -> [OwedPing] {
+            try await real.untried(after: id, limit: limit)
+        }
+        func untriedCount() async throws -> Int { try await real.untriedCount() }
+        func due(by time: Int64, limit: Int) async throws -> [OwedPing] {
+            try await real.due(by: time, limit: limit)
+        }
+        func nextDue(after time: Int64) async throws -> Int64? { try await real.nextDue(after: time) }
+        func backlog() async throws -> (count: Int, oldest: Int64?) { try await real.backlog() }
     }
 
     @Test func aCommitThatFailsFailsItsCallersAndThePingsGoAtTheNextOneThatWorks() async throws {
@@ -215,7 +222,7 @@ struct TrackerQueueTests {
         queue.enqueue(["http://t/1"], kind: .impression)
         await #expect(throws: FlakyOutbox.DiskFull.self) { try await queue.committed() }
         #expect(server.tries.isEmpty, "nothing is sent before it is stored")
-        #expect(try queue.backlog().count == 1, "still owed, in memory")
+        #expect(try await queue.backlog().count == 1, "still owed, in memory")
         // With no call to wake it, the queue tries again a second later.
         outbox.failing.withLock { $0 = false }
         try await waitUntil { clock.sleeping >= 1 }
@@ -231,19 +238,19 @@ struct TrackerQueueTests {
         let directory = try TemporaryDirectory()
         let urls = (1...7).map { "http://t/\($0)" }
         let down = Server(Dictionary(uniqueKeysWithValues: urls.map { ($0, [503]) }))
-        let first = try Self.queue(down, clock: ManualClock(), directory: directory)
+        let first = try await Self.queue(down, clock: ManualClock(), directory: directory)
         first.enqueue(urls, kind: .impression)
         try await first.committed()
         await first.drain()
         let up = Server()
-        let second = try Self.queue(
+        let second = try await Self.queue(
             up, clock: ManualClock(), directory: directory, settings: .init(concurrency: 1, window: 2),
             startingAt: 1_060_000)
         // All seven owed, two of them in hand (one may have settled already).
-        #expect((6...7).contains(try second.backlog().count))
+        #expect((6...7).contains(try await second.backlog().count))
         try await waitUntil { up.tries.count == 7 }
         #expect(Set(up.tries) == Set(urls))
-        try await waitUntil { (try? second.backlog().count) == 0 }
+        try await waitUntil { (try? await second.backlog().count) == 0 }
         await second.drain()
     }
 
@@ -252,7 +259,7 @@ struct TrackerQueueTests {
         let server = Server(Dictionary(uniqueKeysWithValues: dead.map { ($0, [503]) }))
         let metrics = TestMetrics()
         let clock = ManualClock()
-        let queue = try Self.queue(
+        let queue = try await Self.queue(
             server, clock: clock, settings: .init(concurrency: 2, retryDelay: .seconds(1), window: 4), metrics: metrics)
         queue.enqueue(dead, kind: .impression)
         try await queue.committed()
@@ -265,7 +272,7 @@ struct TrackerQueueTests {
         // Their next tries come from the outbox when due: within a second.
         clock.advance(by: .seconds(1))
         try await waitUntil { dead.allSatisfy { server.count($0) == 2 } }
-        #expect(try queue.backlog().count == 4)
+        #expect(try await queue.backlog().count == 4)
         await queue.drain()
     }
 
@@ -274,16 +281,16 @@ struct TrackerQueueTests {
         let urls = (1...6).map { "http://t/\($0)" }
         let down = Server(Dictionary(uniqueKeysWithValues: urls.map { ($0, [503]) }))
         let metrics = TestMetrics()
-        let first = try Self.queue(down, clock: ManualClock(), directory: directory, metrics: metrics)
+        let first = try await Self.queue(down, clock: ManualClock(), directory: directory, metrics: metrics)
         first.enqueue(urls, kind: .impression)
         try await first.committed()
-        let outbox = SQLiteTrackerOutbox(try StateDatabase(directory: directory.url))
-        try await waitUntil { (try? outbox.due(by: .max, limit: 10).count) == 6 }
+        let outbox = SQLiteTrackerOutbox(try await StateDatabase.open(directory: directory.url))
+        try await waitUntil { (try? await outbox.due(by: .max, limit: 10).count) == 6 }
         await first.drain()
         // Restarted at once, with a window of 2 and one slot: nothing is due yet ...
         let up = Server()
         let clock = ManualClock()
-        let second = try Self.queue(
+        let second = try await Self.queue(
             up, clock: clock, directory: directory, settings: .init(concurrency: 1, window: 2))
         try await waitUntil { clock.sleeping == 1 }
         #expect(up.tries.isEmpty)
@@ -291,7 +298,7 @@ struct TrackerQueueTests {
         clock.advance(by: .seconds(1))
         try await waitUntil { up.tries.count == 6 }
         #expect(Set(up.tries) == Set(urls))
-        try await waitUntil { (try? second.backlog().count) == 0 }
+        try await waitUntil { (try? await second.backlog().count) == 0 }
         await second.drain()
     }
 
@@ -301,7 +308,7 @@ struct TrackerQueueTests {
             Dictionary(uniqueKeysWithValues: dead.map { ($0, [503]) }), delay: .milliseconds(20))
         let metrics = TestMetrics()
         let clock = ManualClock()
-        let queue = try Self.queue(
+        let queue = try await Self.queue(
             server, clock: clock, settings: .init(concurrency: 1, retryDelay: .seconds(1)), metrics: metrics)
         queue.enqueue(dead, kind: .impression)
         try await queue.committed()
@@ -320,7 +327,7 @@ struct TrackerQueueTests {
     @Test func aTrackerWaitingToRetryHoldsNoFetchSlot() async throws {
         let server = Server(["http://t/down": [500]])
         let clock = ManualClock()
-        let queue = try Self.queue(server, clock: clock, settings: .init(concurrency: 1, retryDelay: .seconds(1)))
+        let queue = try await Self.queue(server, clock: clock, settings: .init(concurrency: 1, retryDelay: .seconds(1)))
         queue.enqueue(["http://t/down", "http://t/ok"], kind: .impression)
         try await queue.committed()
         // The healthy tracker goes while the failing one waits out its pause.
@@ -334,19 +341,19 @@ struct TrackerQueueTests {
         let urls = (1...12).map { "http://t/dead-\($0)" }
         let server = Server(Dictionary(uniqueKeysWithValues: urls.map { ($0, [503]) }))
         let metrics = TestMetrics()
-        let queue = try Self.queue(
+        let queue = try await Self.queue(
             server, clock: ManualClock(), settings: .init(retryDelay: .seconds(60), maxOwed: 5), metrics: metrics)
         for url in urls {
             queue.enqueue([url], kind: .impression)
             try await queue.committed()
         }
-        #expect(try queue.backlog().count == 5)
+        #expect(try await queue.backlog().count == 5)
         let givenUp = try metrics.expectCounter("secure_signals_tracker_given_up_total", [("reason", "outbox_full")])
         #expect(givenUp.totalValue == 7)
         // A URL over trackers.max_url_bytes is not owed at all.
         queue.enqueue(["http://t/" + String(repeating: "x", count: 20_000)], kind: .click)
         try await queue.committed()
-        #expect(try queue.backlog().count == 5)
+        #expect(try await queue.backlog().count == 5)
         let tooLong = try metrics.expectCounter("secure_signals_tracker_given_up_total", [("reason", "too_long")])
         #expect(tooLong.totalValue == 1)
         await queue.drain()

@@ -41,7 +41,7 @@ final class InProcessDaemon: Sendable {
         let configuration = try Self.resolve(config, directory: directory)
         // As the runner does before it makes the application (the state database lives there).
         try configuration.makeDirectories()
-        application = try DaemonApplication(
+        application = try await DaemonApplication(
             configuration: configuration, registry: Self.registry, logger: logger, testbed: testbed)
         self.peer = peer
         // As the runner's service group does; `shutdown` drains it.

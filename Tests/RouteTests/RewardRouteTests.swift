@@ -1,6 +1,5 @@
 import Client
 import Foundation
-import GRDB
 import TestSupport
 import Testing
 
@@ -100,9 +99,10 @@ struct RewardRouteTests: MediationScenario {
             let nativeID = try #require(native.json["ad_id"] as? String)
             let rewardedID = try #require(rewarded.json["ad_id"] as? String)
             #expect(try await Self.post(client, "/v1/ads/\(rewardedID)/show").status == 200)
-            let other = try StateDatabase(directory: daemon.directory.url.appendingPathComponent("state"))
-            try await other.writer.write { db in
-                try db.execute(sql: "ALTER TABLE tracker_outbox RENAME TO away1; ALTER TABLE rewards RENAME TO away2")
+            let other = try await StateDatabase.open(directory: daemon.directory.url.appendingPathComponent("state"))
+            try await other.write { session in
+                try await session.execute("ALTER TABLE tracker_outbox RENAME TO away1")
+                try await session.execute("ALTER TABLE rewards RENAME TO away2")
             }
             let impression = try await Self.post(client, "/v1/ads/\(nativeID)/impression")
             #expect(impression.status == 503 && Self.errorCode(impression.json) == "state_unavailable")

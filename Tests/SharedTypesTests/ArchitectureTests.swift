@@ -27,9 +27,10 @@ struct ArchitectureTests {
         "SecureSignals": ["Mediation", "Adapters", "Daemon", "Client", "Bench"] + http,
         "Mediation": [
             "SecureSignals", "SignalCrypto", "CLibCrypto", "Adapters", "Daemon", "Client", "Bench", "StateStore",
-            "GRDB",
+            "SQLiteNIO",
         ] + http,
-        "StateStore": ["SecureSignals", "SignalCrypto", "CLibCrypto", "Adapters", "Daemon", "Client", "Bench"] + http,
+        "StateStore": ["SecureSignals", "SignalCrypto", "CLibCrypto", "Adapters", "Daemon", "Client", "Bench"] + http
+            + foundation,
         "Adapters": ["Daemon", "Client", "Bench"] + http,
         "Daemon": ["Client", "Bench"],
         "Client": ["SecureSignals", "Mediation", "Adapters", "Daemon", "Bench", "Hummingbird", "ServiceLifecycle"]

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLiteNIO
 import SharedTypes
 import TestSupport
 import Testing
@@ -25,22 +25,22 @@ struct PrivacyRecordsTests {
         let directory = try TemporaryDirectory()
         do {
             let clock = ManualClock()
-            let records = Self.records(try StateDatabase(directory: directory.url), clock: clock)
+            let records = Self.records(try await StateDatabase.open(directory: directory.url), clock: clock)
             try await records.set(Self.device, for: .device)
             clock.advance(by: .seconds(2))
             try await records.set(Self.news, for: .app("tv.example.news"))
             try await records.set(Self.user, for: .app("uid:1000"))
         }
-        let database = try StateDatabase(directory: directory.url)
+        let database = try await StateDatabase.open(directory: directory.url)
         let stored = try await Self.records(database).all()
         #expect(
             stored
                 == StoredPrivacy(
                     device: Self.device, apps: ["tv.example.news": Self.news, "uid:1000": Self.user]))
         // The device's row has the empty scope; each row says when it was set, in wall-clock ms.
-        let rows = try await database.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT scope, set_at_ms FROM privacy ORDER BY scope")
-                .map { ($0["scope"] as String, $0["set_at_ms"] as Int64) }
+        let rows = try await database.read { session in
+            try await session.rows("SELECT scope, set_at_ms FROM privacy ORDER BY scope")
+                .map { (try $0.text("scope"), try $0.int64("set_at_ms")) }
         }
         #expect(rows.map(\.0) == ["", "tv.example.news", "uid:1000"])
         #expect(rows.map(\.1) == [Self.start, Self.start + 2_000, Self.start + 2_000])
@@ -76,14 +76,15 @@ struct PrivacyRecordsTests {
         let records = Self.records(database)
         try await records.set(Self.device, for: .device)
         try await records.set(Self.news, for: .app("tv.example.news"))
-        try await database.writer.write { db in
+        try await database.write { session in
             for (scope, state) in [
-                ("tv.example.future", #"{"limit_ad_tracking":true,"sale_opt_out":true}"# as DatabaseValueConvertible),
-                ("tv.example.cut", #"{"limit_ad_tracking":tr"#), ("tv.example.typed", #"{"limit_ad_tracking":"yes"}"#),
-                ("tv.example.array", "[]"), ("tv.example.blob", Data([0x00, 0xFF])),
+                ("tv.example.future", SQLiteData.text(#"{"limit_ad_tracking":true,"sale_opt_out":true}"#)),
+                ("tv.example.cut", .text(#"{"limit_ad_tracking":tr"#)),
+                ("tv.example.typed", .text(#"{"limit_ad_tracking":"yes"}"#)),
+                ("tv.example.array", .text("[]")), ("tv.example.blob", .blob(ByteBuffer(bytes: [0x00, 0xFF]))),
             ] {
-                try db.execute(
-                    sql: "INSERT INTO privacy (scope, state, set_at_ms) VALUES (?, ?, 0)", arguments: [scope, state])
+                try await session.execute(
+                    "INSERT INTO privacy (scope, state, set_at_ms) VALUES (?, ?, 0)", [.text(scope), state])
             }
         }
         let stored = try await records.all()
@@ -96,7 +97,7 @@ struct PrivacyRecordsTests {
         #expect(stored.unreadable[.app("tv.example.cut")]?.isEmpty == false)
         #expect(stored.unreadable.count == 5)
         // Left as they were; a set replaces one.
-        #expect(try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM privacy") } == 7)
+        #expect(try await database.read { try await $0.value("SELECT count(*) FROM privacy")?.integer } == 7)
         try await records.set(Self.user, for: .app("tv.example.future"))
         let after = try await records.all()
         #expect(after.apps == ["tv.example.news": Self.news, "tv.example.future": Self.user])
@@ -110,7 +111,7 @@ struct PrivacyRecordsTests {
         let scopes: [PrivacyScope] = [.device] + (1...7).map { .app("tv.example.app\($0)") }
         let writes = 20
         do {
-            let records = Self.records(try StateDatabase(directory: directory.url))
+            let records = Self.records(try await StateDatabase.open(directory: directory.url))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (index, scope) in scopes.enumerated() {
                     group.addTask {
@@ -123,7 +124,7 @@ struct PrivacyRecordsTests {
                 try await group.waitForAll()
             }
         }
-        let stored = try await Self.records(try StateDatabase(directory: directory.url)).all()
+        let stored = try await Self.records(try await StateDatabase.open(directory: directory.url)).all()
         let last = { (index: Int) in PrivacyState(limitAdTracking: false, gppSid: [index, writes - 1]) }
         #expect(stored.device == last(0))
         #expect(stored.apps.count == scopes.count - 1)
@@ -141,36 +142,37 @@ struct PrivacyRecordsTests {
         let path = directory.path(StateDatabase.fileName)
         let dump = try String(
             contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/state/state-6.sql"), encoding: .utf8)
-        do {
-            let old = try DatabaseQueue(path: path)
-            try await old.writeWithoutTransaction { db in try db.execute(sql: dump) }
-            try old.close()
+        // The dump's statements, one at a time (each ends a line with a semicolon).
+        let statements = dump.components(separatedBy: ";\n").filter {
+            !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         }
-        try StateDatabase.check(path: path)
-        let database = try StateDatabase(path: path)
-        let (migrations, tables) = try await database.writer.read { db in
+        try await StateDatabaseTests.make(path, statements)
+        try await StateDatabase.check(path: path)
+        let database = try await StateDatabase.open(path: path)
+        let (version, tables) = try await database.read { session in
             (
-                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid"),
-                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+                try await session.value("PRAGMA user_version")?.integer,
+                try await session.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+                    .map { try $0.text("name") }
             )
         }
-        #expect(migrations.suffix(2) == ["7 privacy states", "8 rewards, impressions and events by app"])
+        // GRDB's record of migrations 1 to 6 taken up once, then 7 and 8 applied.
+        #expect(version == 8)
         #expect(
             tables == [
-                "capped_impressions", "events", "grdb_migrations", "meta", "privacy", "rewards", "sqlite_sequence",
-                "tracker_outbox",
+                "capped_impressions", "events", "meta", "privacy", "rewards", "sqlite_sequence", "tracker_outbox",
             ])
         // What the old file held is still there.
-        #expect(try SQLiteTrackerOutbox(database).untried(after: 0, limit: 10).map(\.url) == ["http://t/owed"])
+        #expect(try await SQLiteTrackerOutbox(database).untried(after: 0, limit: 10).map(\.url) == ["http://t/owed"])
         let rewards = try await SQLiteRewardLedger(database, retention: .seconds(86_400 * 365 * 100))
             .rewards(app: nil, state: .all, now: Self.start)
         #expect(rewards.map(\.transactionID) == ["tx-1"])
         // A uid's reward and capped impression are its anonymous app's.
         #expect(rewards.map(\.app) == ["uid:1000"])
-        #expect(try SQLiteImpressionLog(database).impressions(since: 0).map(\.app) == ["uid:1000"])
-        #expect(try SQLiteEventJournal(database).reserved() == 42)
-        #expect(try SQLiteEventJournal(database).recent().map(\.event.sequence) == [41])
-        #expect(try SQLiteImpressionLog(database).impressions(since: 0).map(\.adUnit) == ["banner"])
+        #expect(try await SQLiteImpressionLog(database).impressions(since: 0).map(\.app) == ["uid:1000"])
+        #expect(try await SQLiteEventJournal(database).reserved() == 42)
+        #expect(try await SQLiteEventJournal(database).recent().map(\.event.sequence) == [41])
+        #expect(try await SQLiteImpressionLog(database).impressions(since: 0).map(\.adUnit) == ["banner"])
         // And the privacy states are kept in it from now on.
         let records = Self.records(database)
         #expect(try await records.all() == StoredPrivacy())

@@ -15,12 +15,13 @@ struct MetricsRoutes {
     }
 
     func exposition() async -> Response {
-        Response(
+        let outbox = try? await trackers.backlog()
+        return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: ResponseBody(
                 byteBuffer: ByteBuffer(
                     string: metrics.exposition(
-                        statuses: await state.statuses(), outbox: try? trackers.backlog(),
+                        statuses: await state.statuses(), outbox: outbox,
                         keySetAges: await state.collector.keySetAges()))))
     }
 }

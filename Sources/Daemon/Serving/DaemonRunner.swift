@@ -30,7 +30,7 @@ public enum DaemonRunner {
             configuration = try ResolvedConfiguration.load(
                 file: options.config, socket: options.socket, registry: registry)
             if options.checkConfig {
-                try StateDatabase.check(path: configuration.stateDatabasePath)
+                try await StateDatabase.check(path: configuration.stateDatabasePath)
                 try StateDatabase.checkWritable(path: configuration.stateDatabasePath)
                 print(configuration.summary)
                 return 0
@@ -49,7 +49,7 @@ public enum DaemonRunner {
             try configuration.makeDirectories()
             let metrics = DaemonMetrics()
             metrics.bootstrapProcessBackend()
-            application = try DaemonApplication(
+            application = try await DaemonApplication(
                 configuration: configuration, registry: registry, logger: logger, metrics: metrics, testbed: testbed)
         } catch {
             // One line per error, each naming its key, so that all of them can be fixed at once.

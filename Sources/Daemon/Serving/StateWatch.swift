@@ -29,7 +29,7 @@ final class StateWatch: Sendable {
     func check() async {
         if let outage = database.health.outage {
             if reports.shouldLog("outage") {
-                let owed = (try? trackers.backlog().count).map(String.init) ?? "unknown"
+                let owed = (try? await trackers.backlog().count).map(String.init) ?? "unknown"
                 logger.error(
                     "\(Self.describe(outage)) (logged once a minute at most)",
                     metadata: ["tracker_pings_owed": "\(owed)"])
