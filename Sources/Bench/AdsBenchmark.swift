@@ -1,7 +1,12 @@
 import API
 import Client
-import Foundation
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `secure-signals bench ads`: native and rewarded loads from the test network over the socket
 /// (`force`, so each runs the waterfall and makes a new ad), against the socket's own floor
@@ -20,7 +25,7 @@ public struct AdsBenchmark {
     public static let rewardedUnit = "/6499/example/rewarded"
 
     /// The daemon's adapters (none: ads only) and ad units.
-    public static var units: [String: Any] {
+    public static var units: [String: JSONValue] {
         [
             nativeUnit: [
                 "format": "native", "waterfall": [["network": "test", "parameter": nativeUnit]],

@@ -1,5 +1,11 @@
 import Client
-import Foundation
+import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `secure-signals bench openrtb --auction`: four local bidders answering after set delays,
 /// asked at once as an ad unit's bidders, against the same four as a sequential waterfall in
@@ -13,8 +19,8 @@ public enum AuctionBenchmark {
     /// How long each bidder takes to answer.
     public static let delays = [10, 10, 10, 10]
 
-    public static func units(bidder: LocalBidder) -> [String: Any] {
-        func lineItem(_ endpoint: String) -> [String: Any] {
+    public static func units(bidder: LocalBidder) -> [String: JSONValue] {
+        func lineItem(_ endpoint: String) -> [String: JSONValue] {
             [
                 "network": "openrtb", "parameter": "bench-tag", "timeout_ms": 2000,
                 "options": ["endpoint": endpoint, "timeout_ms": 1000],

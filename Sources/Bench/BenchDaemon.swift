@@ -1,5 +1,11 @@
-import Foundation
+import SharedTypes
 import SignalCrypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -13,13 +19,13 @@ public final class BenchDaemon {
     public let sealer: EnvelopeSealer?
     /// Where the daemon's files are; adapters may keep theirs here too.
     public let directory: URL
-    private let process = Process()
+    private var process: ChildProcess?
     /// Just before the process was started: where its start-to-ready time begins.
     public private(set) var startedAt = ContinuousClock.now
 
     /// 8 `file` adapters whose 64-byte plaintexts stay cached, so each answers at once.
     public convenience init(
-        daemonBinary: String, adapters: Int = 8, adUnits: [String: Any] = [:], extra: [String: Any] = [:],
+        daemonBinary: String, adapters: Int = 8, adUnits: [String: JSONValue] = [:], extra: [String: JSONValue] = [:],
         environment: [String: String] = [:], name: String = "bench"
     ) throws {
         try self.init(
@@ -43,8 +49,8 @@ public final class BenchDaemon {
     /// variables set for the daemon on top of this process's; `name`: its directory's, when a
     /// benchmark starts more than one.
     public init(
-        daemonBinary: String, adUnits: [String: Any] = [:], extra: [String: Any] = [:],
-        environment: [String: String] = [:], name: String = "bench", makeAdapters: (URL) throws -> [[String: Any]]
+        daemonBinary: String, adUnits: [String: JSONValue] = [:], extra: [String: JSONValue] = [:],
+        environment: [String: String] = [:], name: String = "bench", makeAdapters: (URL) throws -> [[String: JSONValue]]
     ) throws {
         directory = try Self.freshDirectory(name)
         socketPath = directory.appendingPathComponent("bench.sock").path
@@ -56,17 +62,17 @@ public final class BenchDaemon {
         sealer = try EnvelopeSealer(keyConfig: config)
 
         let adapterList = try makeAdapters(directory)
-        var configuration: [String: Any] = [
+        var configuration: [String: JSONValue] = [
             "socket": ["path": socketPath], "state_directory": directory.appendingPathComponent("state").path,
             "recipients": ["bench": ["key_configs": [keyConfigPath]]], "adapters": adapterList,
             "deadlines": ["request_timeout_ms": 5000], "ad_units": adUnits,
         ]
         configuration.merge(extra) { current, new in
-            guard let current = current as? [String: Any], let new = new as? [String: Any] else { return new }
-            return current.merging(new) { $1 }
+            guard case .object(let current) = current, case .object(let new) = new else { return new }
+            return .object(current.merging(new) { $1 })
         }
         let configPath = directory.appendingPathComponent("daemon.json").path
-        try JSONSerialization.data(withJSONObject: configuration).write(to: URL(fileURLWithPath: configPath))
+        try JSONEncoder().encode(JSONValue.object(configuration)).write(to: URL(fileURLWithPath: configPath))
         try start(daemonBinary, ["--config", configPath], environment: environment)
     }
 
@@ -95,23 +101,21 @@ public final class BenchDaemon {
     }
 
     private func start(_ daemonBinary: String, _ arguments: [String], environment: [String: String]) throws {
-        process.executableURL = URL(fileURLWithPath: daemonBinary)
-        process.arguments = arguments + ["--log-level", "warning"]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = FileHandle.nullDevice
         startedAt = .now
-        try process.run()
+        process = try ChildProcess(
+            daemonBinary, arguments + ["--log-level", "warning"],
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, quiet: true)
     }
 
     /// The daemon's process id.
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process?.pid ?? 0 }
 
     /// Waits until the daemon answers on its socket.
     public func waitUntilServing() async throws {
         for _ in 0..<600 {
             if FileManager.default.fileExists(atPath: socketPath) { return }
-            guard process.isRunning else {
-                throw BenchFailure("secure-signalsd exited with \(process.terminationStatus)")
+            guard let process, process.isRunning else {
+                throw BenchFailure("secure-signalsd exited with \(process?.terminationStatus ?? -1)")
             }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -121,8 +125,8 @@ public final class BenchDaemon {
     /// Stops the daemon and waits for it to exit before its directory goes: a daemon still
     /// draining would otherwise close its database by paths the next benchmark may be using.
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
+        if let process, process.isRunning {
+            kill(process.pid, SIGTERM)
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: directory)

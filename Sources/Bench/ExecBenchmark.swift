@@ -1,6 +1,11 @@
 import Client
-import Foundation
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `secure-signals bench exec`: the same signal from a program (the Python example adapter)
 /// and from the built-in `file` adapter, both reading one file with no cache, asked in
@@ -26,7 +31,7 @@ public struct ExecBenchmark {
     public static let programName = "python-file"
 
     /// The daemon's adapters: both read `signal.bin`, 64 bytes, in `directory`.
-    public static func adapters(program: String) -> (URL) throws -> [[String: Any]] {
+    public static func adapters(program: String) -> (URL) throws -> [[String: JSONValue]] {
         { directory in
             let file = directory.appendingPathComponent("signal.bin")
             try Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: file)

@@ -1,7 +1,12 @@
 import API
 import Client
-import Foundation
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `secure-signals bench footprint`: what the daemon costs a device. For each configuration,
 /// the time from starting the process to READY=1 on a notify socket, against the time the same
@@ -107,20 +112,9 @@ public struct FootprintBenchmark {
         let clock = ContinuousClock()
         var times: [Duration] = []
         for _ in 0..<5 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = ["--version"]
-            process.standardOutput = FileHandle.nullDevice
-            // Seen through the termination handler, not waitUntilExit: no thread of the
-            // cooperative pool is blocked while the child runs.
-            let exited = AsyncStream<ContinuousClock.Instant>.makeStream()
-            process.terminationHandler = { _ in
-                exited.continuation.yield(clock.now)
-                exited.continuation.finish()
-            }
             let start = clock.now
-            try process.run()
-            for await end in exited.stream { times.append(end - start) }
+            let process = try ChildProcess(binary, ["--version"], quiet: true)
+            times.append(await process.exit(on: clock) - start)
         }
         return times.sorted()[times.count / 2]
     }

@@ -1,8 +1,13 @@
 import API
 import Client
-import Foundation
 import Hummingbird
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -22,8 +27,8 @@ public struct LedgerBenchmark {
 
     /// A unit per worker, up to `workers`: the test network's native ad, its impression
     /// tracker on `tracker`.
-    public static func units(workers: Int, tracker: String) -> [String: Any] {
-        var units: [String: Any] = [:]
+    public static func units(workers: Int, tracker: String) -> [String: JSONValue] {
+        var units: [String: JSONValue] = [:]
         for index in 0..<workers {
             units[unit(index)] = [
                 "format": "native",

@@ -1,5 +1,11 @@
 import Client
-import Foundation
+import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `secure-signals bench openrtb`: forced native loads of an `openrtb` unit against a local
 /// bidder, without and with the daemon's 8 cached signals sealed into each bid request, and
@@ -12,8 +18,8 @@ public enum OpenRTBBenchmark {
     public static let signalAdapters = (0..<8).map { "bench-\($0)" }
 
     /// Both units, one line item each at `endpoint`; the second attaches every signal.
-    public static func units(endpoint: String) -> [String: Any] {
-        func unit(signals: [String]) -> [String: Any] {
+    public static func units(endpoint: String) -> [String: JSONValue] {
+        func unit(signals: [String]) -> [String: JSONValue] {
             [
                 "format": "native",
                 "waterfall": [

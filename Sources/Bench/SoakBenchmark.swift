@@ -1,9 +1,14 @@
 import API
 import Client
-import Foundation
 import SharedTypes
 import Synchronization
 import Timing
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `secure-signals bench soak`: the daemon through what a hostile or broken client does, then
 /// quiet. Phases: idle; stalled connections (from the attacker process); event-stream clients
@@ -35,7 +40,7 @@ public struct SoakBenchmark {
     public let daemon: BenchDaemon
     public let plan: Plan
     /// Starts the attacker process: `SoakAttacker` with these stalled and stream counts for a time.
-    public let startAttacker: @Sendable (_ stalled: Int, _ streams: Int, _ duration: Duration) throws -> Process
+    public let startAttacker: @Sendable (_ stalled: Int, _ streams: Int, _ duration: Duration) throws -> ChildProcess
 
     /// The daemon the benchmark runs: 8 cached file adapters, the test ad units, a socket
     /// anyone may open and uid 65534 (the attacker's, when run as root) allowed.
@@ -47,7 +52,7 @@ public struct SoakBenchmark {
 
     public init(
         daemon: BenchDaemon, plan: Plan,
-        startAttacker: @escaping @Sendable (Int, Int, Duration) throws -> Process
+        startAttacker: @escaping @Sendable (Int, Int, Duration) throws -> ChildProcess
     ) {
         self.daemon = daemon
         self.plan = plan

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Bench
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -90,7 +95,7 @@ extension BenchCommand {
         /// Starts this program's `soak-attacker` (as uid 65534 when `asAnother`, on `cpus` when given).
         static func attacker(
             _ socket: String, stalled: Int, streams: Int, duration: Duration, asAnother: Bool, cpus: String?
-        ) throws -> Process {
+        ) throws -> ChildProcess {
             let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
             let command = [
                 me, "soak-attacker", "--socket", socket, "--stalled", "\(stalled)", "--streams", "\(streams)",
@@ -100,11 +105,7 @@ extension BenchCommand {
                 asAnother
                 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command : command
             if let cpus { line = ["/usr/bin/taskset", "-c", cpus] + line }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: line[0])
-            process.arguments = Array(line.dropFirst())
-            try process.run()
-            return process
+            return try ChildProcess(line[0], Array(line.dropFirst()))
         }
 
         /// Prints the phases and the targets; returns the targets missed.
@@ -113,27 +114,27 @@ extension BenchCommand {
             let idleP99 = phases.first?.healthP99.map(Bench.seconds)
             for phase in phases {
                 let p99 = phase.healthP99.map(Bench.seconds)
-                let p99Text = p99.map { String(format: "%.2f", $0 * 1000) } ?? "-"
-                let ratio = p99.flatMap { value in idleP99.map { String(format: "%.2f", value / $0) } } ?? "-"
+                let p99Text = p99.map { printf("%.2f", $0 * 1000) } ?? "-"
+                let ratio = p99.flatMap { value in idleP99.map { printf("%.2f", value / $0) } } ?? "-"
                 print(
-                    phase.name.padding(toLength: 27, withPad: " ", startingAt: 0)
-                        + String(
-                            format: " %7.1f  %7.1f  %4d  %8d  ", phase.end.residentMegabytes,
+                    phase.name.padded(to: 27)
+                        + printf(
+                            " %7.1f  %7.1f  %4ld  %8ld  ", phase.end.residentMegabytes,
                             Double(phase.peakResidentBytes) / 1_048_576, phase.end.openDescriptors,
                             phase.peakDescriptors)
                         + String(repeating: " ", count: max(0, 13 - p99Text.count)) + p99Text + "  "
                         + String(repeating: " ", count: max(0, 8 - ratio.count)) + ratio
-                        + String(format: "  %6d", phase.healthFailures))
+                        + printf("  %6ld", phase.healthFailures))
             }
             guard let idle = phases.first, let after = phases.last, phases.count == 4 else { return ["phases"] }
             let peak = phases.map(\.peakResidentBytes).max() ?? 0
             let stalledP99 = phases[1].healthP99.map(Bench.seconds) ?? .infinity
             // The first three are checked by --check; the last is reported.
             let targets: [(String, Bool, String)] = [
-                ("peak RSS <= 128 MB", peak <= 128 << 20, String(format: "%.1f MB", Double(peak) / 1_048_576)),
+                ("peak RSS <= 128 MB", peak <= 128 << 20, printf("%.1f MB", Double(peak) / 1_048_576)),
                 (
                     "RSS after <= idle + 10 MB", after.end.residentBytes <= idle.end.residentBytes + 10 << 20,
-                    String(format: "%+.1f MB", after.end.residentMegabytes - idle.end.residentMegabytes)
+                    printf("%+.1f MB", after.end.residentMegabytes - idle.end.residentMegabytes)
                 ),
                 (
                     "fds after <= idle + 8", after.end.openDescriptors <= idle.end.openDescriptors + 8,
@@ -141,7 +142,7 @@ extension BenchCommand {
                 ),
                 (
                     "health p99 while stalled <= 100 ms", stalledP99 <= 0.1,
-                    String(format: "%.2f ms", stalledP99 * 1000)
+                    printf("%.2f ms", stalledP99 * 1000)
                 ),
             ]
             for (name, met, value) in targets { print("\(met ? "met   " : "MISSED") \(name): \(value)") }

@@ -1,7 +1,12 @@
-import Foundation
 import NIOSSL
 import SecureSignals
 import SignalCrypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension ConfigurationResolver {
     /// `recipients`: each one's key configuration files read (the first one sealing; every
@@ -110,7 +115,7 @@ extension ConfigurationResolver {
     /// 127.0.0.0/8 or ::1, as an address: a name is resolved by whatever the device's
     /// resolver says.
     static func isLoopback(_ host: String) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let host = host.lowercased().trimming(while: { $0 == "[" || $0 == "]" })
         if host == "::1" { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }

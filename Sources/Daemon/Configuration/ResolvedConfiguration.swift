@@ -1,10 +1,15 @@
 import Adapters
-import Foundation
 import Logging
 import Mediation
 import SecureSignals
 import SharedTypes
 import SignalCrypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -59,7 +64,7 @@ public struct ResolvedConfiguration: Sendable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ConfigurationError(file: file, path: "", reason: "cannot read: \(error.localizedDescription)")
+            throw ConfigurationError(file: file, path: "", reason: "cannot read: \(error.readableDescription)")
         }
         return try load(
             json: data, file: file, directory: url.deletingLastPathComponent(), registry: registry,
