@@ -25,7 +25,7 @@ public struct AdsBenchmark {
     public static let rewardedUnit = "/6499/example/rewarded"
 
     /// The daemon's adapters (none: ads only) and ad units.
-    public static var units: [String: JSONValue] {
+    public static var units: [String: Any] {
         [
             nativeUnit: [
                 "format": "native", "waterfall": [["network": "test", "parameter": nativeUnit]],

@@ -19,8 +19,8 @@ public enum AuctionBenchmark {
     /// How long each bidder takes to answer.
     public static let delays = [10, 10, 10, 10]
 
-    public static func units(bidder: LocalBidder) -> [String: JSONValue] {
-        func lineItem(_ endpoint: String) -> [String: JSONValue] {
+    public static func units(bidder: LocalBidder) -> [String: Any] {
+        func lineItem(_ endpoint: String) -> [String: Any] {
             [
                 "network": "openrtb", "parameter": "bench-tag", "timeout_ms": 2000,
                 "options": ["endpoint": endpoint, "timeout_ms": 1000],

@@ -25,7 +25,7 @@ public final class BenchDaemon {
 
     /// 8 `file` adapters whose 64-byte plaintexts stay cached, so each answers at once.
     public convenience init(
-        daemonBinary: String, adapters: Int = 8, adUnits: [String: JSONValue] = [:], extra: [String: JSONValue] = [:],
+        daemonBinary: String, adapters: Int = 8, adUnits: [String: Any] = [:], extra: [String: Any] = [:],
         environment: [String: String] = [:], name: String = "bench"
     ) throws {
         try self.init(
@@ -49,8 +49,8 @@ public final class BenchDaemon {
     /// variables set for the daemon on top of this process's; `name`: its directory's, when a
     /// benchmark starts more than one.
     public init(
-        daemonBinary: String, adUnits: [String: JSONValue] = [:], extra: [String: JSONValue] = [:],
-        environment: [String: String] = [:], name: String = "bench", makeAdapters: (URL) throws -> [[String: JSONValue]]
+        daemonBinary: String, adUnits: [String: Any] = [:], extra: [String: Any] = [:],
+        environment: [String: String] = [:], name: String = "bench", makeAdapters: (URL) throws -> [[String: Any]]
     ) throws {
         directory = try Self.freshDirectory(name)
         socketPath = directory.appendingPathComponent("bench.sock").path
@@ -62,17 +62,18 @@ public final class BenchDaemon {
         sealer = try EnvelopeSealer(keyConfig: config)
 
         let adapterList = try makeAdapters(directory)
-        var configuration: [String: JSONValue] = [
+        var configuration: [String: Any] = [
             "socket": ["path": socketPath], "state_directory": directory.appendingPathComponent("state").path,
             "recipients": ["bench": ["key_configs": [keyConfigPath]]], "adapters": adapterList,
             "deadlines": ["request_timeout_ms": 5000], "ad_units": adUnits,
         ]
         configuration.merge(extra) { current, new in
-            guard case .object(let current) = current, case .object(let new) = new else { return new }
-            return .object(current.merging(new) { $1 })
+            guard let current = current as? [String: Any], let new = new as? [String: Any] else { return new }
+            return current.merging(new) { $1 }
         }
         let configPath = directory.appendingPathComponent("daemon.json").path
-        try JSONEncoder().encode(JSONValue.object(configuration)).write(to: URL(fileURLWithPath: configPath))
+        let json = try JSONEncoder().encode(try JSONValue(configuration: configuration))
+        try json.write(to: URL(fileURLWithPath: configPath))
         try start(daemonBinary, ["--config", configPath], environment: environment)
     }
 

@@ -31,7 +31,7 @@ public struct ExecBenchmark {
     public static let programName = "python-file"
 
     /// The daemon's adapters: both read `signal.bin`, 64 bytes, in `directory`.
-    public static func adapters(program: String) -> (URL) throws -> [[String: JSONValue]] {
+    public static func adapters(program: String) -> (URL) throws -> [[String: Any]] {
         { directory in
             let file = directory.appendingPathComponent("signal.bin")
             try Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: file)

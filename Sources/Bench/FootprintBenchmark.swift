@@ -8,6 +8,10 @@ import SharedTypes
     import Foundation
 #endif
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `secure-signals bench footprint`: what the daemon costs a device. For each configuration,
 /// the time from starting the process to READY=1 on a notify socket, against the time the same
 /// binary takes to start and exit (`--version`: loading, relocation, the runtime); then its

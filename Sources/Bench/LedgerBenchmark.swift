@@ -27,8 +27,8 @@ public struct LedgerBenchmark {
 
     /// A unit per worker, up to `workers`: the test network's native ad, its impression
     /// tracker on `tracker`.
-    public static func units(workers: Int, tracker: String) -> [String: JSONValue] {
-        var units: [String: JSONValue] = [:]
+    public static func units(workers: Int, tracker: String) -> [String: Any] {
+        var units: [String: Any] = [:]
         for index in 0..<workers {
             units[unit(index)] = [
                 "format": "native",

@@ -18,8 +18,8 @@ public enum OpenRTBBenchmark {
     public static let signalAdapters = (0..<8).map { "bench-\($0)" }
 
     /// Both units, one line item each at `endpoint`; the second attaches every signal.
-    public static func units(endpoint: String) -> [String: JSONValue] {
-        func unit(signals: [String]) -> [String: JSONValue] {
+    public static func units(endpoint: String) -> [String: Any] {
+        func unit(signals: [String]) -> [String: Any] {
             [
                 "format": "native",
                 "waterfall": [

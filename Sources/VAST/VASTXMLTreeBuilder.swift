@@ -34,23 +34,28 @@ enum VASTXMLTreeBuilder {
                     })
             else { return .failure(.notWellFormed) }
             defer { xmlFreeTextReader(reader) }
-            var fatal = false
-            return withUnsafeMutablePointer(to: &fatal) { fatal in
+            var errors = ReaderErrors()
+            return withUnsafeMutablePointer(to: &errors) { errors in
                 // Errors are not printed (the options say so); a fatal one fails the parse.
                 xmlTextReaderSetStructuredErrorHandler(
                     reader,
                     { context, error in
-                        guard let error, error.pointee.level == XML_ERR_FATAL else { return }
-                        context?.assumingMemoryBound(to: Bool.self).pointee = true
-                    }, fatal)
+                        guard let error, error.pointee.level == XML_ERR_FATAL,
+                            let errors = context?.assumingMemoryBound(to: ReaderErrors.self)
+                        else { return }
+                        errors.pointee.fatal = true
+                        // libxml2's own depth bound, as libxml2 2.9 words it.
+                        let message = error.pointee.message.map { String(cString: $0) } ?? ""
+                        if message.hasPrefix("Excessive depth") { errors.pointee.tooDeep = true }
+                    }, errors)
                 var tree = TreeStack(maximumDepth: maximumDepth)
                 while true {
                     let step = xmlTextReaderRead(reader)
                     guard step == 1 else {
-                        guard step == 0, !fatal.pointee, let root = tree.root else {
-                            // libxml2 stops at its own bound before it reports the element past it.
-                            let atBound = tree.stack.count >= libxml2MaximumDepth
-                            return .failure(atBound ? .tooDeep(bound: libxml2MaximumDepth) : .notWellFormed)
+                        guard step == 0, !errors.pointee.fatal, let root = tree.root else {
+                            // libxml2 parses ahead of the reader: its own bound may refuse first.
+                            let bound = min(maximumDepth, libxml2MaximumDepth)
+                            return .failure(errors.pointee.tooDeep ? .tooDeep(bound: bound) : .notWellFormed)
                         }
                         return .success(root)
                     }
@@ -67,6 +72,12 @@ enum VASTXMLTreeBuilder {
         guard let colon = qualifiedName.lastIndex(of: ":") else { return qualifiedName }
         return String(qualifiedName[qualifiedName.index(after: colon)...])
     }
+}
+
+/// What libxml2 reported while it read: whether an error was fatal, and whether it was its depth bound.
+private struct ReaderErrors {
+    var fatal = false
+    var tooDeep = false
 }
 
 /// The elements open while the reader walks the document; the root once it closes.

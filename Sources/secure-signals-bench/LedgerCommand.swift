@@ -8,6 +8,10 @@ import SharedTypes
     import Foundation
 #endif
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension BenchCommand {
     struct Ledger: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

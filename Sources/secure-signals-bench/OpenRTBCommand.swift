@@ -54,7 +54,7 @@ extension BenchCommand {
 extension BenchCommand.OpenRTB {
     /// A daemon serving `units`, and `loads` of them against its floor: the rows, printed.
     private func measure(
-        units: [String: JSONValue], loads: [(name: String, unit: String)]
+        units: [String: Any], loads: [(name: String, unit: String)]
     ) async throws -> [AdsBenchmark.Row] {
         let server = try BenchDaemon(daemonBinary: try daemonBinary(load.daemon), adUnits: units)
         try await server.waitUntilServing()

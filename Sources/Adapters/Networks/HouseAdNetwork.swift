@@ -54,7 +54,9 @@ public final class HouseAdNetwork: AdNetworkAdapter {
         let candidates: [URL]
         if request.parameter == "*" {
             let files =
-                (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+                (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.map {
+                    directory.appendingPathComponent($0)
+                } ?? []
             candidates = files.filter { $0.pathExtension == "json" }.sorted { $0.path < $1.path }
         } else {
             guard !request.parameter.contains("/"), !request.parameter.hasPrefix(".") else {

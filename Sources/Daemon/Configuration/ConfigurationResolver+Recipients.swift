@@ -25,7 +25,7 @@ extension ConfigurationResolver {
         // It names a file in the state directory, and a metric label.
         guard !name.isEmpty, !name.hasPrefix("."), name.utf8.count <= 64,
             name.unicodeScalars.allSatisfy({
-                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
+                $0.isASCII && (Character($0).isLetter || Character($0).isNumber || "._-".unicodeScalars.contains($0))
             })
         else {
             throw fail(

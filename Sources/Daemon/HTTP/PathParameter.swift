@@ -1,4 +1,5 @@
 import Hummingbird
+import SharedTypes
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -11,6 +11,10 @@ import StateStore
     import Foundation
 #endif
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Serves the daemon: logging, the configuration, the application built from it, and then what
 /// only a running process does (the socket, systemd's notifications, signals), until SIGTERM or
 /// SIGINT drains it.
