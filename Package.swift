@@ -37,6 +37,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // The system's libxml2, which VAST reads documents with (network and entity expansion off).
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         // prctl(2), which Swift cannot call (it is variadic): the daemon becomes its descendants' subreaper.
         .systemLibrary(name: "CProcessControl"),
         // HPKE (RFC 9180), key configurations (RFC 9458 §3), envelopes and PEM keys.
@@ -98,7 +104,7 @@ let package = Package(
             ]
         ),
         // VAST 2.0-4.2: reading documents, following wrappers, choosing a media file.
-        .target(name: "VAST"),
+        .target(name: "VAST", dependencies: ["CLibXML2", "SharedTypes"]),
         // The built-in adapters, and the exec adapter that runs a program as one.
         .target(
             name: "Adapters",

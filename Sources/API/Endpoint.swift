@@ -65,23 +65,3 @@ public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
             + query.map { "\(PercentEncoding.segment($0.0))=\(PercentEncoding.segment($0.1))" }.joined(separator: "&")
     }
 }
-
-/// Percent-encoding of one path segment or query component: everything but RFC 3986's
-/// unreserved characters, and the dot too, so that no value becomes a `.` or `..` segment that
-/// a client or proxy would normalize away.
-enum PercentEncoding {
-    static func segment(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".utf8)
-                out += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
-            }
-        }
-        return out
-    }
-}

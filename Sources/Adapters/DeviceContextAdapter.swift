@@ -1,6 +1,11 @@
-import Foundation
 import SecureSignals
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -52,15 +57,14 @@ public struct DeviceContextAdapter: SignalAdapter {
         do {
             release = Self.parseOSRelease(try String(contentsOfFile: osReleasePath, encoding: .utf8))
         } catch {
-            throw SignalError(.sdkUnavailable, "cannot read \(osReleasePath): \(error.localizedDescription)")
+            throw SignalError(.sdkUnavailable, "cannot read \(osReleasePath): \(error.readableDescription)")
         }
         var system = utsname()
         uname(&system)
-        let environment = ProcessInfo.processInfo.environment
-        let locale = environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LANG"] ?? "C"
         return DeviceContext(
             os: release["NAME"] ?? "Linux", osVersion: release["VERSION_ID"] ?? "", kernel: string(of: &system.release),
-            architecture: string(of: &system.machine), locale: locale, timeZone: LocalTimeZone.identifier(),
+            architecture: string(of: &system.machine), locale: LocalLocale.identifier(),
+            timeZone: LocalTimeZone.identifier(),
             brand: brand, model: model)
     }
 
@@ -72,11 +76,11 @@ public struct DeviceContextAdapter: SignalAdapter {
     static func parseOSRelease(_ text: String) -> [String: String] {
         var fields: [String: String] = [:]
         for line in text.split(whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingWhitespace
             guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { continue }
             var value = String(trimmed[trimmed.index(after: equals)...])
             if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
-                value = String(value.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
+                value = String(value.dropFirst().dropLast()).replacing("\\\"", with: "\"")
             }
             fields[String(trimmed[..<equals])] = value
         }

@@ -1,9 +1,14 @@
 import Consent
-import Foundation
 import SecureSignals
 import SharedTypes
 import SignalCrypto
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -63,7 +68,7 @@ public final class FirstPartyIDAdapter: SignalAdapter, ResettableSignalAdapter {
         do {
             try FileManager.default.createDirectory(at: context.stateDirectory, withIntermediateDirectories: true)
         } catch {
-            throw SignalError(.permissionDenied, "cannot keep the id in \(file.path): \(error.localizedDescription)")
+            throw SignalError(.permissionDenied, "cannot keep the id in \(file.path): \(error.readableDescription)")
         }
         guard access(context.stateDirectory.path, W_OK | X_OK) == 0 else {
             throw SignalError(.permissionDenied, "cannot keep the id in \(file.path): the directory is not writable")
@@ -112,7 +117,7 @@ public final class FirstPartyIDAdapter: SignalAdapter, ResettableSignalAdapter {
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: publishers.path)
             } catch {
-                throw SignalError(.permissionDenied, "cannot list \(publishers.path): \(error.localizedDescription)")
+                throw SignalError(.permissionDenied, "cannot list \(publishers.path): \(error.readableDescription)")
             }
             for name in names { try Self.remove(publishers.appendingPathComponent(name).path) }
         }
@@ -122,7 +127,7 @@ public final class FirstPartyIDAdapter: SignalAdapter, ResettableSignalAdapter {
 
     /// The id stored in `file`; nil when there is none, or what is there is no id.
     private static func read(_ file: URL) -> String? {
-        let text = (try? String(contentsOf: file, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = (try? String(contentsOf: file, encoding: .utf8))?.trimmingWhitespace
         return text.flatMap { UUID(uuidString: $0) == nil ? nil : $0 }
     }
 

@@ -1,4 +1,10 @@
-import Foundation
+import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The device's time zone, read the way the C library reads it rather than through Foundation's
 /// `TimeZone` (which needs its internationalization layer): `TZ` when set (empty is UTC; a
@@ -17,7 +23,7 @@ enum LocalTimeZone {
         let resolved = URL(fileURLWithPath: localtime).resolvingSymlinksInPath().path
         if resolved != localtime, let name = zoneName(resolved) { return name }
         if let text = try? String(contentsOfFile: timezoneFile, encoding: .utf8),
-            let name = zoneName(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            let name = zoneName(text.trimmingWhitespace)
         {
             return name
         }
@@ -29,7 +35,7 @@ enum LocalTimeZone {
     /// another path).
     private static func zoneName(_ text: String) -> String? {
         var name = text
-        if let range = text.range(of: "zoneinfo/") {
+        if let range = text.firstRange(of: "zoneinfo/") {
             name = String(text[range.upperBound...])
             for prefix in ["posix/", "right/"] where name.hasPrefix(prefix) {
                 name = String(name.dropFirst(prefix.count))
@@ -37,7 +43,8 @@ enum LocalTimeZone {
         }
         guard !name.isEmpty, !name.hasPrefix("/"), !name.contains(".."),
             name.unicodeScalars.allSatisfy({
-                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "/_+-,.:<>".unicodeScalars.contains($0))
+                $0.isASCII
+                    && (Character($0).isLetter || Character($0).isNumber || "/_+-,.:<>".unicodeScalars.contains($0))
             })
         else { return nil }
         return name

@@ -1,5 +1,11 @@
-import Foundation
+import SharedTypes
 import SignalCrypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -66,7 +72,8 @@ public final class BenchDaemon {
             return current.merging(new) { $1 }
         }
         let configPath = directory.appendingPathComponent("daemon.json").path
-        try JSONSerialization.data(withJSONObject: configuration).write(to: URL(fileURLWithPath: configPath))
+        let json = try JSONEncoder().encode(try JSONValue(configuration: configuration))
+        try json.write(to: URL(fileURLWithPath: configPath))
         startedAt = .now
         process = try await Self.start(daemonBinary, ["--config", configPath], environment: environment)
     }

@@ -1,7 +1,16 @@
 import API
 import Client
-import Foundation
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `secure-signals bench footprint`: what the daemon costs a device. For each configuration,
 /// the time from starting the process to READY=1 on a notify socket, against the time the same

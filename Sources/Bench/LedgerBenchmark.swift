@@ -1,8 +1,13 @@
 import API
 import Client
-import Foundation
 import Hummingbird
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc

@@ -1,8 +1,13 @@
 import API
 import AsyncHTTPClient
 import Client
-import Foundation
 import NIOPosix
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Drives one route of the daemon over a number of concurrent keep-alive connections.
 struct Load {

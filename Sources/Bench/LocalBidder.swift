@@ -1,6 +1,11 @@
-import Foundation
 import Hummingbird
 import NIOCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An OpenRTB bidder on loopback for `bench openrtb`: every bid request to `/bid` gets the same
 /// native bid at once, so what is measured is the daemon's auction, not a bidder's. For the
@@ -19,7 +24,7 @@ public final class LocalBidder: Sendable {
             "link":{"url":"https://example.com/landing","clicktrackers":["http://127.0.0.1:9/click"]},\#
             "eventtrackers":[{"event":1,"method":1,"url":"http://127.0.0.1:9/imp"}]}
             """#
-        let escaped = adm.replacingOccurrences(of: "\"", with: "\\\"")
+        let escaped = adm.replacing("\"", with: "\\\"")
         return
             #"{"id":"bench","cur":"USD","seatbid":[{"seat":"bench","bid":[{"id":"1","impid":"1","price":1.5,"mtype":4,"adm":"\#(escaped)"}]}]}"#
     }()

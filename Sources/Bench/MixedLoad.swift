@@ -1,9 +1,18 @@
 import API
 import AsyncHTTPClient
 import Client
-import Foundation
 import NIOHTTP1
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What many apps do at once, on C keep-alive connections: signals, forced native loads with
 /// an impression and a click, forced rewarded loads shown and dismissed, and now and then a

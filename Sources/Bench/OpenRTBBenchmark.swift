@@ -1,5 +1,11 @@
 import Client
-import Foundation
+import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `secure-signals bench openrtb`: forced native loads of an `openrtb` unit against a local
 /// bidder, without and with the daemon's 8 cached signals sealed into each bid request, and

@@ -1,9 +1,14 @@
 import API
 import Client
-import Foundation
 import SharedTypes
 import SignalCrypto
 import Timing
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc

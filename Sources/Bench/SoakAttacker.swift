@@ -1,7 +1,12 @@
 import API
-import Foundation
 import SharedTypes
 import Timing
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,4 @@
 import Consent
-import Foundation
 import Logging
 import Mediation
 import SecureSignals
@@ -7,6 +6,12 @@ import SharedTypes
 import StateStore
 import Synchronization
 import Timing
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What the routes share: the collector, the ad store, and the parts of the configuration a
 /// reload may change while connections stay open.

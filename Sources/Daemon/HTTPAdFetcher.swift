@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import Foundation
 import Mediation
 import NIOCore
 import NIOHTTP1
@@ -7,6 +6,12 @@ import NIOHTTPCompression
 import SecureSignals
 import SharedTypes
 import Timing
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reaches ad servers over HTTP(S) with one pooled client for the daemon's life: at most 3
 /// redirects (within the request's origin unless it allows any), the whole exchange under its

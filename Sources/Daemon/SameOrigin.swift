@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where a redirect may lead: only to the origin (scheme, host and port) of the URL it
 /// answered, for what carries the daemon's requests to a server the configuration names (a

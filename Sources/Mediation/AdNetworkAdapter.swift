@@ -1,8 +1,13 @@
 import Consent
-import Foundation
 import Logging
 import SharedTypes
 import Timing
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An ad network's adapter (the seeds' custom event): set up once, then asked for native or
 /// rewarded ads by the waterfall. Its loads complete exactly once, whatever its SDK does:

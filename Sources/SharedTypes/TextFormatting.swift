@@ -2,9 +2,15 @@ extension StringProtocol {
     /// The text without the whitespace and newlines that start or end it (Unicode's definition,
     /// as `Character.isWhitespace` gives it): Foundation's trimming, without Foundation.
     public var trimmingWhitespace: String {
-        guard let first = firstIndex(where: { !$0.isWhitespace }),
-            let last = lastIndex(where: { !$0.isWhitespace })
-        else { return "" }
+        trimming { $0.isWhitespace }
+    }
+
+    /// The text without the characters that start or end it and match `drop` (Foundation's
+    /// `trimmingCharacters(in:)` for a set of characters).
+    public func trimming(while drop: (Character) -> Bool) -> String {
+        guard let first = firstIndex(where: { !drop($0) }), let last = lastIndex(where: { !drop($0) }) else {
+            return ""
+        }
         return String(self[first...last])
     }
 

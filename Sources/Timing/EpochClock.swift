@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Wall-clock time in milliseconds since 1970: what a stored record keeps across restarts, where
 /// a monotonic instant means nothing after one. Waits go through a `Clock`, so that a test's

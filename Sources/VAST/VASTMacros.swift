@@ -1,4 +1,10 @@
-import Foundation
+import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Expands the VAST macros a tracker URL may carry before it is pinged: `[ERRORCODE]`, `[TIMESTAMP]`,
 /// `[CACHEBUSTING]`; and, in an ad tag (`expand(_:request:now:)`), what the request says of the
@@ -15,13 +21,13 @@ public enum VASTMacros {
     public static func expand(_ url: String, code: Int?, now: Date = Date()) -> String {
         var expanded = url
         if let code, expanded.contains("[ERRORCODE]") {
-            expanded = expanded.replacingOccurrences(of: "[ERRORCODE]", with: String(code))
+            expanded = expanded.replacing("[ERRORCODE]", with: String(code))
         }
         if expanded.contains("[TIMESTAMP]") {
-            expanded = expanded.replacingOccurrences(of: "[TIMESTAMP]", with: percentEncoded(timestamp(now)))
+            expanded = expanded.replacing("[TIMESTAMP]", with: percentEncoded(timestamp(now)))
         }
         if expanded.contains("[CACHEBUSTING]") {
-            expanded = expanded.replacingOccurrences(of: "[CACHEBUSTING]", with: cacheBuster())
+            expanded = expanded.replacing("[CACHEBUSTING]", with: cacheBuster())
         }
         return expanded
     }
@@ -51,7 +57,7 @@ public enum VASTMacros {
     public static func expand(_ url: String, request values: RequestValues, now: Date = Date()) -> String {
         var expanded = url
         for (macro, value) in values.macros where expanded.contains(macro) {
-            expanded = expanded.replacingOccurrences(of: macro, with: value.text)
+            expanded = expanded.replacing(macro, with: value.text)
         }
         return expand(expanded, now: now)
     }
@@ -110,8 +116,6 @@ public enum VASTMacros {
 
     /// RFC 3986 unreserved characters stay; everything else (":" of the time) is percent-encoded.
     private static func percentEncoded(_ value: String) -> String {
-        var unreserved = CharacterSet.alphanumerics
-        unreserved.insert(charactersIn: "-._~")
-        return value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
+        PercentEncoding.unreserved(value)
     }
 }

@@ -1,4 +1,10 @@
-import Foundation
+import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What our player can play and what suits the screen: the caller's side of choosing a media file.
 public struct VASTMediaPreferences: Sendable, Equatable {
@@ -69,6 +75,6 @@ public enum VASTMediaSelection {
     /// "Video/MP4; codecs=…" → "video/mp4".
     private static func mimeType(_ text: String) -> String {
         let base = text.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-        return base.trimmingCharacters(in: .whitespaces).lowercased()
+        return base.trimmingWhitespace.lowercased()
     }
 }

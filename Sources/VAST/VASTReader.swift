@@ -1,4 +1,10 @@
-import Foundation
+import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Turns the bytes of one VAST document into a `VASTDocument`, without fetching anything.
 /// Lenient about what a player can do without (unknown elements, bad numbers); strict about the root and version.
@@ -8,7 +14,7 @@ public enum VASTReader {
     public static let defaultMaximumDepth = 256
 
     /// The document in `bytes`, or a `VASTError`: 100 when not well-formed XML or nested deeper
-    /// than `maximumDepth`, 101 when the root `VAST` has no version, 102 when the root is not
+    /// than `maximumDepth` (or libxml2's own 256, whichever is less), 101 when the root `VAST` has no version, 102 when the root is not
     /// `VAST` (e.g. VAST 1.0) or the major version is not 2, 3 or 4.
     public static func read(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(VASTError)
         -> VASTDocument
@@ -19,15 +25,15 @@ public enum VASTReader {
         case .failure(.notWellFormed):
             throw VASTError(code: .xmlParse, message: "the document is not well-formed XML")
         case .failure(.tooDeep(let bound)):
+            let why = bound < maximumDepth ? "libxml2's own limit" : "limits.max_document_depth"
             throw VASTError(
-                code: .xmlParse,
-                message: "the document nests elements deeper than \(bound) levels (limits.max_document_depth)")
+                code: .xmlParse, message: "the document nests elements deeper than \(bound) levels (\(why))")
         }
         guard root.name == "VAST" else {
             throw VASTError(
                 code: .unsupportedVersion, message: "the root element is \(root.name), not VAST (VAST 1.0 or not VAST)")
         }
-        guard let version = root.attribute("version")?.trimmingCharacters(in: .whitespaces), !version.isEmpty else {
+        guard let version = root.attribute("version")?.trimmingWhitespace, !version.isEmpty else {
             throw VASTError(code: .schema, message: "the VAST element has no version attribute")
         }
         let major = version.split(separator: ".", maxSplits: 1).first.flatMap { Int($0) }
@@ -50,7 +56,7 @@ public enum VASTReader {
         }
         return VASTDocument.Ad(
             id: element.attribute("id"),
-            sequence: element.attribute("sequence").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) },
+            sequence: element.attribute("sequence").flatMap { Int($0.trimmingWhitespace) },
             adType: element.attribute("adType"),
             content: content
         )
@@ -106,7 +112,7 @@ public enum VASTReader {
     }
 
     private static func trackingEvent(_ element: VASTXMLElement) -> VASTDocument.TrackingEvent? {
-        guard let event = element.attribute("event")?.trimmingCharacters(in: .whitespaces), !event.isEmpty,
+        guard let event = element.attribute("event")?.trimmingWhitespace, !event.isEmpty,
             let url = VASTURLList.clean(element.text)
         else { return nil }
         return VASTDocument.TrackingEvent(
@@ -117,11 +123,11 @@ public enum VASTReader {
     private static func mediaFile(_ element: VASTXMLElement) -> VASTMediaFile {
         VASTMediaFile(
             url: VASTURLList.clean(element.text) ?? "",
-            mimeType: element.attribute("type")?.trimmingCharacters(in: .whitespaces) ?? "",
+            mimeType: element.attribute("type")?.trimmingWhitespace ?? "",
             width: integer(element.attribute("width")),
             height: integer(element.attribute("height")),
             bitrate: integer(element.attribute("bitrate")) ?? integer(element.attribute("maxBitrate")),
-            delivery: element.attribute("delivery")?.trimmingCharacters(in: .whitespaces),
+            delivery: element.attribute("delivery")?.trimmingWhitespace,
             codec: element.attribute("codec"),
             apiFramework: element.attribute("apiFramework")
         )
@@ -144,7 +150,7 @@ public enum VASTReader {
 
     private static func pricing(_ element: VASTXMLElement?) -> VASTPricing? {
         guard let element, let value = Double(element.trimmedText),
-            let currency = element.attribute("currency")?.trimmingCharacters(in: .whitespaces), !currency.isEmpty
+            let currency = element.attribute("currency")?.trimmingWhitespace, !currency.isEmpty
         else { return nil }
         return VASTPricing(value: value, currency: currency, model: element.attribute("model"))
     }
@@ -161,12 +167,12 @@ public enum VASTReader {
     }
 
     private static func integer(_ text: String?) -> Int? {
-        text.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        text.flatMap { Int($0.trimmingWhitespace) }
     }
 
     /// "true"/"1" or "false"/"0"; nil otherwise.
     private static func flag(_ text: String?) -> Bool? {
-        switch text?.trimmingCharacters(in: .whitespaces).lowercased() {
+        switch text?.trimmingWhitespace.lowercased() {
         case "true", "1": return true
         case "false", "0": return false
         default: return nil

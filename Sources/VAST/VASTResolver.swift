@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Follows a VAST tag through its wrappers to the first playable linear ad, merging every wrapper's trackers.
 public struct VASTResolver: Sendable {

@@ -1,10 +1,16 @@
-import Foundation
+import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads VAST times: "HH:MM:SS" or "HH:MM:SS.mmm" (also bare seconds such as "30"), and offsets that may be "NN%".
 enum VASTTime {
     /// Milliseconds of a clock time or of bare seconds; nil when the text is neither.
     static func milliseconds(_ text: String) -> Int? {
-        let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = text.trimmingWhitespace
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         switch parts.count {
         case 1:
@@ -21,7 +27,7 @@ enum VASTTime {
 
     /// An offset: "NN%" or "NN.N%" of the duration, or a time.
     static func offset(_ text: String) -> VASTDocument.Offset? {
-        let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = text.trimmingWhitespace
         if text.hasSuffix("%") {
             guard let percent = Double(text.dropLast()), percent >= 0, percent <= 100 else { return nil }
             return .percent(percent)

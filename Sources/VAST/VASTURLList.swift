@@ -1,11 +1,17 @@
-import Foundation
+import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The URL clean-up every list of tracker URLs gets: trimmed, empty ones dropped, each kept once in first-seen order.
 enum VASTURLList {
     /// A URL as written in the document, trimmed of whitespace and newlines (CDATA padding);
     /// a protocol-relative `//host/x` becomes `https://host/x`. Nil when nothing is left.
     static func clean(_ raw: String) -> String? {
-        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = raw.trimmingWhitespace
         guard !trimmed.isEmpty else { return nil }
         if trimmed.hasPrefix("//") {
             return "https:" + trimmed

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Bench
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `secure-signals bench`, a program of its own so that the client links no server: the
 /// benchmarks start local bidders (Hummingbird) and daemons; the CLI runs this program for them.

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Bench
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How long a benchmark of a floor and two loads in alternating slices runs.
 struct SliceOptions: ParsableArguments {
@@ -50,9 +55,9 @@ func printLoadRows(_ rows: [AdsBenchmark.Row], connections: Int) {
     let floor = rows.first.map { Bench.seconds($0.p99) } ?? 1
     for row in rows {
         print(
-            row.name.padding(toLength: 15, withPad: " ", startingAt: 0)
-                + String(
-                    format: " %9d  %7.0f  %7.3f  %7.3f  %9.2f", row.requests, row.perSecond,
+            row.name.padded(to: 15)
+                + printf(
+                    " %9ld  %7.0f  %7.3f  %7.3f  %9.2f", row.requests, row.perSecond,
                     Bench.seconds(row.p50) * 1000, Bench.seconds(row.p99) * 1000, Bench.seconds(row.p99) / floor))
     }
 }

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Bench
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension BenchCommand {
     struct Exec: AsyncParsableCommand {
@@ -45,14 +50,14 @@ extension BenchCommand {
             print("adapter        requests  queries/s   p50 ms   p99 ms")
             for row in [report.builtin, report.program] {
                 print(
-                    row.adapter.padding(toLength: 13, withPad: " ", startingAt: 0)
-                        + String(
-                            format: " %9d  %9.0f  %7.3f  %7.3f", row.requests, row.queriesPerSecond,
+                    row.adapter.padded(to: 13)
+                        + printf(
+                            " %9ld  %9.0f  %7.3f  %7.3f", row.requests, row.queriesPerSecond,
                             Bench.seconds(row.p50) * 1000, Bench.seconds(row.p99) * 1000))
             }
             print(
-                String(
-                    format: "program/builtin: queries/s %.2f, p50 %.2f, p99 %.2f",
+                printf(
+                    "program/builtin: queries/s %.2f, p50 %.2f, p99 %.2f",
                     report.program.queriesPerSecond / report.builtin.queriesPerSecond,
                     Bench.seconds(report.program.p50) / Bench.seconds(report.builtin.p50),
                     Bench.seconds(report.program.p99) / Bench.seconds(report.builtin.p99)))

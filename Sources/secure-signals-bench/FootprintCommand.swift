@@ -1,6 +1,11 @@
 import ArgumentParser
 import Bench
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension BenchCommand {
     struct Footprint: AsyncParsableCommand {
@@ -60,7 +65,7 @@ extension BenchCommand {
                 }
             }
             let size = try FileManager.default.attributesOfItem(atPath: binary)[.size] as? Int ?? 0
-            print(String(format: "binary: %@, %.1f MiB", binary, Double(size) / 1_048_576))
+            print("binary: \(binary), " + printf("%.1f MiB", Double(size) / 1_048_576))
 
             let worst = { (value: (FootprintBenchmark.Run) -> Int) in runs.map(value).max() ?? 0 }
             let targets: [(String, Bool, String)] = [
@@ -78,7 +83,7 @@ extension BenchCommand {
                 ),
                 (
                     "start to ready <= 100 ms", runs.allSatisfy { $0.startToReady <= .milliseconds(100) },
-                    String(format: "%.1f ms", (runs.map { Bench.seconds($0.startToReady) }.max() ?? 0) * 1000)
+                    printf("%.1f ms", (runs.map { Bench.seconds($0.startToReady) }.max() ?? 0) * 1000)
                 ),
                 ("daemon binary <= 25 MiB", size <= 25 << 20, Self.mb(size)),
             ]
@@ -87,19 +92,19 @@ extension BenchCommand {
             if check, targets.contains(where: { !$0.1 }) { throw ExitCode(1) }
         }
 
-        static func mb(_ bytes: Int) -> String { String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
+        static func mb(_ bytes: Int) -> String { printf("%.1f MiB", Double(bytes) / 1_048_576) }
 
         static func line(_ run: FootprintBenchmark.Run) -> String {
             func memory(_ sample: ProcessMemory) -> String {
-                String(
-                    format: "%8.1f  %7.1f  %9.1f  %3d  %3d", Double(sample.residentBytes) / 1_048_576,
+                printf(
+                    "%8.1f  %7.1f  %9.1f  %3ld  %3ld", Double(sample.residentBytes) / 1_048_576,
                     Double(sample.proportionalBytes) / 1_048_576, Double(sample.privateDirtyBytes) / 1_048_576,
                     sample.descriptors, sample.threads)
             }
             let ready = Bench.seconds(run.startToReady) * 1000
             let exit = Bench.seconds(run.startToExit) * 1000
-            return run.configuration.rawValue.padding(toLength: 23, withPad: " ", startingAt: 0)
-                + String(format: "  %8.1f  %7.1f  %10.2f", ready, exit, ready / exit)
+            return run.configuration.rawValue.padded(to: 23)
+                + printf("  %8.1f  %7.1f  %10.2f", ready, exit, ready / exit)
                 + "  |      \(memory(run.idle))  |       \(memory(run.after))  | \(run.failures)/\(run.requests)"
         }
     }

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Bench
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension BenchCommand {
     struct HPKE: ParsableCommand {
@@ -30,14 +35,14 @@ extension BenchCommand {
 
         func run() throws {
             let report = try HPKEBenchmark(secondsPerMeasurement: seconds, rounds: rounds).run()
-            print(String(format: "X25519 floor (keygen + derive): %.1f µs", report.floorNanoseconds / 1000))
+            print(printf("X25519 floor (keygen + derive): %.1f µs", report.floorNanoseconds / 1000))
             print(
                 "aead               payload  seals/s   opens/s   seal µs  open µs  seal/floor  pooled µs  pooled/floor")
             for row in report.rows {
                 print(
-                    row.aead.name.padding(toLength: 18, withPad: " ", startingAt: 0)
-                        + String(
-                            format: " %7d  %8.0f  %8.0f  %7.1f  %7.1f  %10.3f  %9.1f  %12.3f",
+                    row.aead.name.padded(to: 18)
+                        + printf(
+                            " %7ld  %8.0f  %8.0f  %7.1f  %7.1f  %10.3f  %9.1f  %12.3f",
                             row.payloadBytes, 1e9 / row.sealNanoseconds,
                             1e9 / row.openNanoseconds, row.sealNanoseconds / 1000, row.openNanoseconds / 1000,
                             row.sealRatio, row.pooledSealNanoseconds / 1000, row.pooledSealRatio))

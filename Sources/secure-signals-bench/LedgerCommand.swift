@@ -1,6 +1,16 @@
 import ArgumentParser
 import Bench
-import Foundation
+import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension BenchCommand {
     struct Ledger: AsyncParsableCommand {
@@ -31,7 +41,7 @@ extension BenchCommand {
 
         func run() async throws {
             let tracker = try await LedgerBenchmark.tracker()
-            let levels = concurrency.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            let levels = concurrency.split(separator: ",").compactMap { Int($0.trimmingWhitespace) }
             let units = LedgerBenchmark.units(workers: levels.max() ?? 8, tracker: tracker.url("/imp"))
             let binary = try daemonBinary(daemon)
             let disk = try await BenchDaemon(daemonBinary: binary, adUnits: units, name: "ledger-disk") { _ in [] }
@@ -48,14 +58,14 @@ extension BenchCommand {
                 concurrencies: levels.isEmpty ? [1, 8] : levels
             ).run()
             let fsyncMs = Bench.seconds(fsync) * 1000
-            print(String(format: "one fsync (4 KiB) in the disk's state directory: p50 %.3f ms", fsyncMs))
+            print(printf("one fsync (4 KiB) in the disk's state directory: p50 %.3f ms", fsyncMs))
             print("C  arm                 requests   per s    p50 ms   p99 ms")
             for row in rows {
                 print(
-                    "\(row.concurrency)".padding(toLength: 3, withPad: " ", startingAt: 0)
-                        + row.arm.padding(toLength: 19, withPad: " ", startingAt: 0)
-                        + String(
-                            format: " %8d  %7.0f  %7.3f  %7.3f", row.requests, row.perSecond,
+                    "\(row.concurrency)".padded(to: 3)
+                        + row.arm.padded(to: 19)
+                        + printf(
+                            " %8ld  %7.0f  %7.3f  %7.3f", row.requests, row.perSecond,
                             Bench.seconds(row.p50) * 1000, Bench.seconds(row.p99) * 1000))
             }
             for level in Set(rows.map(\.concurrency)).sorted() {
@@ -64,9 +74,8 @@ extension BenchCommand {
                 let floor = Bench.seconds(at[0].p50) * 1000
                 let onDisk = Bench.seconds(at[1].p50) * 1000
                 print(
-                    String(
-                        format:
-                            "C=%d: disk/tmpfs impressions/s %.2f; disk p50 %.3f ms vs floor + fsync + 0.3 = %.3f ms; disk impressions/s over 1/fsync %.2f",
+                    printf(
+                        "C=%ld: disk/tmpfs impressions/s %.2f; disk p50 %.3f ms vs floor + fsync + 0.3 = %.3f ms; disk impressions/s over 1/fsync %.2f",
                         level, at[1].perSecond / at[2].perSecond, onDisk, floor + fsyncMs + 0.3,
                         at[1].perSecond * Bench.seconds(fsync)))
             }

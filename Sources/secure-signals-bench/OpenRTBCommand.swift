@@ -1,6 +1,12 @@
 import ArgumentParser
 import Bench
-import Foundation
+import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension BenchCommand {
     struct OpenRTB: AsyncParsableCommand {
@@ -38,8 +44,8 @@ extension BenchCommand {
                 units: OpenRTBBenchmark.units(endpoint: bidder.endpoint), loads: OpenRTBBenchmark.loads)
             if rows.count == 3 {
                 print(
-                    String(
-                        format: "with/without signals: loads/s %.2f, p99 %.2f",
+                    printf(
+                        "with/without signals: loads/s %.2f, p99 %.2f",
                         rows[2].perSecond / rows[1].perSecond, Bench.seconds(rows[2].p99) / Bench.seconds(rows[1].p99)))
             }
         }
@@ -67,12 +73,11 @@ extension BenchCommand.OpenRTB {
         let auction = Bench.seconds(rows[2].p99)
         let waterfall = Bench.seconds(rows[3].p99)
         print(
-            String(
-                format: "auction p99 %.2f ms against the slowest bidder alone %.2f ms + 2 ms: %@",
-                auction * 1000, slowest * 1000, auction <= slowest + 0.002 ? "met" : "MISSED"))
+            printf(
+                "auction p99 %.2f ms against the slowest bidder alone %.2f ms + 2 ms: ", auction * 1000, slowest * 1000)
+                + (auction <= slowest + 0.002 ? "met" : "MISSED"))
         print(
-            String(
-                format: "auction p99 / waterfall p99: %.2f (target <= 0.35): %@", auction / waterfall,
-                auction / waterfall <= 0.35 ? "met" : "MISSED"))
+            printf("auction p99 / waterfall p99: %.2f (target <= 0.35): ", auction / waterfall)
+                + (auction / waterfall <= 0.35 ? "met" : "MISSED"))
     }
 }

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Bench
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension BenchCommand {
     struct Signals: AsyncParsableCommand {
@@ -71,23 +76,24 @@ extension BenchCommand {
             for row in report.rows {
                 let floor = Bench.seconds(row.floor)
                 let label = row.pause > .zero ? (row.health ? "paced health" : "1 paced") : "\(row.connections)"
+                let cpu = row.daemonCPUPerRequest.map { printf("%.2f", Bench.seconds($0) / floor) } ?? "-"
                 print(
                     String(repeating: " ", count: max(0, 12 - label.count)) + label
-                        + String(
-                            format: "  %8d  %9.0f  %7.3f  %7.3f  %8.3f  %9.0f%%  %8.3f  %9.2f  %13.2f  %9.2f  %20@",
+                        + printf(
+                            "  %8ld  %9.0f  %7.3f  %7.3f  %8.3f  %9.0f%%  %8.3f  %9.2f  %13.2f  %9.2f  ",
                             row.requests, row.queriesPerSecond, Bench.seconds(row.p50) * 1000,
                             Bench.seconds(row.p99) * 1000,
                             Bench.seconds(row.p999) * 1000, row.clientCPU * 100, floor * 1000,
                             Bench.seconds(row.p99) / floor,
-                            row.queriesPerSecond / (2 / floor), Bench.seconds(row.p50) / floor,
-                            row.daemonCPUPerRequest.map { String(format: "%.2f", Bench.seconds($0) / floor) } ?? "-"))
+                            row.queriesPerSecond / (2 / floor), Bench.seconds(row.p50) / floor)
+                        + String(repeating: " ", count: max(0, 20 - cpu.count)) + cpu)
             }
             let paced = report.rows.filter { $0.pause > .zero }
             if let health = paced.first(where: \.health), let signals = paced.first(where: { !$0.health }) {
                 let beyond = Bench.seconds(signals.p50 - health.p50)
                 print(
-                    String(
-                        format: "paced: the signals' p50 beyond health's: %.3f ms = %.2f x floor", beyond * 1000,
+                    printf(
+                        "paced: the signals' p50 beyond health's: %.3f ms = %.2f x floor", beyond * 1000,
                         beyond / Bench.seconds(signals.floor)))
             }
         }

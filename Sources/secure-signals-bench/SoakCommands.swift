@@ -1,6 +1,11 @@
 import ArgumentParser
 import Bench
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -110,27 +115,27 @@ extension BenchCommand {
             let idleP99 = phases.first?.healthP99.map(Bench.seconds)
             for phase in phases {
                 let p99 = phase.healthP99.map(Bench.seconds)
-                let p99Text = p99.map { String(format: "%.2f", $0 * 1000) } ?? "-"
-                let ratio = p99.flatMap { value in idleP99.map { String(format: "%.2f", value / $0) } } ?? "-"
+                let p99Text = p99.map { printf("%.2f", $0 * 1000) } ?? "-"
+                let ratio = p99.flatMap { value in idleP99.map { printf("%.2f", value / $0) } } ?? "-"
                 print(
-                    phase.name.padding(toLength: 27, withPad: " ", startingAt: 0)
-                        + String(
-                            format: " %7.1f  %7.1f  %4d  %8d  ", phase.end.residentMegabytes,
+                    phase.name.padded(to: 27)
+                        + printf(
+                            " %7.1f  %7.1f  %4ld  %8ld  ", phase.end.residentMegabytes,
                             Double(phase.peakResidentBytes) / 1_048_576, phase.end.openDescriptors,
                             phase.peakDescriptors)
                         + String(repeating: " ", count: max(0, 13 - p99Text.count)) + p99Text + "  "
                         + String(repeating: " ", count: max(0, 8 - ratio.count)) + ratio
-                        + String(format: "  %6d", phase.healthFailures))
+                        + printf("  %6ld", phase.healthFailures))
             }
             guard let idle = phases.first, let after = phases.last, phases.count == 4 else { return ["phases"] }
             let peak = phases.map(\.peakResidentBytes).max() ?? 0
             let stalledP99 = phases[1].healthP99.map(Bench.seconds) ?? .infinity
             // The first three are checked by --check; the last is reported.
             let targets: [(String, Bool, String)] = [
-                ("peak RSS <= 128 MB", peak <= 128 << 20, String(format: "%.1f MB", Double(peak) / 1_048_576)),
+                ("peak RSS <= 128 MB", peak <= 128 << 20, printf("%.1f MB", Double(peak) / 1_048_576)),
                 (
                     "RSS after <= idle + 10 MB", after.end.residentBytes <= idle.end.residentBytes + 10 << 20,
-                    String(format: "%+.1f MB", after.end.residentMegabytes - idle.end.residentMegabytes)
+                    printf("%+.1f MB", after.end.residentMegabytes - idle.end.residentMegabytes)
                 ),
                 (
                     "fds after <= idle + 8", after.end.openDescriptors <= idle.end.openDescriptors + 8,
@@ -138,7 +143,7 @@ extension BenchCommand {
                 ),
                 (
                     "health p99 while stalled <= 100 ms", stalledP99 <= 0.1,
-                    String(format: "%.2f ms", stalledP99 * 1000)
+                    printf("%.2f ms", stalledP99 * 1000)
                 ),
             ]
             for (name, met, value) in targets { print("\(met ? "met   " : "MISSED") \(name): \(value)") }

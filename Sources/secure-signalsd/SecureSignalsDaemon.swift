@@ -1,8 +1,13 @@
 import Adapters
 import ArgumentParser
 import Daemon
-import Foundation
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 @main
 struct SecureSignalsDaemon: AsyncParsableCommand {

@@ -86,6 +86,28 @@ struct BuiltinAdapterTests {
         let chained = directory.appendingPathComponent("chained-localtime").path
         try FileManager.default.createSymbolicLink(atPath: chained, withDestinationPath: middle)
         #expect(zone([:], chained, none) == "Asia/Seoul")
+        // A copied zone file, not a link (as some images install it): its name is not in it,
+        // so /etc/timezone says it.
+        let copied = directory.appendingPathComponent("copied-localtime")
+        try Data("TZif2".utf8).write(to: copied)
+        #expect(zone([:], copied.path, timezone.path) == "Europe/Paris")
+        #expect(zone([:], copied.path, none) == "UTC")
+        // A link to something outside any zoneinfo, or /etc/timezone holding a path: not a zone.
+        let elsewhere = directory.appendingPathComponent("elsewhere-localtime").path
+        try FileManager.default.createSymbolicLink(atPath: elsewhere, withDestinationPath: copied.path)
+        let pathInside = directory.appendingPathComponent("timezone-path")
+        try " /etc/passwd \n".write(to: pathInside, atomically: true, encoding: .utf8)
+        #expect(zone([:], elsewhere, pathInside.path) == "UTC")
+    }
+
+    @Test func theLocaleIsReadFromTheEnvironmentAsTheCLibraryReadsItWithoutICU() {
+        #expect(LocalLocale.identifier(environment: ["LC_ALL": "de_DE.UTF-8", "LANG": "en_US.UTF-8"]) == "de_DE.UTF-8")
+        #expect(
+            LocalLocale.identifier(environment: ["LC_MESSAGES": "fr_FR.UTF-8", "LANG": "en_US.UTF-8"]) == "fr_FR.UTF-8")
+        #expect(LocalLocale.identifier(environment: ["LC_ALL": "", "LANG": "pt_BR.UTF-8"]) == "pt_BR.UTF-8")
+        #expect(LocalLocale.identifier(environment: ["LC_ALL": "", "LC_MESSAGES": "", "LANG": ""]) == "C")
+        #expect(LocalLocale.identifier(environment: ["LC_TIME": "ja_JP.UTF-8"]) == "C", "not the locale of messages")
+        #expect(LocalLocale.identifier(environment: [:]) == "C")
     }
 
     @Test func firstPartyIDPersistsIsPrivateAndRotates() async throws {

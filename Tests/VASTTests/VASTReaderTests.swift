@@ -186,5 +186,11 @@ import Testing
         #expect(error?.code == .xmlParse)
         #expect(error?.message == "the document nests elements deeper than 256 levels (limits.max_document_depth)")
         #expect(throws: VASTError.self) { try VASTReader.read(nested(1000), maximumDepth: 999) }
+        // A bound above libxml2's own (256) does not lift it: the refusal says whose it is.
+        let beyond = #expect(throws: VASTError.self) { try VASTReader.read(nested(300), maximumDepth: 999) }
+        #expect(beyond?.message == "the document nests elements deeper than 256 levels (libxml2's own limit)")
+        #expect(throws: Never.self) { try VASTReader.read(nested(200), maximumDepth: 999) }
+        let far = #expect(throws: VASTError.self) { try VASTReader.read(nested(300)) }
+        #expect(far?.message == "the document nests elements deeper than 256 levels (limits.max_document_depth)")
     }
 }

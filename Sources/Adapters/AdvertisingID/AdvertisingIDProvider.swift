@@ -1,10 +1,19 @@
-import Foundation
 import Logging
 import Mediation
 import SharedTypes
 import Subprocess
 import Synchronization
 import Timing
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 #if canImport(System)
     import System
@@ -164,16 +173,24 @@ where C.Duration == Duration, C: Sendable {
 
     /// The file's first bytes, one more than the limit at most (so that more is seen).
     private static func bytes(of path: String) throws(AdvertisingIDReading.Failure) -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
             let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "it does not exist"
             throw AdvertisingIDReading.Failure(reason: reason)
         }
-        defer { try? handle.close() }
-        do {
-            return Array(try handle.read(upToCount: AdvertisingIDReading.byteLimit + 1) ?? Data())
-        } catch {
-            throw AdvertisingIDReading.Failure(reason: "it cannot be read")
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: AdvertisingIDReading.byteLimit + 1)
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes {
+                Glibc.read(fd, $0.baseAddress?.advanced(by: filled), $0.count - filled)
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw AdvertisingIDReading.Failure(reason: "it cannot be read") }
+            if count == 0 { break }
+            filled += count
         }
+        return Array(bytes.prefix(filled))
     }
 
     /// What the program prints on its standard output, when it exits with status 0 in time.

@@ -1,5 +1,10 @@
-import Foundation
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What an advertising id source holds, read: Firebolt's `Advertising.advertisingId()` answer as
 /// JSON, `{"ifa": "...", "ifa_type": "dpid", "lmt": 0}` (`ifa_type` one of the IAB's names, else
@@ -18,7 +23,7 @@ enum AdvertisingIDReading {
 
     static func parse(_ bytes: [UInt8], type: IFAType) throws(Failure) -> AdvertisingID {
         guard bytes.count <= byteLimit else { throw Failure(reason: "it holds more than \(byteLimit) bytes") }
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: bytes, as: UTF8.self).trimmingWhitespace
         guard !text.isEmpty else { throw Failure(reason: "it is empty") }
         var id: AdvertisingID
         if text.hasPrefix("{") {

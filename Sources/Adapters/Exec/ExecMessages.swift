@@ -1,6 +1,11 @@
-import Foundation
 import SecureSignals
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The newline-delimited JSON the daemon and an adapter program exchange (docs/exec-adapters.md),
 /// in the wire format (`WireFormat`).

@@ -1,7 +1,12 @@
-import Foundation
 import SecureSignals
 import SharedTypes
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An error the program itself answered a request with.
 struct ProgramReportedError: Error {
@@ -81,7 +86,7 @@ actor ProgramConnection {
         do {
             reply = try decoder.decode(ExecMessage.Reply.self, from: Data(line))
         } catch {
-            let isJSON = (try? JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed])) != nil
+            let isJSON = JSONSyntax.check(line) == .valid
             counters.dropLine(isJSON ? .notAReply : .notJSON, bytes: line.count)
             return
         }

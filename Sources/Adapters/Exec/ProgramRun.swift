@@ -1,9 +1,14 @@
-import Foundation
 import Logging
 import SecureSignals
 import SharedTypes
 import Subprocess
 import Timing
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(System)
     import System

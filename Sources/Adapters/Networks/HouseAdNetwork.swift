@@ -1,8 +1,13 @@
-import Foundation
 import Mediation
 import SecureSignals
 import SharedTypes
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The publisher's own ads, from a directory of JSON files: a real last line of a waterfall,
 /// which fills whenever a file fits, from the `directory` of its setup. A line item's
@@ -30,8 +35,8 @@ public final class HouseAdNetwork: AdNetworkAdapter {
 
     public init(setup: Setup, context: AdNetworkContext) async throws {
         let path = setup.directory
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory else {
             throw AdLoadError(.invalidRequest, "house ads directory \(path) does not exist")
         }
         directory = URL(fileURLWithPath: path)
@@ -49,7 +54,9 @@ public final class HouseAdNetwork: AdNetworkAdapter {
         let candidates: [URL]
         if request.parameter == "*" {
             let files =
-                (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+                (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.map {
+                    directory.appendingPathComponent($0)
+                } ?? []
             candidates = files.filter { $0.pathExtension == "json" }.sorted { $0.path < $1.path }
         } else {
             guard !request.parameter.contains("/"), !request.parameter.hasPrefix(".") else {

@@ -52,7 +52,7 @@ struct AdUnitSettings: Codable, Sendable {
             (CodingKeys.blockedAdvertisers, blockedAdvertisers, "advertiser domains"),
             (.blockedCategories, blockedCategories, "content category ids"),
             (.blockedApps, blockedApps, "app bundles or store ids"),
-        ] where names?.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) == true {
+        ] where names?.contains(where: { $0.trimmingWhitespace.isEmpty }) == true {
             throw failure(key, "must list \(what), none empty")
         }
         if let bad = blockedAdvertisers?.first(where: { $0.contains(where: { "/:*@ ".contains($0) }) }) {

@@ -1,7 +1,12 @@
 import Consent
-import Foundation
 import SecureSignals
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -91,11 +96,11 @@ extension ConfigurationResolver {
     {
         guard registry.programLauncher != nil else { throw fail("\(at).exec", "this daemon cannot run programs") }
         let path = absolute(exec)
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw fail("\(at).exec", "\(path) does not exist")
         }
-        guard !isDirectory.boolValue, Glibc.access(path, X_OK) == 0 else {
+        guard !isDirectory, Glibc.access(path, X_OK) == 0 else {
             throw fail("\(at).exec", "\(path) is not an executable file")
         }
         return ProgramSpec(

@@ -1,5 +1,10 @@
 import Adapters
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -14,11 +19,11 @@ extension ConfigurationResolver {
         if let executable = settings.program?.first {
             settings.timeoutMilliseconds =
                 settings.timeoutMilliseconds ?? AdvertisingIDSettings.defaultTimeoutMilliseconds
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard FileManager.default.fileExists(atPath: executable, isDirectory: &isDirectory) else {
                 throw fail("advertising_id.program", "\(executable) does not exist")
             }
-            guard !isDirectory.boolValue, Glibc.access(executable, X_OK) == 0 else {
+            guard !isDirectory, Glibc.access(executable, X_OK) == 0 else {
                 throw fail("advertising_id.program", "\(executable) is not an executable file")
             }
         }

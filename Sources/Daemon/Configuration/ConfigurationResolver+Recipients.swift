@@ -1,7 +1,12 @@
-import Foundation
 import NIOSSL
 import SecureSignals
 import SignalCrypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension ConfigurationResolver {
     /// `recipients`: each one's key configuration files read (the first one sealing; every
@@ -20,7 +25,7 @@ extension ConfigurationResolver {
         // It names a file in the state directory, and a metric label.
         guard !name.isEmpty, !name.hasPrefix("."), name.utf8.count <= 64,
             name.unicodeScalars.allSatisfy({
-                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
+                $0.isASCII && (Character($0).isLetter || Character($0).isNumber || "._-".unicodeScalars.contains($0))
             })
         else {
             throw fail(
@@ -110,7 +115,7 @@ extension ConfigurationResolver {
     /// 127.0.0.0/8 or ::1, as an address: a name is resolved by whatever the device's
     /// resolver says.
     static func isLoopback(_ host: String) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let host = host.lowercased().trimming(while: { $0 == "[" || $0 == "]" })
         if host == "::1" { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }

@@ -1,6 +1,11 @@
-import Foundation
 import Logging
 import SecureSignals
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc

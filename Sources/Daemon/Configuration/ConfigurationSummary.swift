@@ -1,8 +1,13 @@
 import Adapters
-import Foundation
 import SecureSignals
 import SharedTypes
 import StateStore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension ResolvedConfiguration {
     /// What `--check-config` prints.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension ResolvedConfiguration {
     /// `$XDG_RUNTIME_DIR/secure-signals.sock`, or `./.run/secure-signals.sock` without it.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Two rules of RFC 8259 that Foundation's parser lets through: no comma before a closing `}`
 /// or `]`, and no name twice in one object (which Foundation reads as its first value, a guess).

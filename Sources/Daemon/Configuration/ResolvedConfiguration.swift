@@ -1,11 +1,16 @@
 import Adapters
 import Consent
-import Foundation
 import Logging
 import Mediation
 import SecureSignals
 import SharedTypes
 import SignalCrypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -60,7 +65,7 @@ public struct ResolvedConfiguration: Sendable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ConfigurationError(file: file, path: "", reason: "cannot read: \(error.localizedDescription)")
+            throw ConfigurationError(file: file, path: "", reason: "cannot read: \(error.readableDescription)")
         }
         return try load(
             json: data, file: file, directory: url.deletingLastPathComponent(), registry: registry,

@@ -1,6 +1,11 @@
-import Foundation
 import SharedTypes
 import SignalCrypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension DaemonConfiguration {
     /// `ssv`: the key that signs rewards' server-side-verification callbacks, and how long a

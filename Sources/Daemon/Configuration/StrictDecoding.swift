@@ -1,5 +1,10 @@
-import Foundation
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Strict JSON documents: the configuration file and request bodies, read whole.
 extension StrictJSON {
@@ -62,19 +67,13 @@ extension StrictJSON {
             .map(\.element)
     }
 
-    /// Where `data` stops being JSON, as "line L, column C" (both from 1); nil when it is JSON.
-    /// Foundation's parser says only at which byte ("around character N"), so the line and
-    /// column are counted from there.
+    /// Where `data` stops being JSON, as "line L, column C" (both from 1); nil when it is JSON,
+    /// "" when it ends too soon (there is no byte to point at).
     static func syntaxErrorPosition(in data: Data) -> String? {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return nil
-        } catch {
-            let said = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
-            guard let range = said.range(of: #"character \d+"#, options: .regularExpression),
-                let offset = Int(said[range].dropFirst("character ".count))
-            else { return "" }
-            return position(ofOffset: offset, in: data)
+        switch JSONSyntax.check(data) {
+        case .valid: nil
+        case .truncated: ""
+        case .unexpected(let offset): position(ofOffset: offset, in: data)
         }
     }
 

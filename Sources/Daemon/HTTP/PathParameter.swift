@@ -1,12 +1,18 @@
-import Foundation
 import Hummingbird
+import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension DaemonRequestContext {
     /// A path parameter as the client meant it: the router hands it over as sent, and a client
     /// percent-encodes each one as a single segment (`Endpoint.path`), so it is decoded here.
     func pathParameter(_ name: String) throws -> String {
         let raw = try parameters.require(name)
-        guard let decoded = raw.removingPercentEncoding else {
+        guard let decoded = PercentEncoding.decoded(raw) else {
             throw APIError(.badRequest, .invalidRequest, "\(name): \"\(raw)\" is not percent-encoded text")
         }
         return decoded

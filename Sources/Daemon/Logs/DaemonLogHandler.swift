@@ -1,5 +1,10 @@
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The daemon's log handler: swift-log's stream handler for text, or one line per record with
 /// its syslog priority for journald; the level is the shared `LogLevelSetting` unless a logger
@@ -42,13 +47,13 @@ struct DaemonLogHandler: LogHandler {
         if let provided = metadataProvider?.get() { all.merge(provided) { $1 } }
         if let own = event.metadata { all.merge(own) { $1 } }
         let fields = all.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
-        FileHandle.standardError.write(
-            Data(Self.journalLine(level: event.level, label: label, fields: fields, message: "\(event.message)").utf8))
+        StandardError.write(
+            Self.journalLine(level: event.level, label: label, fields: fields, message: "\(event.message)"))
     }
 
     /// `<N>label:[ key=value...] message`, one line: journald takes a record per line.
     static func journalLine(level: Logger.Level, label: String, fields: String, message: String) -> String {
-        let line = "\(label):\(fields) \(message)".replacingOccurrences(of: "\n", with: "\\n")
+        let line = "\(label):\(fields) \(message)".replacing("\n", with: "\\n")
         return "<\(priority(of: level))>\(line)\n"
     }
 

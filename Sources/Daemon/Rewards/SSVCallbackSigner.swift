@@ -1,8 +1,13 @@
-import Foundation
 import Logging
 import Mediation
 import SharedTypes
 import SignalCrypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Signs SSV callbacks as Google's AdMob does, so that a publisher's server can check them with
 /// Tink's `RewardedAdsVerifier`: the parameters in Google's names and order (`custom_data` and
@@ -43,9 +48,6 @@ struct SSVCallbackSigner: RewardCallbackSigner {
 
     /// Percent-encoded but for RFC 3986's unreserved characters.
     static func escape(_ value: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(
-            CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        allowed.insert(charactersIn: "-._~")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+        PercentEncoding.unreserved(value)
     }
 }

@@ -1,9 +1,15 @@
 import API
-import Foundation
 import Hummingbird
 import Mediation
 import NIOCore
+import SharedTypes
 import Timing
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The mediation half of the socket API: loads, each ad's lifecycle, and the event stream.
 struct AdRoutes {
@@ -80,7 +86,7 @@ struct AdRoutes {
         // A client that reconnects says the id it saw last; it gets what it missed first.
         var after: UInt64?
         if let last = request.headers.first(where: { $0.name.canonicalName == "last-event-id" })?.value {
-            guard let id = UInt64(last.trimmingCharacters(in: .whitespaces)), id <= UInt64(Int64.max) else {
+            guard let id = UInt64(last.trimmingWhitespace), id <= UInt64(Int64.max) else {
                 throw APIError(.badRequest, .invalidRequest, "Last-Event-ID: must be an event's id, not \"\(last)\"")
             }
             after = id

@@ -1,10 +1,19 @@
 import Adapters
-import Foundation
 import Hummingbird
 import Logging
 import SecureSignals
 import ServiceLifecycle
 import StateStore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Serves the daemon: logging, the configuration, the application built from it, and then what
 /// only a running process does (the socket, systemd's notifications, signals), until SIGTERM or
@@ -55,7 +64,7 @@ public enum DaemonRunner {
             // One line per error, each naming its key, so that all of them can be fixed at once.
             let lines = ConfigurationErrors.of(error)?.map(\.description) ?? ["\(error)"]
             let priority = format == .journald ? "<3>" : ""
-            FileHandle.standardError.write(Data(lines.map { "\(priority)secure-signalsd: \($0)\n" }.joined().utf8))
+            StandardError.write(lines.map { "\(priority)secure-signalsd: \($0)\n" }.joined())
             return configurationErrorStatus
         }
         await application.restore()
@@ -66,7 +75,7 @@ public enum DaemonRunner {
         } catch let failure as SocketBindFailure {
             // The service group stopped the rest (the adapters with it) before it threw.
             let priority = format == .journald ? "<3>" : ""
-            FileHandle.standardError.write(Data("\(priority)secure-signalsd: \(failure)\n".utf8))
+            StandardError.write("\(priority)secure-signalsd: \(failure)\n")
             return configurationErrorStatus
         }
         logger.notice("stopped")

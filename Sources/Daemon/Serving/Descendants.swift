@@ -1,7 +1,12 @@
 import CProcessControl
-import Foundation
 import Logging
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc

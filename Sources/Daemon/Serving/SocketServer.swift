@@ -1,7 +1,12 @@
-import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,10 @@
-import Foundation
+import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How long a key set fetched from a recipient's `key_url` is fresh: its Cache-Control
 /// `max-age` less its `Age` (RFC 9111 §5.2.2.1, §5.1), else the recipient's default, clamped to
@@ -23,7 +29,7 @@ public enum KeySetLifetime {
         var found: [Int] = []
         for directive in value.split(separator: ",") {
             let parts = directive.split(separator: "=", maxSplits: 1).map {
-                $0.trimmingCharacters(in: .whitespaces)
+                $0.trimmingWhitespace
             }
             switch parts.first?.lowercased() {
             case "no-store", "no-cache": return 0

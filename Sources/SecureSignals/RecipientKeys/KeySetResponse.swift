@@ -1,5 +1,11 @@
-import Foundation
+import SharedTypes
 import SignalCrypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a recipient's `key_url` answered, judged: a key set only from a 200 of type
 /// `application/ohttp-keys`, at most 64 KiB, that decodes whole (RFC 9458 §3.2; configurations
@@ -38,7 +44,7 @@ public enum KeySetResponse {
         status: Int, headers: [String: String], body: [UInt8], fetchedAt: Int64, defaultMaxAge: Duration
     ) throws(Refusal) -> RecipientKeySet {
         guard status == 200 else { throw Refusal(.status, "answered HTTP \(status)") }
-        let type = headers["content-type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
+        let type = headers["content-type"]?.split(separator: ";").first?.trimmingWhitespace
         guard type?.lowercased() == contentType else {
             throw Refusal(
                 .contentType, "answered \(type.map { "type \($0)" } ?? "no content type"), not \(contentType)")

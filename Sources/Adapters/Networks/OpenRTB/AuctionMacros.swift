@@ -1,7 +1,12 @@
-import Foundation
 import Mediation
 import SharedTypes
 import SignalCrypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The OpenRTB substitution macros (2.6 §4.4) of the winning bid, put into its `nurl`, `burl`,
 /// `lurl` and markup, plain or base64url-encoded (`${AUCTION_PRICE:B64}`).
@@ -41,7 +46,7 @@ struct AuctionMacros: Sendable {
 
     /// Prices as bidders expect them: plain decimals, no exponent.
     static func format(_ price: Double) -> String {
-        var text = String(format: "%.6f", price)
+        var text = price.fixed(6)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text
@@ -51,8 +56,8 @@ struct AuctionMacros: Sendable {
         guard text.contains("${") else { return text }
         var result = text
         for (name, value) in values {
-            result = result.replacingOccurrences(of: "${\(name)}", with: value)
-            result = result.replacingOccurrences(of: "${\(name):B64}", with: Base64URL.encode(Array(value.utf8)))
+            result = result.replacing("${\(name)}", with: value)
+            result = result.replacing("${\(name):B64}", with: Base64URL.encode(Array(value.utf8)))
         }
         return result
     }

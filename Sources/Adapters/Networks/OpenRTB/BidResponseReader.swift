@@ -1,7 +1,12 @@
-import Foundation
 import Mediation
 import SecureSignals
 import SharedTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads a bidder's answer into the auction's outcome: no-fill with its reason, or the
 /// winning bid's markup and notices. Anything unreadable is a `network_error` naming what.
@@ -222,7 +227,7 @@ struct BidResponseReader {
     }
 
     private func nonEmpty(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace
         return trimmed.isEmpty ? nil : trimmed
     }
 }
@@ -253,8 +258,8 @@ struct DecodingFailure: CustomStringConvertible {
         case .keyNotFound(let key, let context):
             return "\(path(context.codingPath + [key])) is missing"
         case .dataCorrupted(let context):
-            let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return "\(path(context.codingPath)): not valid JSON" + (underlying.map { " (\($0))" } ?? "")
+            // FoundationEssentials' decoder says no more than that (no line, no column).
+            return "\(path(context.codingPath)): not valid JSON"
         @unknown default:
             return "\(error)"
         }

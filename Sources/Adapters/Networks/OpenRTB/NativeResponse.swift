@@ -216,7 +216,7 @@ struct NativeResponse: Decodable, Sendable {
 }
 
 extension String {
-    var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+    var trimmed: String { trimmingWhitespace }
 }
 
 extension Array where Element == String {

@@ -1,9 +1,14 @@
-import Foundation
 import Logging
 import Mediation
 import SecureSignals
 import SharedTypes
 import Timing
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A bidder that speaks OpenRTB 2.6: each load is a one-impression auction, native (with a
 /// Native 1.2 request) or rewarded video (VAST), carrying the device's privacy state and the
@@ -204,7 +209,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
         case .native:
             ad = try await nativeAd(markup, macros: auction.macros, request: request)
         case .rewarded:
-            guard case .string(let text) = markup, text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<")
+            guard case .string(let text) = markup, text.trimmingWhitespace.hasPrefix("<")
             else {
                 throw AdLoadError(.networkError, "the video bid's adm is not a VAST document")
             }
