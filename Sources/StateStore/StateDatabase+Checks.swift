@@ -18,6 +18,9 @@ extension StateDatabase {
         do {
             let connection = try await SQLiteConnection.open(storage: .file(path: readOnlyURI(path)))
             do {
+                // As the daemon's own connection: a lock another process holds is waited out for
+                // 5 s, not retried at once forever (SQLiteNIO's handler spins a thread).
+                try await StateSession(connection: connection).execute("PRAGMA busy_timeout = 5000")
                 try await check(StateSession(connection: connection), path: path)
                 try await connection.close()
             } catch {

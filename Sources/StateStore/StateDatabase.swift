@@ -2,6 +2,7 @@ import FoundationEssentials
 import Logging
 import SQLiteNIO
 import Synchronization
+import Timing
 
 #if canImport(Glibc)
     import Glibc
@@ -76,22 +77,27 @@ public final class StateDatabase: Sendable {
     }
 
     /// `body`'s statements on the connection, no one else's between them (each its own
-    /// transaction unless `body` begins one: a read of one statement needs none).
-    func session<T: Sendable>(_ body: (StateSession) async throws -> T) async throws -> T {
-        try await gate.exclusively {
-            let open: SQLiteConnection
-            if let current = connection.withLock({ $0 }) {
-                open = current
-            } else {
-                open = try await Self.connect(.memory)
-                connection.withLock { $0 = open }
+    /// transaction unless `body` begins one: a read of one statement needs none). A turn runs to
+    /// its end even when its caller is cancelled: SQLiteNIO's thread pool skips the statements
+    /// of a cancelled task, and a COMMIT or ROLLBACK skipped would leave the one connection
+    /// inside a transaction, refusing every later write.
+    func session<T: Sendable>(_ body: @escaping @Sendable (StateSession) async throws -> T) async throws -> T {
+        try await uncancelled {
+            try await self.gate.exclusively {
+                let open: SQLiteConnection
+                if let current = self.connection.withLock({ $0 }) {
+                    open = current
+                } else {
+                    open = try await Self.connect(.memory)
+                    self.connection.withLock { $0 = open }
+                }
+                return try await body(StateSession(connection: open))
             }
-            return try await body(StateSession(connection: open))
         }
     }
 
     /// One transaction, synced before it returns; its outcome is told to `health`.
-    func write<T: Sendable>(_ body: (StateSession) async throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (StateSession) async throws -> T) async throws -> T {
         do {
             let value = try await session { session in
                 try await StateSchema.transaction(session) { try await body(session) }
@@ -105,7 +111,7 @@ public final class StateDatabase: Sendable {
     }
 
     /// Reads in one transaction: what `body` sees is one moment's.
-    func read<T: Sendable>(_ body: (StateSession) async throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (StateSession) async throws -> T) async throws -> T {
         try await session { session in
             try await session.execute("BEGIN")
             do {

@@ -95,6 +95,9 @@ enum StateSchema {
             .compactMap { try? $0.text("name") }
         let userVersion = Int(try await session.value("PRAGMA user_version")?.integer ?? 0)
         if userVersion > 0 {
+            // Ours only if it holds what every version of ours does: another program's file
+            // with a user_version of its own is not taken (nor upgraded) for one.
+            guard tables.contains("tracker_outbox") else { throw Unreadable.foreign }
             guard userVersion <= migrations.count else { throw Unreadable.newer }
             return Version(applied: userVersion, fromGRDB: false)
         }

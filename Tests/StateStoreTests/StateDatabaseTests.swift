@@ -213,5 +213,16 @@ struct StateDatabaseTests {
         try await Self.make(foreign, ["CREATE TABLE songs (title TEXT)"])
         let refusal = await #expect(throws: StateDatabaseError.self) { _ = try await StateDatabase.open(path: foreign) }
         #expect(refusal?.reason.contains("another program made") == true)
+
+        // Another program's file that keeps a user_version of its own (3, or above ours) is not
+        // taken for one of ours, upgraded or refused as a newer daemon's.
+        for version in [3, 99] {
+            let versioned = directory.url.appendingPathComponent("versioned-\(version).sqlite").path
+            try await Self.make(versioned, ["CREATE TABLE songs (title TEXT)", "PRAGMA user_version = \(version)"])
+            let refused = await #expect(throws: StateDatabaseError.self) {
+                _ = try await StateDatabase.open(path: versioned)
+            }
+            #expect(refused?.reason.contains("another program made") == true, "\(version): \(refused?.reason ?? "")")
+        }
     }
 }
