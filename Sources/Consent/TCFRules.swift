@@ -13,8 +13,16 @@ public enum TCFRules {
     /// How far ahead of the daemon's clock a date may be (a day: clocks and time zones differ).
     public static let futureTolerance: Int64 = 86_400_000
 
-    /// Why `tc` is not a valid TC string at `now` (epoch ms); nil when it is.
-    public static func violation(of tc: TCString, at now: Int64) -> String? {
+    /// `now` when it can judge a date ahead of it: a wall clock before 2026-03-01 has not been
+    /// set yet (a device that booted before its time sync), and refusing every string "dated in
+    /// the future" until it is would refuse all consent.
+    public static func trusted(_ now: Int64) -> Int64? {
+        now >= disclosedVendorsSince ? now : nil
+    }
+
+    /// Why `tc` is not a valid TC string at `now` (epoch ms); nil when it is. With no `now` (a
+    /// clock not to be trusted, or a kept state restored) dates are not judged against it.
+    public static func violation(of tc: TCString, at now: Int64?) -> String? {
         guard tc.isServiceSpecific else {
             return "IsServiceSpecific is 0; a TC string must be service-specific (TCF v2: it must always be 1)"
         }
@@ -26,6 +34,7 @@ public enum TCFRules {
             return
                 "created \(day(tc.created)) without a DisclosedVendors segment, which TCF v2.3 makes mandatory for strings created after 2026-02-28"
         }
+        guard let now else { return nil }
         for (name, date) in [("Created", tc.created), ("LastUpdated", tc.lastUpdated)]
         where date > now + futureTolerance {
             return "\(name) is \(day(date)), more than a day in the future"
@@ -45,12 +54,12 @@ extension DecodedConsent {
     /// what a privacy state must pass to be taken.
     public init(_ state: PrivacyState, at now: Int64) throws(ConsentStringError) {
         try self.init(state)
-        try validate(at: now)
+        try validate(at: TCFRules.trusted(now))
     }
 
     /// Fails with the first TC string (`tcf_consent`, then GPP's `tcfeuv2`) that breaks a rule
-    /// of `TCFRules` at `now`.
-    public func validate(at now: Int64) throws(ConsentStringError) {
+    /// of `TCFRules` at `now` (nil: the rules that need no clock).
+    public func validate(at now: Int64?) throws(ConsentStringError) {
         if let tcf, let reason = TCFRules.violation(of: tcf, at: now) {
             throw ConsentStringError(.tcfConsent, reason)
         }

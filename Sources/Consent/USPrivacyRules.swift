@@ -7,8 +7,10 @@
 ///   fields of the same name are read alike, `MspaMode = 2` (24-27) is service-provider mode,
 ///   and `ProcessingNotice = 2` denies as Prebid's `SharingNotice = 2` does. An opt-out of sale
 ///   in a US Privacy string denies too.
-/// - personalised ads also need what Prebid's `isTransmitUfpdConsentDenied` asks of the
-///   sensitive data: no sensitive-data notice withheld, no category opted out of or refused.
+/// - personalised ads also need, on the daemon's own reading (stricter than Prebid's
+///   `isTransmitUfpdConsentDenied`, which it is modelled on: every category alike, precise
+///   geolocation included, by the section's own index), no sensitive-data notice withheld and
+///   no category opted out of or refused.
 /// Every reason names the section and the field: "GPP ustx: TargetedAdvertisingOptOut = 1 (...)".
 enum USPrivacyRules {
     /// Why the US strings of `decoded` deny identifiers, if they do. `applicable`: the GPP

@@ -68,13 +68,15 @@ actor PrivacyKeeper {
                 "a kept privacy state cannot be read; its scope has none until it is set again",
                 metadata: ["scope": "\(Self.name(scope))", "reason": "\(reason)"])
         }
+        // The rules that need no clock: a kept state is not dropped because the device's clock
+        // is not yet set at boot (its dates would then all look ahead of it).
         func decodable(_ state: PrivacyState, _ scope: PrivacyScope) -> Bool {
             do {
-                _ = try DecodedConsent(state, at: clock.nowMilliseconds)
+                try DecodedConsent(state).validate(at: nil)
                 return true
             } catch {
                 logger.error(
-                    "a kept privacy state no longer decodes; its scope has none until it is set again",
+                    "a kept privacy state no longer decodes or breaks a TCF rule; its scope has none until it is set again",
                     metadata: ["scope": "\(Self.name(scope))", "reason": "\(error)"])
                 return false
             }

@@ -24,6 +24,10 @@ public struct UnitPrivacyDecisions: Sendable, Equatable {
 }
 
 extension AdStore {
+    /// Whether a source of the device's advertising id is configured: without one, no load
+    /// carries an id, whatever an app may.
+    public var hasAdvertisingIDSource: Bool { services.advertisingIDs != nil }
+
     /// Every unit's decisions for app `id` (nil: under the device's state), by unit id: those
     /// of `LineItemDecisions`, which every load is made under.
     public func privacyDecisions(for id: String?) -> [UnitPrivacyDecisions] {

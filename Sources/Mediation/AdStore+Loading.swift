@@ -36,9 +36,7 @@ extension AdStore {
                     ), info: nil, retryAfter: .milliseconds(wait)))
         }
         let key = LoadKey(request)
-        // A ready ad is handed out again only while its app's decisions still load it: its
-        // consent may have expired with time since.
-        if !request.force, hasReadyAd(key), let id = readyAd[key], let ad = ads[id], fits(ad.fill, for: key.app) {
+        if !request.force, hasReadyAd(key), let id = readyAd[key], let ad = ads[id] {
             return .success(ad.snapshot(now: now))
         }
         // A used or gone ad is no longer the unit's ready one: forgotten, so that apps coming
@@ -238,10 +236,12 @@ extension AdStore {
         retries[key].map { max(.zero, clock.now.duration(to: $0)) }
     }
 
-    /// Whether `key` has an ad a load would hand out now.
+    /// Whether `key` has an ad a load would hand out now: unused, unexpired, and still what its
+    /// app's decisions load (its consent may have expired with time since, with no new state:
+    /// then it is no longer ready, for the status, preloads and retries alike).
     func hasReadyAd(_ key: LoadKey) -> Bool {
         guard let id = readyAd[key], let ad = ads[id] else { return false }
-        return !ad.isUsed && ad.expiresAt > now
+        return !ad.isUsed && ad.expiresAt > now && fits(ad.fill, for: key.app)
     }
 
     /// The background retry of `unit` for app `app`, if one is waiting: its attempt number.

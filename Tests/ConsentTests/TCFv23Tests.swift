@@ -160,6 +160,27 @@ struct TCFv23Tests {
         #expect(error?.reason.hasPrefix("created 2026-03-05 without a DisclosedVendors segment") == true)
     }
 
+    /// A device that booted before its time sync has a clock in the past (here 1970): a string
+    /// "ahead" of it is no refusal, or all consent would be refused until the clock is set. The
+    /// rules that need no clock still hold.
+    @Test func aClockNotYetSetJudgesNoDateAheadOfIt() throws {
+        let march5: Int64 = TCFRules.disclosedVendorsSince + 4 * Self.day
+        let fresh = Self.tc { ($0.created, $0.lastUpdated) = (march5, march5) }
+        #expect(TCFRules.trusted(86_400_000) == nil && TCFRules.trusted(march5) == march5)
+        let unset = try ConsentPolicy(Self.state(fresh), at: 86_400_000)
+        #expect(unset.tcString?.lastUpdated == march5)
+        let notServiceSpecific = Self.tc {
+            ($0.created, $0.lastUpdated) = (march5, march5)
+            $0.isServiceSpecific = false
+        }
+        #expect(throws: ConsentStringError.self) { try ConsentPolicy(Self.state(notServiceSpecific), at: 86_400_000) }
+        // A kept state is restored under the same rules, none of them judged by the clock.
+        #expect(throws: Never.self) {
+            try DecodedConsent(Self.state(Self.tc { ($0.created, $0.lastUpdated) = (march5, march5 + 900 * Self.day) }))
+                .validate(at: nil)
+        }
+    }
+
     @Test func aVendorNotDisclosedHasNeitherConsentNorALegitimateInterest() throws {
         let requirement = ConsentRequirement(vendorID: 755, purposes: [1], legitimateInterestPurposes: [2])
         let undisclosed = try ConsentPolicy(

@@ -189,7 +189,8 @@ struct DaemonTests {
         let envelope = try #require(after, "\(daemon.log)")
         let opened = try EnvelopeOpener(privateKey: new, keyConfig: newConfig).open(envelope)
         #expect(opened.header.suite.aead == .chaCha20Poly1305)
-        #expect(daemon.log.contains("reloaded configuration and keys"))
+        // Logged once the reload is done, which may be just after the new key is in force.
+        #expect(try await eventually { daemon.log.contains("reloaded configuration and keys") ? true : nil })
     }
 
     @Test func aReloadKeepsTheStateDirectoryTheDaemonStartedWith() async throws {

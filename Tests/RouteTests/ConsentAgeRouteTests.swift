@@ -8,7 +8,7 @@ import Testing
 /// A TC string's dates through the daemon, on its clock: one nearly 13 months old serves the
 /// identifier until time passes it (`privacy.max_consent_age_days`, 395), and then the same
 /// state in force denies it and the decoded view says it expired; one dated days ahead is refused.
-struct ConsentAgeRouteTests {
+struct ConsentAgeRouteTests: MediationScenario {
     static let day: Int64 = 86_400_000
 
     static func put(_ client: DaemonClient, _ tc: ConsentStrings.TC) async throws -> DaemonClient.Reply {
@@ -48,6 +48,37 @@ struct ConsentAgeRouteTests {
                     == "TCF: the TC string expired: last updated \(Self.iso(tc.lastUpdated)), more than 395 days ago (privacy.max_consent_age_days)"
             )
             #expect(try await Self.expiry(client)["expired"] as? Bool == true)
+        }
+    }
+
+    /// A ready ad loaded under consent that then expires is no longer ready, with no new state
+    /// set: the unit's status says so, and the next load is made under the state as it now
+    /// stands (the line item that needed the consent denied) rather than handing the old ad out.
+    @Test func aReadyAdIsNoLongerReadyOnceItsConsentExpires() async throws {
+        let consenting = Self.testItem(Self.native).merging(["consent": ["gvl_vendor_id": 755, "purposes": [1, 3]]]) {
+            $1
+        }
+        let units = [Self.native: Self.unit("native", [consenting, Self.testItem(Self.native)])]
+        let daemon = try await InProcessDaemon(config: Self.config(units: units))
+        try await daemon.run { client in
+            var tc = ConsentStrings.TC.consentingToEverything(vendor: 755)
+            tc.lastUpdated = ConsentStrings.today - 394 * Self.day
+            tc.created = tc.lastUpdated
+            #expect(try await Self.put(client, tc).status == 200)
+            let first = try await Self.post(client, "/v1/ads", ["ad_unit": Self.native, "format": "native"])
+            let firstID = try #require(first.json["ad_id"] as? String, "\(first.json)")
+            let ready = { try await client.adUnits().first { $0.id == Self.native }?.ready }
+            #expect(try await ready() == true)
+            let again = try await Self.post(client, "/v1/ads", ["ad_unit": Self.native, "format": "native"])
+            #expect(again.json["ad_id"] as? String == firstID, "handed out again while it fits")
+
+            daemon.application.clock.advance(by: .seconds(2 * 86_400))
+            #expect(try await ready() == false, "its consent expired: no longer a ready ad")
+            let later = try await Self.post(client, "/v1/ads", ["ad_unit": Self.native, "format": "native"])
+            #expect(later.status == 200, "\(later.json)")
+            #expect(try #require(later.json["ad_id"] as? String) != firstID)
+            let attempts = (later.json["response_info"] as? [String: Any])?["attempts"] as? [[String: Any]]
+            #expect(attempts?.map { $0["outcome"] as? String } == ["consent_missing", "filled"], "\(later.json)")
         }
     }
 

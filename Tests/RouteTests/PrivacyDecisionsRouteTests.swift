@@ -17,8 +17,10 @@ struct PrivacyDecisionsRouteTests: MediationScenario {
     static let other = PeerCredentials(pid: getpid(), uid: 1004, gid: 1004)
     static let texasOptOut = "GPP ustx: TargetedAdvertisingOptOut = 1 (the user opted out of targeted advertising)"
 
-    static func config(_ server: FakeAdServer) -> [String: Any] {
+    /// News may carry the advertising id, read from `idFile`; quiz and other may not.
+    static func config(_ server: FakeAdServer, idFile: String) -> [String: Any] {
         var config = ConsentRouteTests.config(server)
+        config["advertising_id"] = ["file": idFile]
         var units = config["ad_units"] as? [String: Any] ?? [:]
         var bidder = AuctionRouteTests.bidder(server, "id-bidder")
         bidder["consent"] = ["gvl_vendor_id": 755, "identifier": true]
@@ -30,7 +32,8 @@ struct PrivacyDecisionsRouteTests: MediationScenario {
         config["access"] = ["allowed_uids": [1001, 1002, 1004]]
         config["apps"] = [
             "registered": [
-                "tv.example.news": ["match": ["uid": 1001]], "tv.example.quiz": ["match": ["uid": 1002]],
+                "tv.example.news": ["match": ["uid": 1001], "capabilities": ["signals", "ads", "advertising_id"]],
+                "tv.example.quiz": ["match": ["uid": 1002]],
                 "tv.example.other": ["match": ["uid": 1004]],
             ]
         ]
@@ -45,7 +48,9 @@ struct PrivacyDecisionsRouteTests: MediationScenario {
         let server = try await FakeAdServer()
         server.answer("*", .init(status: 200, contentType: "image/gif"))
         server.answer("/bid", .init(body: try AdSourceRouteTests.nativeBid(server, price: 1)))
-        let daemon = try await InProcessDaemon(config: Self.config(server))
+        let scratch = try TemporaryDirectory()
+        try "6d3f2c1a-0b9e-4f7d-8a6c-5e4b3a2d1c0f".write(toFile: scratch.path("ifa"), atomically: true, encoding: .utf8)
+        let daemon = try await InProcessDaemon(config: Self.config(server, idFile: scratch.path("ifa")))
         try await daemon.run { client in
             let texas = ConsentStrings.usState(16, ["TargetedAdvertisingOptOut": 1], gpc: false)
             try await Self.as(Self.news) { try await ConsentRouteTests.put(client, ["gpp": texas, "gpp_sid": [16]]) }
@@ -89,6 +94,11 @@ struct PrivacyDecisionsRouteTests: MediationScenario {
                         network: "openrtb", parameter: "tag", allowed: true, reason: nil, servingMode: .limited,
                         servingModeReason: storage)
                 ])
+            #expect(
+                quizUnits[ConsentRouteTests.unit]?.advertisingID
+                    == ConsentVerdict(
+                        allowed: false, reason: "the app is not granted advertising_id: its loads carry none"),
+                "as a load decides it: the app's capability first")
             // The test unit's first line item needs purposes 1 and 3; its second, nothing.
             #expect(quizUnits[Self.native]?.lineItems.map(\.allowed) == [false, true])
             #expect(quizUnits[Self.native]?.lineItems.first?.reason == storage)

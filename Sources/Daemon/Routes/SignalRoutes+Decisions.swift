@@ -10,7 +10,20 @@ extension SignalRoutes {
     @Sendable func privacyDecisions(_ request: Request, context: DaemonRequestContext) async throws
         -> some ResponseGenerator
     {
-        let app = try context.requireApp().id
+        let identity = try context.requireApp()
+        let app = identity.id
+        let hasSource = await state.ads.hasAdvertisingIDSource
+        // As a load decides it: the app's capability, a source, then its consent (zeros without).
+        func advertisingID(_ consent: ConsentDecision) -> ConsentVerdict {
+            guard identity.may(.advertisingID) else {
+                return ConsentVerdict(
+                    allowed: false, reason: "the app is not granted advertising_id: its loads carry none")
+            }
+            guard hasSource else {
+                return ConsentVerdict(allowed: false, reason: "no advertising id source is configured (advertising_id)")
+            }
+            return ConsentVerdict(allowed: consent.isAllowed, reason: consent.reason)
+        }
         let own = await state.privacy.state(of: app)
         let device = await state.privacy.state(of: nil)
         let inForce = own != nil ? "app" : device != nil ? "device" : "none"
@@ -20,7 +33,7 @@ extension SignalRoutes {
         let units = await state.ads.privacyDecisions(for: app).map { unit in
             AdUnitDecisions(
                 adUnit: unit.unit,
-                advertisingID: ConsentVerdict(allowed: unit.advertisingID.isAllowed, reason: unit.advertisingID.reason),
+                advertisingID: advertisingID(unit.advertisingID),
                 lineItems: unit.waterfall.map(Self.answer), bidders: unit.bidders.map(Self.answer))
         }
         return PrivacyDecisions(app: app, stateInForce: inForce, adapters: adapters, adUnits: units)
