@@ -1,11 +1,6 @@
+import FoundationEssentials
 import SecureSignals
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 #if canImport(Glibc)
     import Glibc

@@ -1,11 +1,6 @@
+import FoundationEssentials
 import SecureSignals
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// A signal that another program keeps in a file: its bytes, as they are at each request.
 /// `sdk_unavailable` while the file is missing; `collection_failed` when it is older than

@@ -1,14 +1,9 @@
 import Consent
+import FoundationEssentials
 import SecureSignals
 import SharedTypes
 import SignalCrypto
 import Synchronization
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 #if canImport(Glibc)
     import Glibc

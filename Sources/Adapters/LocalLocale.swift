@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import FoundationEssentials
 
 /// The device's locale, read from the environment the way the C library picks the locale of
 /// its messages rather than through Foundation's `Locale` (which needs ICU): the first of

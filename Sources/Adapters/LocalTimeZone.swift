@@ -1,10 +1,5 @@
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// The device's time zone, read the way the C library reads it rather than through Foundation's
 /// `TimeZone` (which needs its internationalization layer): `TZ` when set (empty is UTC; a

@@ -1,12 +1,7 @@
 import API
 import Client
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// `secure-signals bench ads`: native and rewarded loads from the test network over the socket
 /// (`force`, so each runs the waterfall and makes a new ad), against the socket's own floor

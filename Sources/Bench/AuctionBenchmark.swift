@@ -1,11 +1,6 @@
 import Client
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// `secure-signals bench openrtb --auction`: four local bidders answering after set delays,
 /// asked at once as an ad unit's bidders, against the same four as a sequential waterfall in

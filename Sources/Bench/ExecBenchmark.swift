@@ -1,11 +1,6 @@
 import Client
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// `secure-signals bench exec`: the same signal from a program (the Python example adapter)
 /// and from the built-in `file` adapter, both reading one file with no cache, asked in

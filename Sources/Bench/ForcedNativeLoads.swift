@@ -1,11 +1,6 @@
 import API
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// `bench openrtb`'s harness: the socket's floor (`GET /v1/health`) and a forced native load of
 /// each unit, images not loaded, in alternating slices over the same connections.

@@ -1,13 +1,8 @@
 import API
 import Client
+import FoundationEssentials
 import Hummingbird
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 #if canImport(Glibc)
     import Glibc

@@ -1,13 +1,8 @@
 import API
 import AsyncHTTPClient
 import Client
+import FoundationEssentials
 import NIOPosix
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Drives one route of the daemon over a number of concurrent keep-alive connections.
 struct Load {

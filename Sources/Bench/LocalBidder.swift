@@ -1,11 +1,6 @@
+import FoundationEssentials
 import Hummingbird
 import NIOCore
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// An OpenRTB bidder on loopback for `bench openrtb`: every bid request to `/bid` gets the same
 /// native bid at once, so what is measured is the daemon's auction, not a bidder's. For the

@@ -1,14 +1,9 @@
 import API
 import AsyncHTTPClient
 import Client
+import FoundationEssentials
 import NIOHTTP1
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 #if canImport(Glibc)
     import Glibc

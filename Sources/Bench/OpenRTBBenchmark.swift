@@ -1,11 +1,6 @@
 import Client
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// `secure-signals bench openrtb`: forced native loads of an `openrtb` unit against a local
 /// bidder, without and with the daemon's 8 cached signals sealed into each bid request, and

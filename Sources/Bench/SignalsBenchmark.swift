@@ -1,14 +1,9 @@
 import API
 import Client
+import FoundationEssentials
 import SharedTypes
 import SignalCrypto
 import Timing
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 #if canImport(Glibc)
     import Glibc

@@ -1,14 +1,9 @@
 import API
 import Client
+import FoundationEssentials
 import SharedTypes
 import Synchronization
 import Timing
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// `secure-signals bench soak`: the daemon through what a hostile or broken client does, then
 /// quiet. Phases: idle; stalled connections (from the attacker process); event-stream clients

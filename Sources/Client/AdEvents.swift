@@ -1,12 +1,7 @@
 import API
 import AsyncHTTPClient
+import FoundationEssentials
 import NIOCore
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// One event of `GET /v1/events`: its id, name and JSON object.
 public struct ServerSentAdEvent: Sendable {

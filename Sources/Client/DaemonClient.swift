@@ -1,15 +1,10 @@
 import API
 import AsyncHTTPClient
+import FoundationEssentials
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// The socket API from the client's side: what the CLI and the benchmarks speak.
 public struct DaemonClient: Sendable {

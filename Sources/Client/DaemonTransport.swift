@@ -1,13 +1,8 @@
 import AsyncHTTPClient
+import FoundationEssentials
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// How a client's requests reach the daemon: its Unix socket, or in the tests its routes
 /// in-process.

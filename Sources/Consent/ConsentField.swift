@@ -1,10 +1,5 @@
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// One decoded field of a GPP section, under the GPP specification's name.
 public struct ConsentField: Sendable, Equatable {

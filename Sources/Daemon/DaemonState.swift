@@ -1,4 +1,5 @@
 import Consent
+import FoundationEssentials
 import Logging
 import Mediation
 import SecureSignals
@@ -6,12 +7,6 @@ import SharedTypes
 import StateStore
 import Synchronization
 import Timing
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// What the routes share: the collector, the ad store, and the parts of the configuration a
 /// reload may change while connections stay open.

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FoundationEssentials
 import Mediation
 import NIOCore
 import NIOHTTP1
@@ -6,12 +7,6 @@ import NIOHTTPCompression
 import SecureSignals
 import SharedTypes
 import Timing
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Reaches ad servers over HTTP(S) with one pooled client for the daemon's life: at most 3
 /// redirects (within the request's origin unless it allows any), the whole exchange under its

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import FoundationEssentials
 
 /// Where a redirect may lead: only to the origin (scheme, host and port) of the URL it
 /// answered, for what carries the daemon's requests to a server the configuration names (a

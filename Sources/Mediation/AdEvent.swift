@@ -1,10 +1,5 @@
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Something that happened to an ad, streamed to clients (`GET /v1/events`) and counted.
 public struct AdEvent: Sendable, Equatable {

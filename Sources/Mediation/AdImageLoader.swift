@@ -1,11 +1,6 @@
+import FoundationEssentials
 import Logging
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Fetches the images of an ad's content (the icon, the images, the AdChoices icon, a custom
 /// format's image assets and media) and carries their bytes with it, base64; an image that

@@ -1,13 +1,8 @@
 import Consent
+import FoundationEssentials
 import Logging
 import SharedTypes
 import Timing
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// An ad network's adapter (the seeds' custom event): set up once, then asked for native or
 /// rewarded ads by the waterfall. Its loads complete exactly once, whatever its SDK does:

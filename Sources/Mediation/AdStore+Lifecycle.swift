@@ -1,10 +1,5 @@
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Each ad's lifecycle: impressions and clicks counted once, a rewarded ad shown once with its
 /// events in order (the reward always before the dismiss), and the trackers each step owes.

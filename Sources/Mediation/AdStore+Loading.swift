@@ -1,12 +1,7 @@
 import Consent
+import FoundationEssentials
 import SharedTypes
 import Timing
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Loads: through the unit's waterfall, joined while in flight, a ready ad handed out again
 /// until used unless forced, and failed loads retried in the background with backoff; each

@@ -1,14 +1,9 @@
 import Consent
+import FoundationEssentials
 import Logging
 import Metrics
 import SharedTypes
 import Timing
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// The daemon's ads: loads through each unit's waterfall (a load of a unit already loading
 /// joins it; a ready ad is handed out again until used, unless forced), background retries of

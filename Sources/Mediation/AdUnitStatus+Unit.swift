@@ -1,10 +1,5 @@
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 extension AdUnitStatus {
     /// Unit `unit` as the app whose impressions are `times` sees it. `until`: wall-clock ms;

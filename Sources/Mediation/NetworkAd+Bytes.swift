@@ -1,10 +1,5 @@
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 extension NetworkAd {
     /// About how many bytes the ad holds in memory: its content and video as the wire writes

@@ -1,13 +1,8 @@
+import FoundationEssentials
 import Logging
 import Metrics
 import SharedTypes
 import Timing
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// One configured adapter for its whole life: creates it exactly once, keeps its state, init
 /// latency, cache and circuit breaker, and asks it for signals under a timeout. Time is

@@ -1,12 +1,7 @@
 import Consent
+import FoundationEssentials
 import SharedTypes
 import SignalCrypto
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// One configured adapter: which type or program, for whom its signals are sealed, and its limits.
 public struct AdapterConfiguration: Sendable, Equatable {

@@ -1,13 +1,8 @@
 import Consent
+import FoundationEssentials
 import Logging
 import Metrics
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// A live adapter, however it came to be: an instance of a registered type, or a program the
 /// daemon supervises. The collector asks it for a signal before every ad request.

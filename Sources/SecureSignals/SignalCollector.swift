@@ -1,15 +1,10 @@
 import Consent
+import FoundationEssentials
 import Logging
 import Metrics
 import SharedTypes
 import SignalCrypto
 import Timing
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Initializes every configured adapter exactly once, then answers each request by asking
 /// the selected adapters concurrently, each under its own timeout and all under the

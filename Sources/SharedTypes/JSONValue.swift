@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import FoundationEssentials
 
 /// A JSON value: adapter options whose shape each adapter defines, and the daemon's answers as
 /// the CLI reads them.

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import FoundationEssentials
 
 /// What a process holds and has used, from `/proc`: memory, descriptors, CPU time. Read by the
 /// benchmarks about the daemon, and by the daemon about itself for its `process_*` metrics.

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import FoundationEssentials
 
 /// A URL as logs and error messages may show it: scheme, host, port and path, without the
 /// query, fragment or user info, where ad servers put ids, prices and tokens.

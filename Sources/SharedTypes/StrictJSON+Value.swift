@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import FoundationEssentials
 
 extension StrictJSON {
     /// `value` decoded as `T`, with every failure found (not only the first), each named by its

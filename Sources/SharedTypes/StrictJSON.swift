@@ -1,10 +1,5 @@
+import FoundationEssentials
 import Synchronization
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Decoding that refuses unknown keys and names the offending key path
 /// (`adapters[1].timeout_ms`) in every error: for the configuration file and request bodies.

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import FoundationEssentials
 
 /// The one JSON shape of what the daemon writes and its clients read: snake_case keys spelled
 /// from the property names when the code compiles (`@WireKeys`: `adID` is `ad_id`, `formatIDs`

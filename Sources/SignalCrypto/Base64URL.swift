@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import FoundationEssentials
 
 /// Base64url without padding (RFC 4648 §5), strict on input: only the URL-safe
 /// alphabet, no padding, no line breaks.

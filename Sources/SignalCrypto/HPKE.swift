@@ -1,10 +1,5 @@
 import CLibCrypto
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import FoundationEssentials
 
 extension HPKE {
     /// Base mode (0x00) of RFC 9180 §5.1.1: a sender context and the `enc` that the

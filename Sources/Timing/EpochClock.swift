@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import FoundationEssentials
 
 /// Wall-clock time in milliseconds since 1970: what a stored record keeps across restarts, where
 /// a monotonic instant means nothing after one. Waits go through a `Clock`, so that a test's

@@ -1,10 +1,5 @@
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Expands the VAST macros a tracker URL may carry before it is pinged: `[ERRORCODE]`, `[TIMESTAMP]`,
 /// `[CACHEBUSTING]`; and, in an ad tag (`expand(_:request:now:)`), what the request says of the

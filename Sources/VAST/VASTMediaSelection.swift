@@ -1,10 +1,5 @@
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// What our player can play and what suits the screen: the caller's side of choosing a media file.
 public struct VASTMediaPreferences: Sendable, Equatable {

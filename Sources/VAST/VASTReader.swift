@@ -1,10 +1,5 @@
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Turns the bytes of one VAST document into a `VASTDocument`, without fetching anything.
 /// Lenient about what a player can do without (unknown elements, bad numbers); strict about the root and version.

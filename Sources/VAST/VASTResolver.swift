@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import FoundationEssentials
 
 /// Follows a VAST tag through its wrappers to the first playable linear ad, merging every wrapper's trackers.
 public struct VASTResolver: Sendable {

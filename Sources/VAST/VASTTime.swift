@@ -1,10 +1,5 @@
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Reads VAST times: "HH:MM:SS" or "HH:MM:SS.mmm" (also bare seconds such as "30"), and offsets that may be "NN%".
 enum VASTTime {

@@ -1,10 +1,5 @@
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// The URL clean-up every list of tracker URLs gets: trimmed, empty ones dropped, each kept once in first-seen order.
 enum VASTURLList {

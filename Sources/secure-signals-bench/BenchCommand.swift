@@ -1,11 +1,6 @@
 import ArgumentParser
 import Bench
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import FoundationEssentials
 
 /// `secure-signals bench`, a program of its own so that the client links no server: the
 /// benchmarks start local bidders (Hummingbird) and daemons; the CLI runs this program for them.

@@ -1,11 +1,6 @@
 import ArgumentParser
 import Bench
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import FoundationEssentials
 
 /// How long a benchmark of a floor and two loads in alternating slices runs.
 struct SliceOptions: ParsableArguments {

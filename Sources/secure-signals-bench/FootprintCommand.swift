@@ -1,11 +1,6 @@
 import ArgumentParser
 import Bench
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import FoundationEssentials
 
 extension BenchCommand {
     struct Footprint: AsyncParsableCommand {

@@ -1,14 +1,9 @@
 import API
 import ArgumentParser
 import Client
+import FoundationEssentials
 import NIOHTTP1
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// `secure-signals ads ...`: native and rewarded ads through the daemon.
 struct AdsCommand: AsyncParsableCommand {

@@ -1,13 +1,8 @@
 import API
 import ArgumentParser
 import Client
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// `secure-signals apps`: the apps the daemon knows, which are connected now, and each one's
 /// privacy state (whether set, never its strings).

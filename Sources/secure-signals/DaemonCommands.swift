@@ -1,14 +1,9 @@
 import API
 import ArgumentParser
 import Client
+import FoundationEssentials
 import NIOHTTP1
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Where the daemon listens, and whether to print JSON: shared by the commands that call it.
 struct ConnectionOptions: ParsableArguments {

@@ -1,10 +1,5 @@
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// A request body the CLI builds, as the daemon's wire format writes JSON.
 func jsonBody(_ value: JSONValue) throws -> Data {

@@ -1,13 +1,8 @@
 import ArgumentParser
+import FoundationEssentials
 import Glibc
 import SharedTypes
 import SignalCrypto
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

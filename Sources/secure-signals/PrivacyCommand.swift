@@ -1,13 +1,8 @@
 import API
 import ArgumentParser
 import Client
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 struct PrivacyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -52,32 +47,24 @@ struct PrivacyCommand: AsyncParsableCommand {
         @OptionGroup var connection: ConnectionOptions
         @OptionGroup var scope: Scope
 
-        @Option(help: "Whether the user limited ad tracking: true or false.")
-        var limitAdTracking: Bool
+        @Option(help: "Whether the user limited ad tracking: true or false.") var limitAdTracking: Bool
 
-        @Option(help: "The IAB TCF consent string.")
-        var tcfConsent: String?
+        @Option(help: "The IAB TCF consent string.") var tcfConsent: String?
 
-        @Option(help: "Google's Additional Consent string, e.g. 2~1.35~dv.9.21.")
-        var addtlConsent: String?
+        @Option(help: "Google's Additional Consent string, e.g. 2~1.35~dv.9.21.") var addtlConsent: String?
 
-        @Option(help: "The IAB GPP string.")
-        var gpp: String?
+        @Option(help: "The IAB GPP string.") var gpp: String?
 
         @Option(name: .customLong("gpp-sid"), help: "A GPP section id in force; repeat for several.")
         var gppSid: [Int] = []
 
-        @Option(help: "The IAB US Privacy string, e.g. 1YNN.")
-        var usPrivacy: String?
+        @Option(help: "The IAB US Privacy string, e.g. 1YNN.") var usPrivacy: String?
 
-        @Option(help: "Whether the GDPR applies here: true or false (default: unknown).")
-        var gdprApplies: Bool?
+        @Option(help: "Whether the GDPR applies here: true or false (default: unknown).") var gdprApplies: Bool?
 
-        @Option(help: "With --device: whether the user sent a Global Privacy Control signal.")
-        var gpc: Bool?
+        @Option(help: "With --device: whether the user sent a Global Privacy Control signal.") var gpc: Bool?
 
-        @Option(help: "With --device: whether the device is directed to children (COPPA).")
-        var coppa: Bool?
+        @Option(help: "With --device: whether the device is directed to children (COPPA).") var coppa: Bool?
 
         func validate() throws {
             if !scope.device, gpc != nil || coppa != nil {

@@ -1,13 +1,8 @@
 import API
 import ArgumentParser
 import Client
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 struct RewardsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

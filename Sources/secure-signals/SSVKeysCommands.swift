@@ -1,12 +1,7 @@
 import ArgumentParser
+import FoundationEssentials
 import SharedTypes
 import SignalCrypto
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 extension KeysCommand {
     struct SSVGenerate: ParsableCommand {

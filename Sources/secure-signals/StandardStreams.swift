@@ -1,11 +1,6 @@
+import FoundationEssentials
 import Glibc
 import SignalCrypto
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Standard input and output as bytes, for payloads that need not be text.
 enum StandardStreams {

@@ -1,13 +1,8 @@
 import Adapters
 import ArgumentParser
 import Daemon
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 @main
 struct SecureSignalsDaemon: AsyncParsableCommand {

@@ -1,15 +1,10 @@
+import FoundationEssentials
 import Logging
 import Mediation
 import SharedTypes
 import Subprocess
 import Synchronization
 import Timing
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 #if canImport(Glibc)
     import Glibc

@@ -1,10 +1,5 @@
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// What an advertising id source holds, read: Firebolt's `Advertising.advertisingId()` answer as
 /// JSON, `{"ifa": "...", "ifa_type": "dpid", "lmt": 0}` (`ifa_type` one of the IAB's names, else

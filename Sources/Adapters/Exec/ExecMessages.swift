@@ -1,11 +1,6 @@
+import FoundationEssentials
 import SecureSignals
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// The newline-delimited JSON the daemon and an adapter program exchange (docs/exec-adapters.md),
 /// in the wire format (`WireFormat`).

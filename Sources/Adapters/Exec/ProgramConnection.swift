@@ -1,12 +1,7 @@
+import FoundationEssentials
 import SecureSignals
 import SharedTypes
 import Synchronization
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// An error the program itself answered a request with.
 struct ProgramReportedError: Error {

@@ -1,14 +1,9 @@
+import FoundationEssentials
 import Logging
 import SecureSignals
 import SharedTypes
 import Subprocess
 import Timing
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 #if canImport(System)
     import System

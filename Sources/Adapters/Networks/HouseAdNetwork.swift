@@ -1,13 +1,8 @@
+import FoundationEssentials
 import Mediation
 import SecureSignals
 import SharedTypes
 import Synchronization
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// The publisher's own ads, from a directory of JSON files: a real last line of a waterfall,
 /// which fills whenever a file fits, from the `directory` of its setup. A line item's

@@ -1,13 +1,8 @@
+import FoundationEssentials
 import Mediation
 import SecureSignals
 import SharedTypes
 import Synchronization
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// The seeds' test ad units, served exactly: `/6499/example/rewarded` fills a rewarded test
 /// ad every time; `/21775744923/example/native` fills native app-install and content ads, and

@@ -1,12 +1,7 @@
 import Consent
+import FoundationEssentials
 import SecureSignals
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 #if canImport(Glibc)
     import Glibc

@@ -1,12 +1,7 @@
+import FoundationEssentials
 import NIOSSL
 import SecureSignals
 import SignalCrypto
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 extension ConfigurationResolver {
     /// `recipients`: each one's key configuration files read (the first one sealing; every

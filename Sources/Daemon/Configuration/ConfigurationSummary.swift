@@ -1,13 +1,8 @@
 import Adapters
+import FoundationEssentials
 import SecureSignals
 import SharedTypes
 import StateStore
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 extension ResolvedConfiguration {
     /// What `--check-config` prints.

@@ -1,14 +1,9 @@
 import Adapters
 import Consent
+import FoundationEssentials
 import Mediation
 import SecureSignals
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// The configuration file, as written (`config/daemon.json` documents every option). Unknown
 /// keys are errors; relative paths resolve against the file's directory.

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import FoundationEssentials
 
 extension ResolvedConfiguration {
     /// `$XDG_RUNTIME_DIR/secure-signals.sock`, or `./.run/secure-signals.sock` without it.

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import FoundationEssentials
 
 /// Two rules of RFC 8259 that Foundation's parser lets through: no comma before a closing `}`
 /// or `]`, and no name twice in one object (which Foundation reads as its first value, a guess).

@@ -1,16 +1,11 @@
 import Adapters
 import Consent
+import FoundationEssentials
 import Logging
 import Mediation
 import SecureSignals
 import SharedTypes
 import SignalCrypto
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 #if canImport(Glibc)
     import Glibc

@@ -1,11 +1,6 @@
+import FoundationEssentials
 import SharedTypes
 import SignalCrypto
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 extension DaemonConfiguration {
     /// `ssv`: the key that signs rewards' server-side-verification callbacks, and how long a

@@ -1,10 +1,5 @@
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Strict JSON documents: the configuration file and request bodies, read whole.
 extension StrictJSON {

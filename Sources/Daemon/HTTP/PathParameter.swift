@@ -1,11 +1,6 @@
+import FoundationEssentials
 import Hummingbird
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 extension DaemonRequestContext {
     /// A path parameter as the client meant it: the router hands it over as sent, and a client

@@ -1,12 +1,7 @@
+import FoundationEssentials
 import Hummingbird
 import NIOCore
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// The request context's request decoder: JSON only, at most 64 KiB, no unknown fields, each
 /// error naming its field (`StrictJSON`). An empty body is `{}`, so that a body whose every

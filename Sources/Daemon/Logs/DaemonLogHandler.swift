@@ -1,10 +1,5 @@
+import FoundationEssentials
 import Logging
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// The daemon's log handler: swift-log's stream handler for text, or one line per record with
 /// its syslog priority for journald; the level is the shared `LogLevelSetting` unless a logger

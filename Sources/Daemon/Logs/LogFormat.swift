@@ -1,10 +1,5 @@
 import ArgumentParser
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc

@@ -1,15 +1,10 @@
 import AsyncHTTPClient
+import FoundationEssentials
 import NIOCore
 import NIOSSL
 import SecureSignals
 import SharedTypes
 import Timing
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// What a key URL answered: its status, its headers (names lowercased) and its body.
 struct KeySetAnswer: Sendable {

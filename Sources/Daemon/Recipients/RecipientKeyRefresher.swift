@@ -1,14 +1,9 @@
+import FoundationEssentials
 import Logging
 import Metrics
 import SecureSignals
 import SharedTypes
 import Timing
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Keeps every URL recipient's key set current: the stored set put in force when it is made
 /// (so a device that boots offline seals at once), then, once started, one task per recipient

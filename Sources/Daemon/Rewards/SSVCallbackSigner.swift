@@ -1,13 +1,8 @@
+import FoundationEssentials
 import Logging
 import Mediation
 import SharedTypes
 import SignalCrypto
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Signs SSV callbacks as Google's AdMob does, so that a publisher's server can check them with
 /// Tink's `RewardedAdsVerifier`: the parameters in Google's names and order (`custom_data` and

@@ -1,15 +1,10 @@
 import API
+import FoundationEssentials
 import Hummingbird
 import Mediation
 import NIOCore
 import SharedTypes
 import Timing
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// The mediation half of the socket API: loads, each ad's lifecycle, and the event stream.
 struct AdRoutes {

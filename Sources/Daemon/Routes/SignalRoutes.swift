@@ -1,14 +1,9 @@
 import API
 import Consent
+import FoundationEssentials
 import Hummingbird
 import SharedTypes
 import Timing
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// The signal half of the socket API: health, adapters, signals, the privacy state, resets,
 /// recipients.

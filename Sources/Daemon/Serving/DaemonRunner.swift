@@ -1,15 +1,10 @@
 import Adapters
+import FoundationEssentials
 import Hummingbird
 import Logging
 import SecureSignals
 import ServiceLifecycle
 import StateStore
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 #if canImport(Glibc)
     import Glibc

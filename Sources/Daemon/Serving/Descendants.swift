@@ -1,12 +1,7 @@
 import CProcessControl
+import FoundationEssentials
 import Logging
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 #if canImport(Glibc)
     import Glibc

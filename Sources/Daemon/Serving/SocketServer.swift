@@ -1,12 +1,7 @@
+import FoundationEssentials
 import Hummingbird
 import Logging
 import ServiceLifecycle
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 #if canImport(Glibc)
     import Glibc

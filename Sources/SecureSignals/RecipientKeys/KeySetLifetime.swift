@@ -1,10 +1,5 @@
+import FoundationEssentials
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// How long a key set fetched from a recipient's `key_url` is fresh: its Cache-Control
 /// `max-age` less its `Age` (RFC 9111 §5.2.2.1, §5.1), else the recipient's default, clamped to

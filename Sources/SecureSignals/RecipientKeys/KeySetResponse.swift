@@ -1,11 +1,6 @@
+import FoundationEssentials
 import SharedTypes
 import SignalCrypto
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// What a recipient's `key_url` answered, judged: a key set only from a 200 of type
 /// `application/ohttp-keys`, at most 64 KiB, that decodes whole (RFC 9458 §3.2; configurations

@@ -1,11 +1,6 @@
+import FoundationEssentials
 import SignalCrypto
 import Timing
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Where each recipient's last good key set is kept across restarts: `NAME.json` in
 /// `directory` (the state directory's `recipients`), replaced whole and synced to disk before

@@ -1,12 +1,7 @@
+import FoundationEssentials
 import SharedTypes
 import SignalCrypto
 import Synchronization
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// The keys a recipient's envelopes are sealed with now: fixed files (or the demo key), or a
 /// set fetched from its `key_url` and replaced as it is refreshed, with the files as the

@@ -1,12 +1,7 @@
+import FoundationEssentials
 import Mediation
 import SharedTypes
 import SignalCrypto
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// The OpenRTB substitution macros (2.6 §4.4) of the winning bid, put into its `nurl`, `burl`,
 /// `lurl` and markup, plain or base64url-encoded (`${AUCTION_PRICE:B64}`).

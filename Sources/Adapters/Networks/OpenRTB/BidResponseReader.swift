@@ -1,12 +1,7 @@
+import FoundationEssentials
 import Mediation
 import SecureSignals
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Reads a bidder's answer into the auction's outcome: no-fill with its reason, or the
 /// winning bid's markup and notices. Anything unreadable is a `network_error` naming what.

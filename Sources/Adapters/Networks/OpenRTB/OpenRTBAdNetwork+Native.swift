@@ -1,11 +1,6 @@
+import FoundationEssentials
 import Mediation
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Reading a winning bid's native markup, within the limits on what a bidder may send.
 extension OpenRTBAdNetwork {

@@ -1,11 +1,6 @@
+import FoundationEssentials
 import Mediation
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// What a bid request says of the app, the device and the privacy state.
 extension OpenRTBAdNetwork {

@@ -1,14 +1,9 @@
+import FoundationEssentials
 import Logging
 import Mediation
 import SecureSignals
 import SharedTypes
 import Timing
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// A bidder that speaks OpenRTB 2.6: each load is a one-impression auction, native (with a
 /// Native 1.2 request) or rewarded video (VAST), carrying the device's privacy state and the

@@ -1,12 +1,7 @@
+import FoundationEssentials
 import Mediation
 import SecureSignals
 import SharedTypes
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// An ad server that answers VAST: the line item's `parameter` is the ad tag URL, its macros
 /// filled per request: `[TIMESTAMP]` and `[CACHEBUSTING]`, and the IAB's request macros for the
