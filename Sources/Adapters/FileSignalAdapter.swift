@@ -47,7 +47,7 @@ public struct FileSignalAdapter: SignalAdapter {
                     "\(path) is \(Int(age * 1000)) ms old, older than max_age_ms \(Int(maxAge * 1000))")
             }
         }
-        if let size = attributes[.size] as? Int, size > Self.readLimit {
+        if let size = FileManager.default.sizeOfItem(atPath: path), size > Self.readLimit {
             throw SignalError(.signalTooLarge, "\(path) holds \(size) bytes")
         }
         guard let data = FileManager.default.contents(atPath: path) else {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SQLiteNIO
+import SharedTypes
 
 #if canImport(Glibc)
     import Glibc
@@ -11,8 +12,7 @@ extension StateDatabase {
     public static func check(path: String) async throws(StateDatabaseError) {
         guard FileManager.default.fileExists(atPath: path) else { return }
         // SQLite takes an empty file as a new database: this one was meant to hold the state.
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        if size == 0 {
+        if FileManager.default.sizeOfItem(atPath: path) == 0 {
             throw StateDatabaseError(path: path, reason: "is empty (0 bytes), not a state database this daemon wrote")
         }
         do {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bench
 import FoundationEssentials
+import SharedTypes
 
 extension BenchCommand {
     struct Footprint: AsyncParsableCommand {
@@ -59,7 +60,7 @@ extension BenchCommand {
                     print(Self.line(run))
                 }
             }
-            let size = try FileManager.default.attributesOfItem(atPath: binary)[.size] as? Int ?? 0
+            let size = FileManager.default.sizeOfItem(atPath: binary) ?? 0
             print("binary: \(binary), " + printf("%.1f MiB", Double(size) / 1_048_576))
 
             let worst = { (value: (FootprintBenchmark.Run) -> Int) in runs.map(value).max() ?? 0 }

@@ -134,6 +134,19 @@ struct BuiltinAdapterTests {
         #expect(DeviceContextAdapter.consent == .none && FileSignalAdapter.consent == .none)
     }
 
+    /// A file over the adapter's 1 MiB read limit is refused by its size, not read whole (the
+    /// size as FoundationEssentials gives it, a `UInt`, read right).
+    @Test func aFileOverTheReadLimitIsRefusedUnread() async throws {
+        let file = directory.appendingPathComponent("huge.bin")
+        try Data(count: (1 << 20) + 1).write(to: file)
+        let adapter = try await make(FileSignalAdapter.self, ["path": .string(file.path)])
+        await #expect(throws: SignalError(.signalTooLarge, "\(file.path) holds 1048577 bytes")) {
+            _ = try await adapter.collectSignals(for: consenting)
+        }
+        #expect(FileManager.default.sizeOfItem(atPath: file.path) == (1 << 20) + 1)
+        #expect(FileManager.default.sizeOfItem(atPath: directory.appendingPathComponent("none").path) == nil)
+    }
+
     @Test func fileSignalsAreReadFreshAndChecked() async throws {
         let file = directory.appendingPathComponent("signal.bin")
         let adapter = try await make(
