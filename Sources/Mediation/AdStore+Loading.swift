@@ -31,12 +31,14 @@ extension AdStore {
                     ), info: nil, retryAfter: .milliseconds(wait)))
         }
         let key = LoadKey(request)
-        if !request.force, hasReadyAd(key), let id = readyAd[key], let ad = ads[id] {
+        // Judged once: it asks the app's decisions now (`fits`).
+        let ready = hasReadyAd(key)
+        if !request.force, ready, let id = readyAd[key], let ad = ads[id] {
             return .success(ad.snapshot(now: now))
         }
-        // A used or gone ad is no longer the unit's ready one: forgotten, so that apps coming
-        // and going leave nothing behind.
-        if !hasReadyAd(key) { readyAd[key] = nil }
+        // A used, gone or no longer fitting ad is not the unit's ready one: forgotten, so that
+        // apps coming and going leave nothing behind.
+        if !ready { readyAd[key] = nil }
         if isLoading(key), let loading = inFlight[key] { return await loading.task.value }
         return await startLoad(unit, request).value
     }
