@@ -19,16 +19,31 @@ struct MixedLoad {
     /// Drives the load for `duration`; returns (requests, non-2xx answers).
     @discardableResult
     func run(for duration: Duration) async throws -> (requests: Int, failures: Int) {
+        let clock = ContinuousClock()
+        let end = clock.now + duration
+        return try await drive { _, _ in clock.now < end }
+    }
+
+    /// Drives `rounds` rounds in all (each loads two ads and uses them: a store fills by
+    /// `rounds * 2` ads); returns (requests, non-2xx answers).
+    @discardableResult
+    func run(rounds: Int) async throws -> (requests: Int, failures: Int) {
+        let (rounds, connections) = (rounds, connections)
+        return try await drive { worker, round in round * connections + worker < rounds }
+    }
+
+    /// Each worker runs rounds 0, 1, 2... while `going(worker, round)`.
+    private func drive(while going: @escaping @Sendable (_ worker: Int, _ round: Int) -> Bool) async throws
+        -> (requests: Int, failures: Int)
+    {
         try await Load.using(socketPath: socketPath, connections: connections) { load in
             let client = load.client
-            let clock = ContinuousClock()
-            let end = clock.now + duration
             return try await withThrowingTaskGroup(of: (Int, Int).self) { group in
                 for worker in 0..<connections {
                     group.addTask {
                         var counts = (0, 0)
                         var round = 0
-                        while clock.now < end {
+                        while going(worker, round) {
                             round += 1
                             for (method, path, body) in try await Self.round(client, worker: worker, round: round) {
                                 let reply = try await client.request(method, path, json: body.map { Data($0.utf8) })

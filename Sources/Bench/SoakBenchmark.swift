@@ -38,12 +38,19 @@ public struct SoakBenchmark {
     public let startAttacker:
         @Sendable (_ stalled: Int, _ streams: Int, _ duration: Duration) async throws -> ChildProcess
 
+    /// The most ads the benchmark's daemon keeps (`limits.max_stored_ads`, the default): the
+    /// warm-up fills its store.
+    static let storedAds = 2000
+
     /// The daemon the benchmark runs: 8 cached file adapters, the test ad units, a socket
     /// anyone may open and uid 65534 (the attacker's, when run as root) allowed.
     public static func daemon(binary: String, environment: [String: String] = [:]) async throws -> BenchDaemon {
         try await BenchDaemon(
             daemonBinary: binary, adUnits: AdsBenchmark.units,
-            extra: ["socket": ["mode": "0666"], "access": ["allowed_uids": [65534]]], environment: environment)
+            extra: [
+                "socket": ["mode": "0666"], "access": ["allowed_uids": [65534]],
+                "limits": ["max_stored_ads": storedAds],
+            ], environment: environment)
     }
 
     public init(
@@ -59,11 +66,14 @@ public struct SoakBenchmark {
         try await daemon.waitUntilServing()
         let clock = ContinuousClock()
         try await clock.sleep(for: .seconds(2))
-        // A second of each kind of request warms the daemon (and this process) up first: the
-        // idle baseline then holds the code those requests read in once (5 MB of the binary's
-        // own pages, file-backed and clean), so what "after" adds is memory the load left held.
+        // Each kind of request warms the daemon (and this process) up first, until the store
+        // holds as many used ads as it may keep: the idle baseline then holds the code those
+        // requests read in once (5 MB of the binary's own pages, file-backed and clean) and a
+        // full store (6 MB: 3 KB an ad), so what "after" adds is memory the load left held
+        // beyond the daemon's steady state, not the ads its configuration lets it keep.
         for _ in 0..<10 { _ = await Self.health(daemon.socketPath) }
-        try await MixedLoad(socketPath: daemon.socketPath, connections: 1).run(for: .seconds(1))
+        try await MixedLoad(socketPath: daemon.socketPath, connections: plan.connections)
+            .run(rounds: Self.storedAds / 2)
         try await clock.sleep(for: .seconds(1))
         var phases = [try await phase("idle", for: .seconds(3)) {}]
         let stalling = try await startAttacker(plan.stalled, 0, plan.stalledPhase)

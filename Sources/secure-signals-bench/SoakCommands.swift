@@ -13,7 +13,8 @@ extension BenchCommand {
             abstract: "The daemon's memory, descriptors and health under hostile clients, then quiet.",
             discussion: """
                 Starts secure-signalsd (the binary beside this one, or --daemon) with 8 cached file \
-                adapters and the test ad units, warms it up with a second of each kind of request, then \
+                adapters and the test ad units, warms it up with each kind of request until its store holds the 2000 \
+                used ads it may keep (the steady state "after" is measured against), then \
                 runs four phases: idle; --stalled connections that \
                 send half a request and stall (reopened as the daemon closes them); --streams \
                 event-stream clients that never read, while C connections send mixed load (signals, \
