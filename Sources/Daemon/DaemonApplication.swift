@@ -31,14 +31,15 @@ struct DaemonApplication: Sendable {
     /// `advertising_id` as the daemon started with it: a reload keeps it.
     let advertisingID: AdvertisingIDSettings?
 
-    /// `testbed` adds `POST /testbed/clock`, for the testbed daemon's tests only. The URL
+    /// `testbed` adds `POST /testbed/clock`, for the testbed daemon's tests only (whose clock
+    /// real time moves too unless `testbedClockRuns` is false). The URL
     /// recipients' stored key sets are put in force here; fetching starts with `initialize`.
     init(
         configuration: ResolvedConfiguration, registry: AdapterRegistry, logger: Logger,
-        metrics: DaemonMetrics = DaemonMetrics(), testbed: Bool = false,
+        metrics: DaemonMetrics = DaemonMetrics(), testbed: Bool = false, testbedClockRuns: Bool = true,
         keyFetcher: any KeySetFetching = HTTPKeySetFetcher()
     ) async throws {
-        let clock = AdjustableClock(adjustable: testbed)
+        let clock = AdjustableClock(adjustable: testbed, runs: !testbed || testbedClockRuns)
         let fetcher = HTTPAdFetcher()
         let database = try await StateDatabase.open(path: configuration.stateDatabasePath)
         let rewards = SQLiteRewardLedger(database, retention: configuration.rewardRetention)

@@ -22,13 +22,20 @@ public final class AdjustableClock: Clock, Sendable {
         (offset: Duration, waiters: [Int: CheckedContinuation<Void, Never>], next: Int, moves: Int)
     >((.zero, [:], 0, 0))
 
+    /// Whether real time moves it too; a stopped clock moves by `advance` alone.
+    public let runs: Bool
+
     /// `adjustable`: whether `advance` may move it (the testbed's); the product's is fixed.
-    public init(adjustable: Bool) {
+    /// `runs: false` stops it (adjustable only): a test that reads a schedule off it then reads
+    /// exactly what was scheduled, however busy the machine.
+    public init(adjustable: Bool, runs: Bool = true) {
+        precondition(runs || adjustable, "a fixed clock runs")
         isAdjustable = adjustable
+        self.runs = runs
     }
 
     public var now: Instant {
-        let elapsed = ContinuousClock.now - origin
+        let elapsed = runs ? ContinuousClock.now - origin : .zero
         return Instant(offset: isAdjustable ? elapsed + skew.withLock { $0.offset } : elapsed)
     }
     public var minimumResolution: Duration { .milliseconds(1) }
@@ -59,7 +66,7 @@ public final class AdjustableClock: Clock, Sendable {
             if remaining <= .zero { return }
             // Sleep on the real clock, but wake at once when the offset moves.
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { try? await Task.sleep(for: remaining) }
+                if runs { group.addTask { try? await Task.sleep(for: remaining) } }
                 group.addTask {
                     await withTaskCancellationHandler {
                         await withCheckedContinuation { continuation in

@@ -348,9 +348,12 @@ struct AdRouteTests: MediationScenario {
     }
 
     @Test func failedLoadsRetryOnTheBackoffSchedule() async throws {
-        let daemon = try await Self.start(units: [
-            "dry": Self.unit("native", [Self.testItem(Self.native, ["behavior": "no_fill"])], extra: ["max_retries": 2])
-        ])
+        // The clock stopped: only the test moves it, so the schedule reads exactly as it was made.
+        let daemon = try await InProcessDaemon(
+            config: Self.config(units: [
+                "dry": Self.unit(
+                    "native", [Self.testItem(Self.native, ["behavior": "no_fill"])], extra: ["max_retries": 2])
+            ]), clockRuns: false)
         try await daemon.run { client in
             let events = daemon.events(adUnit: "dry")
             let counter = FailureCounter()
@@ -368,14 +371,13 @@ struct AdRouteTests: MediationScenario {
                         as? [[String: Any]])
                 return units.first { $0["id"] as? String == "dry" }?["next_retry_ms"] as? Int
             }
-            // Retry 1 after 2 s, retry 2 after 4 s more, then no more (max_retries 2). The real
-            // clock runs too (seconds of it on a busy machine), so a schedule is read as at most
-            // its delay and more than half of it: each tells the doubling schedule apart.
+            // Retry 1 after 2 s, retry 2 after 4 s more, then no more (max_retries 2).
             for (retry, delay) in [(1, 2_000), (2, 4_000)] {
-                let next = try #require(try await nextRetry(), "retry \(retry) is scheduled")
-                #expect(delay / 2...delay ~= next, "retry \(retry) waits its \(delay) ms, not \(next)")
+                #expect(try await nextRetry() == delay, "retry \(retry) waits \(delay) ms")
+                try await Self.advance(client, milliseconds: delay - 1)
+                #expect(try await nextRetry() == 1, "retry \(retry) waits its whole delay")
                 #expect(await counter.count == retry)
-                try await Self.advance(client, milliseconds: delay)
+                try await Self.advance(client, milliseconds: 1)
                 _ = try await eventually { await counter.count == retry + 1 ? true : nil }
             }
             #expect(try await nextRetry() == nil, "no third retry is scheduled")

@@ -83,9 +83,12 @@ struct AdSourceRouteTests: MediationScenario {
             Self.nativeUnit: [
                 "format": "native", "currency": "EUR",
                 "waterfall": [
-                    ["network": "openrtb", "parameter": "tag-a", "options": ["endpoint": server.url("/broken")]],
+                    // Generous: what is asserted is the request, its answers and trackers, not time.
                     [
-                        // Generous: what is asserted is the request and its trackers, not time.
+                        "network": "openrtb", "parameter": "tag-a", "timeout_ms": 10_000,
+                        "options": ["endpoint": server.url("/broken"), "timeout_ms": 8000],
+                    ],
+                    [
                         "network": "openrtb", "parameter": "tag-b", "timeout_ms": 10_000,
                         "options": [
                             "endpoint": server.url("/bid"), "signals": ["device-context"], "timeout_ms": 8000,

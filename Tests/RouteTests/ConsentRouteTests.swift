@@ -234,14 +234,15 @@ struct ConsentRouteTests: MediationScenario {
         let server = try await FakeAdServer()
         var config = Self.config(server)
         config["ad_units"] = [
-            Self.native: Self.unit("native", [Self.testItem(Self.native, ["delay_ms": 500])])
+            // Long enough that the change lands during the load however busy the machine.
+            Self.native: Self.unit("native", [Self.testItem(Self.native, ["delay_ms": 2000], timeout: 10_000)])
         ]
         let daemon = try await InProcessDaemon(config: config)
         try await daemon.run { client in
             try await Self.put(client, ["us_privacy": "1YNN"])
             let body = try JSONSerialization.data(withJSONObject: ["ad_unit": Self.native, "format": "native"])
             async let slow = client.request(.POST, "/v1/ads", json: body)
-            try await Task.sleep(for: .milliseconds(150))
+            try await Task.sleep(for: .milliseconds(300))
             try await Self.put(client, ["us_privacy": "1YYN"])
             let refused = try await slow
             #expect(refused.status == 404 && refused.apiError?.code == "no_fill")

@@ -30,10 +30,11 @@ final class InProcessDaemon: Sendable {
     let directory: TemporaryDirectory
 
     /// `config` as the configuration file would hold it; the state directory is in a new
-    /// temporary one unless it names one. `testbed` adds `POST /testbed/clock`. The daemon logs
-    /// to `logger` (nowhere unless a test reads it).
+    /// temporary one unless it names one. `testbed` adds `POST /testbed/clock`; `clockRuns:
+    /// false` stops that clock (only the test moves it). The daemon logs to `logger` (nowhere
+    /// unless a test reads it).
     init(
-        config: [String: Any], testbed: Bool = true,
+        config: [String: Any], testbed: Bool = true, clockRuns: Bool = true,
         peer: PeerCredentials? = PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid()),
         logger: Logger = Logger(label: "route-test", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws {
@@ -42,7 +43,8 @@ final class InProcessDaemon: Sendable {
         // As the runner does before it makes the application (the state database lives there).
         try configuration.makeDirectories()
         application = try await DaemonApplication(
-            configuration: configuration, registry: Self.registry, logger: logger, testbed: testbed)
+            configuration: configuration, registry: Self.registry, logger: logger, testbed: testbed,
+            testbedClockRuns: clockRuns)
         self.peer = peer
         // As the runner's service group does; `shutdown` drains it.
         _ = application.trackers.started()

@@ -1,0 +1,52 @@
+import Synchronization
+import Testing
+import Timing
+
+/// The daemon's clock: the product's follows real time alone; the testbed's moves by `advance`
+/// too; a stopped one by `advance` alone.
+struct AdjustableClockTests {
+    /// Spins until `duration` of real time has passed (a few ms: no sleep to wait on).
+    static func letRealTimePass(_ duration: Duration) {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < duration {}
+    }
+
+    @Test func aStoppedClockMovesByAdvanceAlone() {
+        let clock = AdjustableClock(adjustable: true, runs: false)
+        let start = clock.now
+        Self.letRealTimePass(.milliseconds(2))
+        #expect(clock.now == start, "real time does not move it")
+        clock.advance(by: .milliseconds(1500))
+        #expect(start.duration(to: clock.now) == .milliseconds(1500))
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aSleeperOnAStoppedClockWakesWhenAdvancedToItsDeadlineAndNotBefore() async throws
+    {
+        let clock = AdjustableClock(adjustable: true, runs: false)
+        let woke = Atomic<Bool>(false)
+        let deadline = clock.now.advanced(by: .seconds(10))
+        let sleeper = Task {
+            try await clock.sleep(until: deadline, tolerance: nil)
+            woke.store(true, ordering: .sequentiallyConsistent)
+        }
+        clock.advance(by: .seconds(9))
+        // A sleeper short of its deadline goes back to waiting: one more move short of it
+        // would find it there, one past it wakes it.
+        clock.advance(by: .milliseconds(999))
+        let early = woke.load(ordering: .sequentiallyConsistent)
+        #expect(!early)
+        clock.advance(by: .milliseconds(1))
+        try await sleeper.value
+        let late = woke.load(ordering: .sequentiallyConsistent)
+        #expect(late)
+    }
+
+    @Test func theTestbedClockFollowsRealTimePlusItsAdvances() {
+        let clock = AdjustableClock(adjustable: true)
+        let start = clock.now
+        clock.advance(by: .seconds(60))
+        Self.letRealTimePass(.milliseconds(2))
+        let moved = start.duration(to: clock.now)
+        #expect(moved >= .seconds(60) + .milliseconds(2))
+    }
+}
