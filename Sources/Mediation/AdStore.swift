@@ -31,6 +31,9 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     let impressionLog: any ImpressionLog
     /// Those impressions, per unit and app: what a load is capped by.
     var impressions: ImpressionHistory
+    /// The impressions counted while a reload reads the log again (nil when none reads): its
+    /// answer may have been read before they were written, and must not forget them.
+    var countedDuringReload: [CappedImpression]?
 
     /// The ads held, and when each leaves.
     var ads: AdRetention
@@ -130,9 +133,14 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
         let fresh = hosts.filter { name, host in self.networks[name] !== host && !host.isLazy }.map(\.value)
         self.networks = hosts
         self.units = Dictionary(units.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-        // The caps may have changed: what they count now is read again.
-        impressions = await Self.history(
+        // The caps may have changed: what they count now is read again, with what was counted
+        // meanwhile (the store answers calls while the log is read).
+        countedDuringReload = []
+        var history = await Self.history(
             in: impressionLog, units: self.units.values, now: wallClock.nowMilliseconds, logger: logger)
+        history.takeUp(countedDuringReload ?? [], caps: self.units)
+        impressions = history
+        countedDuringReload = nil
         for key in retries.keys where self.units[key.unit] == nil {
             retryTimers.cancel(key)
             retries[key] = nil

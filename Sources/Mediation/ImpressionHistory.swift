@@ -27,6 +27,23 @@ struct ImpressionHistory: Sendable {
         times[app] = kept
     }
 
+    /// Adds those of `counted` it does not hold: impressions counted while it was read from
+    /// the log, which the read may or may not have seen (one it saw is held once, not twice),
+    /// each under its unit's caps in `caps` (one of a unit no longer capped is not counted).
+    mutating func takeUp(_ counted: [CappedImpression], caps: [String: AdUnit]) {
+        var seen: [App: [Int64]] = [:]
+        for impression in counted {
+            guard let capping = caps[impression.adUnit]?.capping, !capping.isEmpty else { continue }
+            let app = App(unit: impression.adUnit, app: impression.app)
+            let held = times[app, default: []].filter { $0 == impression.at }.count
+            let matched = seen[app, default: []].filter { $0 == impression.at }.count
+            seen[app, default: []].append(impression.at)
+            if matched >= held {
+                add(impression, forgettingBefore: capping.earliestCounted(at: impression.at))
+            }
+        }
+    }
+
     /// App `app`'s impressions of `unit`, oldest first.
     func times(unit: String, app: String?) -> [Int64] {
         times[App(unit: unit, app: app)] ?? []

@@ -203,6 +203,51 @@ struct FrequencyCappingTests {
         func impressions(since: Int64) async throws -> [CappedImpression] { try await real.impressions(since: since) }
     }
 
+    /// The SQLite log, whose reads wait, once `holding`, until the test lets them answer
+    /// (with what they read before the wait).
+    final class HeldLog: ImpressionLog {
+        let real = SQLiteImpressionLog(StateDatabase())
+        let holding = Mutex(false)
+        /// Yields once a held read has read; it answers when `release` is called.
+        let (reads, readsContinuation) = AsyncStream<Void>.makeStream()
+        let (releases, releasesContinuation) = AsyncStream<Void>.makeStream()
+
+        func record(_ impression: CappedImpression, forgettingBefore horizon: Int64) async throws {
+            try await real.record(impression, forgettingBefore: horizon)
+        }
+
+        func impressions(since: Int64) async throws -> [CappedImpression] {
+            let answer = try await real.impressions(since: since)
+            guard holding.withLock({ $0 }) else { return answer }
+            readsContinuation.yield()
+            for await _ in releases { break }
+            return answer
+        }
+
+        /// Lets the held read answer; reads after it are not held.
+        func release() {
+            holding.withLock { $0 = false }
+            releasesContinuation.yield()
+        }
+    }
+
+    @Test func anImpressionCountedWhileAReloadReadsTheLogStillCounts() async throws {
+        let log = HeldLog()
+        let caps = FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)])
+        let store = try await store(log, clock: ManualClock(), capping: caps)
+        log.holding.withLock { $0 = true }
+        let reloading = Task {
+            try await store.reload(units: Self.units(capping: caps), networks: [AdNetworkConfiguration(name: "test")])
+        }
+        for await _ in log.reads { break }
+        // Shown after the reload read the log, before its answer is taken up.
+        #expect(try await show(store, app: "uid:1") == nil)
+        log.release()
+        try await reloading.value
+        #expect(try await show(store, app: "uid:1")?.error.code == .frequencyCapped, "the reload kept the count")
+        #expect(try await log.impressions(since: .min).count == 1)
+    }
+
     @Test func anImpressionTheDiskRefusedStillCountsInMemory() async throws {
         let log = FlakyLog()
         let store = try await store(
