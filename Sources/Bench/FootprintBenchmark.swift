@@ -31,6 +31,9 @@ public struct FootprintBenchmark {
         /// Requests sent by the load and those answered other than 2xx.
         public var requests: Int
         public var failures: Int
+        /// The CPU the daemon used while left alone for `idleWindow` after the load, in clock
+        /// ticks (1/100 s, as /proc/PID/stat counts them).
+        public var idleTicks: Int
     }
 
     public var daemonBinary: String
@@ -39,6 +42,8 @@ public struct FootprintBenchmark {
     public var connections: Int = 4
     /// How long the daemon is left alone before each measurement.
     public var settle: Duration = .seconds(2)
+    /// How long the daemon's idle CPU is counted, after the load (its timers are armed then).
+    public var idleWindow: Duration = .seconds(10)
 
     public func run(_ configuration: Configuration) async throws -> Run {
         // A binary just built sits dirty in the page cache until written back, and smaps counts
@@ -70,10 +75,16 @@ public struct FootprintBenchmark {
         guard let idle = ProcessMemory.of(daemon.pid) else { throw BenchFailure("secure-signalsd exited") }
         let (requests, failures) = try await load(daemon.socketPath)
         try await ContinuousClock().sleep(for: settle)
-        guard let after = ProcessMemory.of(daemon.pid) else { throw BenchFailure("secure-signalsd exited") }
+        guard let after = ProcessMemory.of(daemon.pid), let busy = ProcessFootprint.of(daemon.pid)?.cpuSeconds else {
+            throw BenchFailure("secure-signalsd exited")
+        }
+        try await ContinuousClock().sleep(for: idleWindow)
+        guard let rested = ProcessFootprint.of(daemon.pid)?.cpuSeconds else {
+            throw BenchFailure("secure-signalsd exited")
+        }
         return Run(
             configuration: configuration, startToReady: startToReady, startToExit: startToExit, idle: idle,
-            after: after, requests: requests, failures: failures)
+            after: after, requests: requests, failures: failures, idleTicks: Int(((rested - busy) * 100).rounded()))
     }
 
     /// The signal requests, then the ad loads (native and rewarded in turn, `force`d so that

@@ -63,18 +63,20 @@ struct FootprintBenchTests {
             "secure-signals-bench",
             [
                 "footprint", "--daemon", Binary.path("secure-signalsd"), "--signals", "30", "--ads", "30", "--rounds",
-                "1", "--settle-seconds", "0.2",
+                "1", "--settle-seconds", "0.2", "--idle-seconds", "1",
             ])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdoutText.split(separator: "\n")
         for configuration in FootprintBenchmark.Configuration.allCases {
             let line = try #require(lines.first { $0.hasPrefix(configuration.rawValue) }, "\(result.stdoutText)")
-            #expect(line.hasSuffix("| 0/60"), "every request answered 2xx: \(line)")
-            // ready ms, exit ms, ready/exit, then the idle and after columns: all measured.
+            #expect(line.contains("| 0/60  | "), "every request answered 2xx: \(line)")
+            // ready ms, exit ms, ready/exit, then the idle and after columns: all measured; then
+            // the idle CPU ticks (0 or more).
             let numbers = line.dropFirst(configuration.rawValue.count).split(separator: " ").compactMap { Double($0) }
-            #expect(numbers.count == 13 && numbers.allSatisfy { $0 > 0 }, "\(line)")
+            #expect(numbers.count == 14 && numbers.dropLast().allSatisfy { $0 > 0 } && numbers[13] >= 0, "\(line)")
         }
         #expect(lines.contains { $0.contains("start to ready <= 100 ms") })
+        #expect(lines.contains { $0.contains("idle CPU <= 1 tick per 10 s: ") && $0.hasSuffix(" ticks in 1 s") })
         #expect(lines.contains { $0.hasPrefix("binary: \(Binary.path("secure-signalsd"))") })
     }
 }
