@@ -20,7 +20,7 @@ extension AdStore {
         let impression = CappedImpression(adUnit: ad.unit.id, app: ad.owner?.id, at: wallClock.nowMilliseconds)
         let horizon = capping.earliestCounted(at: impression.at)
         impressions.add(impression, forgettingBefore: horizon)
-        countedDuringReload?.append(impression)
+        for reload in countedDuringReload.keys { countedDuringReload[reload]?.append(impression) }
         let log = impressionLog
         do {
             // Not cancelled with the call: a client that hangs up still saw the ad.

@@ -31,9 +31,11 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     let impressionLog: any ImpressionLog
     /// Those impressions, per unit and app: what a load is capped by.
     var impressions: ImpressionHistory
-    /// The impressions counted while a reload reads the log again (nil when none reads): its
-    /// answer may have been read before they were written, and must not forget them.
-    var countedDuringReload: [CappedImpression]?
+    /// The impressions counted while each reload under way (by its number) reads the log
+    /// again: its answer may have been read before they were written, and must not forget them.
+    var countedDuringReload: [Int: [CappedImpression]] = [:]
+    /// The last reload's number.
+    var nextReload = 0
 
     /// The ads held, and when each leaves.
     var ads: AdRetention
@@ -135,12 +137,14 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
         self.units = Dictionary(units.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         // The caps may have changed: what they count now is read again, with what was counted
         // meanwhile (the store answers calls while the log is read).
-        countedDuringReload = []
-        var history = await Self.history(
-            in: impressionLog, units: self.units.values, now: wallClock.nowMilliseconds, logger: logger)
-        history.takeUp(countedDuringReload ?? [], caps: self.units)
+        // Each reload under way has its own list (two may overlap).
+        nextReload += 1
+        let reload = nextReload
+        countedDuringReload[reload] = []
+        let now = wallClock.nowMilliseconds
+        var history = await Self.history(in: impressionLog, units: self.units.values, now: now, logger: logger)
+        history.takeUp(countedDuringReload.removeValue(forKey: reload) ?? [], caps: self.units, readAt: now)
         impressions = history
-        countedDuringReload = nil
         for key in retries.keys where self.units[key.unit] == nil {
             retryTimers.cancel(key)
             retries[key] = nil

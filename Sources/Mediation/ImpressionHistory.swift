@@ -28,16 +28,18 @@ struct ImpressionHistory: Sendable {
     }
 
     /// Adds those of `counted` it does not hold: impressions counted while it was read from
-    /// the log, which the read may or may not have seen (one it saw is held once, not twice),
-    /// each under its unit's caps in `caps` (one of a unit no longer capped is not counted).
-    mutating func takeUp(_ counted: [CappedImpression], caps: [String: AdUnit]) {
+    /// the log as at `readAt`, which the read may or may not have seen (one it saw is held
+    /// once, not twice; the read held it as at `readAt` at the latest), each under its unit's
+    /// caps in `caps` (one of a unit no longer capped is not counted).
+    mutating func takeUp(_ counted: [CappedImpression], caps: [String: AdUnit], readAt: Int64) {
         var seen: [App: [Int64]] = [:]
         for impression in counted {
             guard let capping = caps[impression.adUnit]?.capping, !capping.isEmpty else { continue }
             let app = App(unit: impression.adUnit, app: impression.app)
-            let held = times[app, default: []].filter { $0 == impression.at }.count
-            let matched = seen[app, default: []].filter { $0 == impression.at }.count
-            seen[app, default: []].append(impression.at)
+            let asRead = min(impression.at, readAt)
+            let held = times[app, default: []].filter { $0 == asRead }.count
+            let matched = seen[app, default: []].filter { $0 == asRead }.count
+            seen[app, default: []].append(asRead)
             if matched >= held {
                 add(impression, forgettingBefore: capping.earliestCounted(at: impression.at))
             }

@@ -40,6 +40,10 @@ public final class AdjustableClock: Clock, Sendable {
     }
     public var minimumResolution: Duration { .milliseconds(1) }
 
+    /// How many sleepers wait for the clock to move (an adjustable one's): a test moves it once
+    /// the sleeper it means waits.
+    public var waitingSleepers: Int { skew.withLock { $0.waiters.count } }
+
     /// Moves the clock forward, waking sleepers whose time has come; only an adjustable one.
     public func advance(by duration: Duration) {
         precondition(isAdjustable, "a fixed clock does not move")

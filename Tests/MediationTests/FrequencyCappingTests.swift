@@ -203,49 +203,74 @@ struct FrequencyCappingTests {
         func impressions(since: Int64) async throws -> [CappedImpression] { try await real.impressions(since: since) }
     }
 
-    /// The SQLite log, whose reads wait, once `holding`, until the test lets them answer
-    /// (with what they read before the wait).
+    /// The SQLite log, whose reads wait, once `holding`, until the test lets them go on: before
+    /// they read (`readsFirst` false: the read sees what was written meanwhile) or after (it
+    /// does not).
     final class HeldLog: ImpressionLog {
         let real = SQLiteImpressionLog(StateDatabase())
+        let readsFirst: Bool
         let holding = Mutex(false)
-        /// Yields once a held read has read; it answers when `release` is called.
+        /// Yields once a held read waits; it goes on when `release` is called.
         let (reads, readsContinuation) = AsyncStream<Void>.makeStream()
         let (releases, releasesContinuation) = AsyncStream<Void>.makeStream()
+
+        init(readsFirst: Bool) { self.readsFirst = readsFirst }
 
         func record(_ impression: CappedImpression, forgettingBefore horizon: Int64) async throws {
             try await real.record(impression, forgettingBefore: horizon)
         }
 
         func impressions(since: Int64) async throws -> [CappedImpression] {
-            let answer = try await real.impressions(since: since)
-            guard holding.withLock({ $0 }) else { return answer }
+            guard holding.withLock({ $0 }) else { return try await real.impressions(since: since) }
+            let early = readsFirst ? try await real.impressions(since: since) : nil
             readsContinuation.yield()
             for await _ in releases { break }
-            return answer
+            if let early { return early }
+            return try await real.impressions(since: since)
         }
 
-        /// Lets the held read answer; reads after it are not held.
+        /// Lets the held read go on; reads after it are not held.
         func release() {
             holding.withLock { $0 = false }
             releasesContinuation.yield()
         }
     }
 
-    @Test func anImpressionCountedWhileAReloadReadsTheLogStillCounts() async throws {
-        let log = HeldLog()
-        let caps = FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)])
-        let store = try await store(log, clock: ManualClock(), capping: caps)
+    /// Shows an ad of "u" to app uid:1 while a reload (keeping `caps`) reads the log through
+    /// `log`, then lets the read go on.
+    func showDuringAReload(_ log: HeldLog, caps: FrequencyCapping) async throws -> AdStore<ManualClock> {
+        let clock = ManualClock()
+        let store = try await store(log, clock: clock, capping: caps)
         log.holding.withLock { $0 = true }
         let reloading = Task {
             try await store.reload(units: Self.units(capping: caps), networks: [AdNetworkConfiguration(name: "test")])
         }
         for await _ in log.reads { break }
-        // Shown after the reload read the log, before its answer is taken up.
+        // Shown later than the reload began to read: a read that sees it holds it as of then.
+        clock.advance(by: .milliseconds(5))
         #expect(try await show(store, app: "uid:1") == nil)
         log.release()
         try await reloading.value
+        return store
+    }
+
+    @Test(.timeLimit(.minutes(1))) func anImpressionCountedWhileAReloadReadsTheLogStillCounts() async throws {
+        // Read before the impression was written: the reload takes it up.
+        let log = HeldLog(readsFirst: true)
+        let store = try await showDuringAReload(
+            log, caps: FrequencyCapping(caps: [.init(impressions: 1, per: Self.hour)]))
         #expect(try await show(store, app: "uid:1")?.error.code == .frequencyCapped, "the reload kept the count")
         #expect(try await log.impressions(since: .min).count == 1)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func anImpressionTheReloadsReadSawCountsOnce() async throws {
+        // Written before the read: the reload holds it once, not twice (the cap is 2).
+        let log = HeldLog(readsFirst: false)
+        let store = try await showDuringAReload(
+            log, caps: FrequencyCapping(caps: [.init(impressions: 2, per: Self.hour)]))
+        #expect(try await show(store, app: "uid:1") == nil, "one counted, one more fits")
+        #expect(try await show(store, app: "uid:1")?.error.code == .frequencyCapped)
+        #expect(try await log.impressions(since: .min).count == 2)
     }
 
     @Test func anImpressionTheDiskRefusedStillCountsInMemory() async throws {

@@ -29,12 +29,14 @@ struct AdjustableClockTests {
             try await clock.sleep(until: deadline, tolerance: nil)
             woke.store(true, ordering: .sequentiallyConsistent)
         }
-        clock.advance(by: .seconds(9))
-        // A sleeper short of its deadline goes back to waiting: one more move short of it
-        // would find it there, one past it wakes it.
-        clock.advance(by: .milliseconds(999))
+        // Each move once the sleeper waits: one short of its deadline sends it back to waiting.
+        for step in [Duration.seconds(9), .milliseconds(999)] {
+            while clock.waitingSleepers == 0 { await Task.yield() }
+            clock.advance(by: step)
+        }
+        while clock.waitingSleepers == 0 { await Task.yield() }
         let early = woke.load(ordering: .sequentiallyConsistent)
-        #expect(!early)
+        #expect(!early, "it waits again, 1 ms short")
         clock.advance(by: .milliseconds(1))
         try await sleeper.value
         let late = woke.load(ordering: .sequentiallyConsistent)
