@@ -72,8 +72,14 @@ public struct SoakBenchmark {
         // full store (6 MB: 3 KB an ad), so what "after" adds is memory the load left held
         // beyond the daemon's steady state, not the ads its configuration lets it keep.
         for _ in 0..<10 { _ = await Self.health(daemon.socketPath) }
-        try await MixedLoad(socketPath: daemon.socketPath, connections: plan.connections)
+        let warmUp = try await MixedLoad(socketPath: daemon.socketPath, connections: plan.connections)
             .run(rounds: Self.storedAds / 2)
+        // Some fail by design (a tenth, measured): two workers' forced loads that join one load
+        // share its ad, and the second show is refused; a privacy change drops the unused ads of
+        // another serving mode. More than a quarter would leave the store short of full.
+        guard warmUp.failures * 4 < warmUp.requests else {
+            throw BenchFailure("\(warmUp.failures) of the warm-up's \(warmUp.requests) requests failed")
+        }
         try await clock.sleep(for: .seconds(1))
         var phases = [try await phase("idle", for: .seconds(3)) {}]
         let stalling = try await startAttacker(plan.stalled, 0, plan.stalledPhase)
