@@ -45,6 +45,12 @@ printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$package" "$package" >"
 depends=$(cd "$shlibs" && dpkg-shlibdeps -O "$here/$root/usr/sbin/secure-signalsd" "$here/$root/usr/bin/secure-signals" |
     sed -n 's/^shlibs:Depends=//p')
 [[ -n "$depends" ]] || { echo "make-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# Packed relative relocations (make's RELR=yes) need glibc 2.36's loader: the binary asks for
+# the GLIBC_ABI_DT_RELR version, which names no symbol, so dpkg-shlibdeps does not see it.
+if objdump -p "$root/usr/sbin/secure-signalsd" | grep -q GLIBC_ABI_DT_RELR; then
+    depends=$(sed -E 's/libc6 \(>= [0-9.]+\)/libc6 (>= 2.36)/' <<<"$depends")
+    grep -q 'libc6 (>= 2.36)' <<<"$depends" || { echo "make-deb.sh: no libc6 in Depends: $depends" >&2; exit 1; }
+fi
 
 chmod -R go-w,a+rX "$root"
 chmod 0640 "$root/etc/secure-signals/daemon.json"
