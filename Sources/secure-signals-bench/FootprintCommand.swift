@@ -28,11 +28,11 @@ extension BenchCommand {
         @Option(help: "Ad loads in the load (native and rewarded in turn).") var ads = 10_000
         @Option(help: "Runs of each configuration; each is printed.") var rounds = 3
         @Option(help: "Seconds the daemon is left alone before each measurement.") var settleSeconds = 2.0
-        @Option(help: "Seconds the daemon's idle CPU is counted, after the load.") var idleSeconds = 10.0
         @Flag(help: "Exit 1 when a target is missed.") var check = false
         @Option(help: "The secure-signalsd binary to start (default: the one beside this program).")
         var daemon: String?
         @Option(help: "Concurrent keep-alive connections of the load.") var connections = 4
+        @Option(help: "Seconds the daemon's idle CPU is counted, after the load.") var idleSeconds = 10.0
 
         func validate() throws {
             guard (0...1_000_000).contains(signals), (0...1_000_000).contains(ads) else {
