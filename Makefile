@@ -141,9 +141,10 @@ check-install:
 
 # The daemon linked again, beside the build, with a linker map, summed by module and library.
 size:
+	$(SWIFT) build $(BUILD_FLAGS) --product secure-signalsd
 	@mkdir -p build/size
 	@set -e; bin=$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path); \
-	python3 scripts/size-table.py build/size/secure-signalsd.map --relink "$$bin/../../release.yaml" secure-signalsd
+	python3 scripts/size-table.py build/size/secure-signalsd.map --relink "$$bin/../../$$(basename "$$bin").yaml" secure-signalsd
 
 bench:
 	$(SWIFT) build $(BUILD_FLAGS) --product secure-signals-bench

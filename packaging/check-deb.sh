@@ -25,12 +25,14 @@ if grep -Eq 'swift|icu' <<<"$names"; then fail "Depends names a Swift or ICU pac
 if grep -Eq '^libsqlite3' <<<"$names"; then fail "Depends names the system's SQLite: $depends"; fi
 # A daemon linked with packed relative relocations (make's RELR=yes) runs on glibc 2.36 or later.
 daemon_file=$(mktemp)
+trap 'rm -f "$daemon_file"' EXIT
 dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/sbin/secure-signalsd >"$daemon_file"
-if objdump -p "$daemon_file" | grep -q GLIBC_ABI_DT_RELR && ! grep -qF 'libc6 (>= 2.36)' <<<"$depends"; then
-    rm -f "$daemon_file"
-    fail "the daemon uses DT_RELR (glibc 2.36) but Depends says: $depends"
+versions=$(readelf -V --wide "$daemon_file")
+if grep -q GLIBC_ABI_DT_RELR <<<"$versions"; then
+    least=$(sed -nE 's/(^|.*, )libc6 \(>= ([^)]+)\).*/\2/p' <<<"$depends")
+    [[ -n "$least" ]] && dpkg --compare-versions "$least" ge 2.36 ||
+        fail "the daemon uses DT_RELR (glibc 2.36) but Depends says: $depends"
 fi
-rm -f "$daemon_file"
 [[ "$(dpkg-deb -I "$deb" conffiles)" == "/etc/secure-signals/daemon.json" ]] || fail "the conffiles are not the configuration"
 for script in postinst prerm postrm; do
     dpkg-deb -I "$deb" "$script" | grep -q 'secure-signals' || fail "the package has no $script"

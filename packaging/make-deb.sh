@@ -46,10 +46,16 @@ depends=$(cd "$shlibs" && dpkg-shlibdeps -O "$here/$root/usr/sbin/secure-signals
     sed -n 's/^shlibs:Depends=//p')
 [[ -n "$depends" ]] || { echo "make-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 # Packed relative relocations (make's RELR=yes) need glibc 2.36's loader: the binary asks for
-# the GLIBC_ABI_DT_RELR version, which names no symbol, so dpkg-shlibdeps does not see it.
-if objdump -p "$root/usr/sbin/secure-signalsd" | grep -q GLIBC_ABI_DT_RELR; then
-    depends=$(sed -E 's/libc6 \(>= [0-9.]+\)/libc6 (>= 2.36)/' <<<"$depends")
-    grep -q 'libc6 (>= 2.36)' <<<"$depends" || { echo "make-deb.sh: no libc6 in Depends: $depends" >&2; exit 1; }
+# the GLIBC_ABI_DT_RELR version, which names no symbol, so dpkg-shlibdeps does not see it. The
+# libc6 it found is raised to 2.36 when lower (never lowered).
+versions=$(readelf -V --wide "$root/usr/sbin/secure-signalsd")
+if grep -q GLIBC_ABI_DT_RELR <<<"$versions"; then
+    found=$(grep -oE 'libc6( \(>= [^)]+\))?' <<<"$depends" | head -1)
+    [[ -n "$found" ]] || { echo "make-deb.sh: no libc6 in Depends: $depends" >&2; exit 1; }
+    least=$(sed -nE 's/^libc6 \(>= (.+)\)$/\1/p' <<<"$found")
+    if [[ -z "$least" ]] || dpkg --compare-versions "$least" lt 2.36; then
+        depends=${depends/"$found"/libc6 (>= 2.36)}
+    fi
 fi
 
 chmod -R go-w,a+rX "$root"
