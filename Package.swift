@@ -231,7 +231,7 @@ let package = Package(
             ]
         ),
         // Time: the backoff every retry shares.
-        .testTarget(name: "TimingTests", dependencies: ["Timing"]),
+        .testTarget(name: "TimingTests", dependencies: ["Timing", "TestSupport"]),
         .testTarget(
             name: "SignalCryptoTests",
             dependencies: ["SignalCrypto", "CLibCrypto", "CProcessControl", "TestSupport"]

@@ -40,9 +40,9 @@ public final class AdjustableClock: Clock, Sendable {
     }
     public var minimumResolution: Duration { .milliseconds(1) }
 
-    /// How many sleepers wait for the clock to move (an adjustable one's): a test moves it once
-    /// the sleeper it means waits.
-    public var waitingSleepers: Int { skew.withLock { $0.waiters.count } }
+    /// How many sleepers wait for the clock to move (an adjustable one's), as the tests'
+    /// `ManualClock.sleeping`: a test moves it once the sleeper it means waits.
+    public var sleeping: Int { skew.withLock { $0.waiters.count } }
 
     /// Moves the clock forward, waking sleepers whose time has come; only an adjustable one.
     public func advance(by duration: Duration) {

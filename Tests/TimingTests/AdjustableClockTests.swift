@@ -1,4 +1,5 @@
 import Synchronization
+import TestSupport
 import Testing
 import Timing
 
@@ -31,10 +32,10 @@ struct AdjustableClockTests {
         }
         // Each move once the sleeper waits: one short of its deadline sends it back to waiting.
         for step in [Duration.seconds(9), .milliseconds(999)] {
-            while clock.waitingSleepers == 0 { await Task.yield() }
+            try await waitUntil { clock.sleeping == 1 }
             clock.advance(by: step)
         }
-        while clock.waitingSleepers == 0 { await Task.yield() }
+        try await waitUntil { clock.sleeping == 1 }
         let early = woke.load(ordering: .sequentiallyConsistent)
         #expect(!early, "it waits again, 1 ms short")
         clock.advance(by: .milliseconds(1))
