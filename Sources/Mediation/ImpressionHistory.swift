@@ -32,14 +32,15 @@ struct ImpressionHistory: Sendable {
     /// once, not twice; the read held it as at `readAt` at the latest), each under its unit's
     /// caps in `caps` (one of a unit no longer capped is not counted).
     mutating func takeUp(_ counted: [CappedImpression], caps: [String: AdUnit], readAt: Int64) {
-        var seen: [App: [Int64]] = [:]
+        /// How many of `counted` came to each time so far.
+        var seen: [App: [Int64: Int]] = [:]
         for impression in counted {
             guard let capping = caps[impression.adUnit]?.capping, !capping.isEmpty else { continue }
             let app = App(unit: impression.adUnit, app: impression.app)
             let asRead = min(impression.at, readAt)
             let held = times[app, default: []].filter { $0 == asRead }.count
-            let matched = seen[app, default: []].filter { $0 == asRead }.count
-            seen[app, default: []].append(asRead)
+            let matched = seen[app, default: [:]][asRead, default: 0]
+            seen[app, default: [:]][asRead, default: 0] += 1
             if matched >= held {
                 add(impression, forgettingBefore: capping.earliestCounted(at: impression.at))
             }
