@@ -3,6 +3,14 @@
 #ifndef SECURE_SIGNALS_CLIBXML2_SHIM_H
 #define SECURE_SIGNALS_CLIBXML2_SHIM_H
 
+// Debian builds libxml2 with ICU, so its encoding.h includes the system's <unicode/ucnv.h>. A
+// Swift module that sees this module and Foundation's _FoundationICU (a test importing both)
+// then holds two different `UErrorCode`s and fails to build. Nothing here converts encodings
+// with ICU: the only declarations the macro adds are two pointer fields at the end of
+// xmlCharEncodingHandler, a struct this package never allocates or reads.
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
+
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlreader.h>
