@@ -137,6 +137,9 @@ struct Waterfall {
                     Fill(ad: ad, network: item.network, tracksItself: tracksItself, info: info, consent: item.consent))
             case .failure(let error as AdLoadError) where error.code == .noFill:
                 failed(.noFill, error, message: error.message)
+            case .failure(let error as AdLoadError) where error.code == .timeout:
+                // The network's own time (an OpenRTB bidder's `timeout_ms`) ran out before the line item's.
+                failed(.timeout, error, message: error.message)
             case .failure(let error):
                 var failure = error as? AdLoadError ?? AdLoadError(.networkError, String(describing: error))
                 // A network refusing its line item is the network's failure, not the client's request.

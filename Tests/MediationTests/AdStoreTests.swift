@@ -157,6 +157,25 @@ struct AdStoreTests {
         #expect(ad.native?.headline.hasPrefix("Test Ad") == true)
     }
 
+    /// A network that reports its own timeout (an OpenRTB bidder slower than its `timeout_ms`)
+    /// is a `timeout` attempt, as the line item's time running out is.
+    @Test func aNetworksOwnTimeoutIsATimeoutAttempt() async throws {
+        let unit = try AdUnit(
+            id: "u", format: .native,
+            waterfall: [item(Self.native, ["behavior": .string("timeout")]), item(Self.native)])
+        let ad = try await (try await store([unit])).load(AdLoadRequest(adUnit: "u", format: .native)).get()
+        #expect(ad.responseInfo.attempts.map(\.outcome) == [.timeout, .filled])
+        #expect(ad.responseInfo.attempts[0].message == "the test network's ad server did not answer in time")
+        let alone = try AdUnit(
+            id: "v", format: .native, waterfall: [item(Self.native, ["behavior": .string("timeout")])])
+        let result = await (try await store([alone])).load(AdLoadRequest(adUnit: "v", format: .native))
+        guard case .failure(let failure) = result else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(failure.error.code == .timeout && failure.info?.attempts.map(\.outcome) == [.timeout])
+    }
+
     @Test func aFailedLoadAnswersTheLastReasonAndEveryAttempt() async throws {
         let unit = try AdUnit(
             id: "u", format: .native,

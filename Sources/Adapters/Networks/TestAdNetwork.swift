@@ -41,6 +41,8 @@ public final class TestAdNetwork: AdNetworkAdapter {
     public enum Behavior: String, Decodable, Sendable, CaseIterable {
         case noFill = "no_fill"
         case error, hang
+        /// Fails at once with a timeout of its own, as a network whose ad server did not answer in time.
+        case timeout
         /// Answers twice: one completion counts.
         case completeTwice = "complete_twice"
         /// Reports a rewarded ad's dismiss before its reward.
@@ -124,6 +126,7 @@ public final class TestAdNetwork: AdNetworkAdapter {
         switch options.behavior {
         case .noFill: throw AdLoadError(.noFill, "the test network was told not to fill")
         case .error: throw AdLoadError(.networkError, "the test network was told to fail")
+        case .timeout: throw AdLoadError(.timeout, "the test network's ad server did not answer in time")
         case .hang:
             try? await Task.sleep(for: .seconds(3600))
             throw AdLoadError(.timeout, "hung")
