@@ -4,9 +4,14 @@ import Mediation
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
+import NIOPosix
 import SecureSignals
 import SharedTypes
 import Timing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Reaches ad servers over HTTP(S) with one pooled client for the daemon's life: at most 3
 /// redirects (within the request's origin unless it allows any), the whole exchange under its
@@ -21,8 +26,18 @@ struct HTTPAdFetcher: AdFetcher {
         configuration: HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(2)),
-            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16),
+            connectionPool: Self.pool,
             decompression: .enabled(limit: .ratio(decompressionRatio))))
+
+    /// Connections kept a minute, 16 per server. A connection refused is not tried again: the
+    /// request fails at once and its line item's turn passes to the next, where AsyncHTTPClient
+    /// would retry until the request's time ran out (an ad load's few hundred milliseconds).
+    private static var pool: HTTPClient.Configuration.ConnectionPool {
+        var pool = HTTPClient.Configuration.ConnectionPool(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
+        pool.retryConnectionEstablishment = false
+        return pool
+    }
 
     /// How many times its compressed size a body may inflate to.
     static let decompressionRatio = 20
@@ -94,6 +109,9 @@ struct HTTPAdFetcher: AdFetcher {
             return AdServerResponse(status: Int(response.status.code), headers: headers, body: Array(buffer: body))
         } catch let error as HTTPClientError {
             throw Self.failure(error, url: request.url, timeout: request.timeout)
+        } catch let error where Self.refused(error) {
+            let port = parsed.port ?? (parsed.scheme?.lowercased() == "https" ? 443 : 80)
+            throw AdServerError(.transport, "connection refused by \(parsed.host ?? ""):\(port)")
         } catch is NIOTooManyBytesError {
             throw AdServerError(.tooLarge, "\(redactedURL(request.url)) answered more than \(Self.maximumBytes) bytes")
         } catch let error as NIOHTTPDecompression.DecompressionError {
@@ -101,6 +119,15 @@ struct HTTPAdFetcher: AdFetcher {
         } catch {
             throw AdServerError(.transport, "\(redactedURL(request.url)): \(error)")
         }
+    }
+
+    /// Whether the server refused the connection (ECONNREFUSED), on its only address or on every one.
+    private static func refused(_ error: any Error) -> Bool {
+        if let error = error as? IOError { return error.errnoCode == ECONNREFUSED }
+        if let error = error as? NIOConnectionError {
+            return !error.connectionErrors.isEmpty && error.connectionErrors.allSatisfy { refused($0.error) }
+        }
+        return false
     }
 
     /// A compressed body that could not be read, said as such (NIO says only `limit`).

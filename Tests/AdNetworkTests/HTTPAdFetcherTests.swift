@@ -43,6 +43,22 @@ struct HTTPAdFetcherTests {
         #expect(refused == AdServerError(.invalidURL, "not an http(s) URL: ftp://example.com/x"))
     }
 
+    /// A server that refuses the connection ends the exchange at once, saying so (AsyncHTTPClient
+    /// would try to connect again until the request's time ran out, then report a reset).
+    @Test func aRefusedConnectionFailsAtOnceNamingTheServer() async throws {
+        let server = try await FakeAdServer()
+        let port = server.port
+        await server.stop()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let refused = await Self.failure {
+            _ = try await HTTPAdFetcher().fetch("http://127.0.0.1:\(port)/bid?key=secret", timeout: .seconds(20))
+        }
+        #expect(refused == AdServerError(.transport, "connection refused by 127.0.0.1:\(port)"))
+        // Far under the 20 s it was given: not one retry after another until they are spent.
+        #expect(clock.now - started < .seconds(10))
+    }
+
     /// A bid request, an ad tag: redirected within their server they follow (307 keeps the
     /// POST and its body); redirected to another they stop, and the other server never sees
     /// the request. Tracker pings and images follow any redirect.
