@@ -93,10 +93,10 @@ struct AdsCommand: AsyncParsableCommand {
             }
             guard (200..<300).contains(reply.status) else {
                 let failure = reply.errorAnswer
-                let attempts = attempts(in: failure?.responseInfo)
+                let tried = bids(in: failure?.responseInfo) + attempts(in: failure?.responseInfo)
                 throw CommandFailure(
                     "load failed: \(failure?.error.code ?? "\(reply.status)"): \(failure?.error.message ?? "")"
-                        + (attempts.isEmpty ? "" : " (tried: \(attempts.joined(separator: "; ")))"))
+                        + (tried.isEmpty ? "" : " (tried: \(tried.joined(separator: "; ")))"))
             }
             if let ad = readable(MediatedAd.self, reply.body) { printSummary(of: ad) }
         }
@@ -210,7 +210,7 @@ private func lifecycle(
 }
 
 /// An ad's answer (`POST /v1/ads`, `GET /v1/ads/{id}`) as a few lines: id, format, what it shows,
-/// its reward and its waterfall.
+/// its reward, its waterfall and its bids.
 private func printSummary(of ad: MediatedAd) {
     print("ad \(ad.adID)  \(ad.format.rawValue)  expires \(ad.expiresAt)")
     if let native = ad.native { print("native: \(native.headline)") }
@@ -219,12 +219,27 @@ private func printSummary(of ad: MediatedAd) {
     }
     if let reward = ad.reward { print("reward: \(number(reward.amount)) \(reward.type)") }
     print("waterfall: \(attempts(in: ad.responseInfo).joined(separator: "; "))")
+    if let asked = ad.responseInfo.bids {
+        print("bids: \(asked.isEmpty ? "none" : bids(in: ad.responseInfo).joined(separator: "; "))")
+    }
 }
 
-/// The waterfall's attempts of a load, one short text each.
+/// The waterfall's attempts of a load, one short text each: network, parameter, outcome,
+/// latency, and why it did not fill.
 private func attempts(in info: ResponseInfo?) -> [String] {
     (info?.attempts ?? []).map {
-        "\($0.network) \($0.outcome.rawValue) \(number($0.latencyMilliseconds)) ms"
+        "\($0.network) \($0.parameter) \($0.outcome.rawValue) \(number($0.latencyMilliseconds)) ms"
+            + ($0.message.map { ": \($0)" } ?? "")
+    }
+}
+
+/// The auction's bids of a load, one short text each: network, parameter, outcome, price and
+/// loss reason when there are, latency, message.
+private func bids(in info: ResponseInfo?) -> [String] {
+    (info?.bids ?? []).map {
+        "\($0.network) \($0.parameter) \($0.outcome.rawValue)" + ($0.price.map { " \(number($0)) CPM" } ?? "")
+            + ($0.lossReason.map { " (loss reason \($0.rawValue))" } ?? "") + " \(number($0.latencyMilliseconds)) ms"
+            + ($0.message.map { ": \($0)" } ?? "")
     }
 }
 

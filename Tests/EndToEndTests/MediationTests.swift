@@ -58,6 +58,44 @@ struct MediationTests: MediationScenario {
         #expect(noFill.status != 0 && noFill.stderr.contains("invalid_request"), "\(noFill.stderr)")
     }
 
+    /// The CLI's summary of a load names each attempt's parameter and message, and each bid.
+    @Test func theCLIsSummaryShowsEachAttemptsParameterAndMessageAndEachBid() async throws {
+        let bidder = try await FakeAdServer()
+        bidder.answer("/bid", .init(status: 204))
+        let unit = Self.unit(
+            "native", [Self.testItem(Self.native, ["behavior": "error"]), Self.testItem(Self.native)],
+            extra: [
+                "bidders": [
+                    ["network": "openrtb", "parameter": "tag-1", "options": ["endpoint": bidder.url("/bid")]]
+                ]
+            ])
+        let refused = Self.unit(
+            "native",
+            [["network": "openrtb", "parameter": "tag-2", "options": ["endpoint": "http://127.0.0.1:1/bid"]]])
+        let daemon = try await Self.start(units: ["u": unit, "refused": refused])
+        let load = try await Binary.run(
+            "secure-signals", ["ads", "load", "--ad-unit", "u", "--format", "native", "--socket", daemon.socketPath])
+        #expect(load.status == 0, "\(load.stderr)")
+        let lines = load.stdoutText.split(separator: "\n").map(String.init)
+        let waterfall = try #require(lines.first { $0.hasPrefix("waterfall: ") }, "\(load.stdoutText)")
+        #expect(
+            waterfall.contains("test \(Self.native) error ")
+                && waterfall.contains(" ms: the test network was told to fail; test \(Self.native) filled "),
+            "\(waterfall)")
+        let bids = try #require(lines.first { $0.hasPrefix("bids: ") }, "\(load.stdoutText)")
+        #expect(
+            bids.hasPrefix("bids: openrtb tag-1 no_bid ") && bids.hasSuffix(" ms: the bidder answered 204: no bid"),
+            "\(bids)")
+
+        let failed = try await Binary.run(
+            "secure-signals",
+            ["ads", "load", "--ad-unit", "refused", "--format", "native", "--socket", daemon.socketPath])
+        #expect(failed.status != 0)
+        #expect(
+            failed.stderr.contains("(tried: openrtb tag-2 error ")
+                && failed.stderr.contains(" ms: bidder: connection refused by 127.0.0.1:1)"), "\(failed.stderr)")
+    }
+
     @Test func readinessWaitsForTheAdNetworksSetUp() async throws {
         let directory = try TemporaryDirectory()
         let listener = try NotifyListener(path: directory.path("notify.sock"))
