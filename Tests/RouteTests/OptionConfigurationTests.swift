@@ -90,7 +90,7 @@ import Testing
         #expect(
             refusal(unit(#"{"network": "test", "parameter": "p", "options": {"behavior": "explode"}}"#))
                 == [
-                    #"ad_units./u.waterfall[0].options.behavior: must be one of no_fill, error, hang, complete_twice, dismiss_first, reward_at_midpoint, not "explode""#
+                    #"ad_units./u.waterfall[0].options.behavior: must be one of no_fill, error, hang, timeout, complete_twice, dismiss_first, reward_at_midpoint, not "explode""#
                 ])
         #expect(
             refusal(
