@@ -21,10 +21,11 @@ public final class BenchDaemon {
     /// 8 `file` adapters whose 64-byte plaintexts stay cached, so each answers at once.
     public convenience init(
         daemonBinary: String, adapters: Int = 8, adUnits: [String: Any] = [:], extra: [String: Any] = [:],
-        environment: [String: String] = [:], name: String = "bench"
+        environment: [String: String] = [:], name: String = "bench", launcher: [String] = []
     ) async throws {
         try await self.init(
-            daemonBinary: daemonBinary, adUnits: adUnits, extra: extra, environment: environment, name: name
+            daemonBinary: daemonBinary, adUnits: adUnits, extra: extra, environment: environment, name: name,
+            launcher: launcher
         ) {
             directory in
             try (0..<adapters).map { index in
@@ -42,10 +43,12 @@ public final class BenchDaemon {
     /// given the daemon's directory.
     /// `extra`: configuration keys set on top (socket mode, access, limits); `environment`:
     /// variables set for the daemon on top of this process's; `name`: its directory's, when a
-    /// benchmark starts more than one.
+    /// benchmark starts more than one; `launcher`: a program and its arguments that run the
+    /// daemon (valgrind's), the daemon's process id then being the launcher's.
     public init(
         daemonBinary: String, adUnits: [String: Any] = [:], extra: [String: Any] = [:],
-        environment: [String: String] = [:], name: String = "bench", makeAdapters: (URL) throws -> [[String: Any]]
+        environment: [String: String] = [:], name: String = "bench", launcher: [String] = [],
+        makeAdapters: (URL) throws -> [[String: Any]]
     ) async throws {
         directory = try Self.freshDirectory(name)
         socketPath = directory.appendingPathComponent("bench.sock").path
@@ -70,7 +73,8 @@ public final class BenchDaemon {
         let json = try JSONEncoder().encode(try JSONValue(configuration: configuration))
         try json.write(to: URL(fileURLWithPath: configPath))
         startedAt = .now
-        process = try await Self.start(daemonBinary, ["--config", configPath], environment: environment)
+        process = try await Self.start(
+            daemonBinary, ["--config", configPath], environment: environment, launcher: launcher)
     }
 
     /// The daemon on its embedded default (no `--config`): its runtime directory (the socket,
@@ -99,25 +103,26 @@ public final class BenchDaemon {
     }
 
     /// The daemon, its standard error this process's (warnings and worse).
-    private static func start(_ daemonBinary: String, _ arguments: [String], environment: [String: String])
-        async throws -> ChildProcess
-    {
-        try await ChildProcess.start(
-            daemonBinary, arguments + ["--log-level", "warning"],
+    private static func start(
+        _ daemonBinary: String, _ arguments: [String], environment: [String: String], launcher: [String] = []
+    ) async throws -> ChildProcess {
+        let command = launcher + [daemonBinary] + arguments + ["--log-level", "warning"]
+        return try await ChildProcess.start(
+            command[0], Array(command.dropFirst()),
             environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, standardError: .inherited)
     }
 
     /// The daemon's process id.
     public var pid: Int32 { process.pid }
 
-    /// Waits until the daemon answers on its socket.
-    public func waitUntilServing() async throws {
-        for _ in 0..<600 {
+    /// Waits until the daemon answers on its socket (a daemon under valgrind may take minutes).
+    public func waitUntilServing(within seconds: Int = 30) async throws {
+        for _ in 0..<seconds * 20 {
             if FileManager.default.fileExists(atPath: socketPath) { return }
             if let ended = process.termination { throw BenchFailure("secure-signalsd \(ended)") }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw BenchFailure("secure-signalsd did not listen within 30 s")
+        throw BenchFailure("secure-signalsd did not listen within \(seconds) s")
     }
 
     /// Stops the daemon as systemd would (SIGTERM; SIGKILL after 30 s) and waits for its exit.

@@ -54,13 +54,7 @@ public struct SignalsBenchmark {
 
     public func run(floorSealer: EnvelopeSealer) async throws -> Report {
         // Warm-up: the first requests pay for connections and caches.
-        let warm = DaemonClient(socketPath: socketPath)
-        let probe = try await warm.collect(requestID: "bench-warmup")
-        guard probe.signals.count == adapters, probe.errors.isEmpty else {
-            throw BenchFailure(
-                "the daemon on \(socketPath) answered \(probe.signals.count) signals and \(probe.errors.count) errors; the benchmark needs \(adapters) signals and no errors"
-            )
-        }
+        try await Self.probe(socketPath: socketPath, adapters: adapters)
         // The machine's speed drifts: each level is compared with a floor taken around it.
         var rows: [Row] = []
         let runs =
@@ -77,19 +71,41 @@ public struct SignalsBenchmark {
 
     /// The median time of `adapters` seals of a payload like the daemon's, one after another.
     func floor(sealer: EnvelopeSealer) throws -> Duration {
+        let work = try Self.floorWork(sealer: sealer, adapters: adapters)
+        let clock = ContinuousClock()
+        var samples: [Duration] = []
+        for _ in 0..<300 {
+            let start = clock.now
+            try work()
+            samples.append(clock.now - start)
+        }
+        return samples.sorted()[samples.count / 2]
+    }
+
+    /// One round of the crypto floor: `adapters` seals of a payload like the daemon's, one after
+    /// another, each with a key made then.
+    public static func floorWork(sealer: EnvelopeSealer, adapters: Int) throws -> () throws -> Void {
         let payload = SignalPayload(
             v: 1, adapter: "bench-0", adapterVersion: SemanticVersion(1, 0, 0), sdkVersion: SemanticVersion(1, 0, 0),
             requestID: "bench-00000000-0000-0000-0000-000000000000", issuedAtMilliseconds: 1_795_000_000_000,
             signal: Data(repeating: 0x41, count: 64).base64EncodedString())
         let encoded = Array(try WireFormat.encoder().encode(payload))
-        let clock = ContinuousClock()
-        var samples: [Duration] = []
-        for _ in 0..<300 {
-            let start = clock.now
+        return {
             for _ in 0..<adapters { _ = try sealer.seal(encoded) }
-            samples.append(clock.now - start)
         }
-        return samples.sorted()[samples.count / 2]
+    }
+
+    /// The body of every signals request the benchmarks send.
+    static let requestBody = Data(#"{"request_id":"bench"}"#.utf8)
+
+    /// One signals request, which must answer a signal from each of the `adapters` and no error.
+    static func probe(socketPath: String, adapters: Int) async throws {
+        let probe = try await DaemonClient(socketPath: socketPath).collect(requestID: "bench-warmup")
+        guard probe.signals.count == adapters, probe.errors.isEmpty else {
+            throw BenchFailure(
+                "the daemon on \(socketPath) answered \(probe.signals.count) signals and \(probe.errors.count) errors; the benchmark needs \(adapters) signals and no errors"
+            )
+        }
     }
 
     private func measure(connections: Int, pause: Duration, health: Bool) async throws -> Row {
@@ -100,7 +116,7 @@ public struct SignalsBenchmark {
         do {
             run = try await load.drive(
                 health ? Endpoints.health.path() : Endpoints.signals.path(),
-                body: health ? nil : Data(#"{"request_id":"bench"}"#.utf8),
+                body: health ? nil : Self.requestBody,
                 for: .nanoseconds(Int64(secondsPerLevel * 1e9)), pause: pause)
         } catch {
             await load.shutdown()

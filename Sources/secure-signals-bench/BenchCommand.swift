@@ -16,7 +16,7 @@ struct BenchCommand: AsyncParsableCommand {
             """,
         subcommands: [
             HPKE.self, Signals.self, Exec.self, Ads.self, OpenRTB.self, Ledger.self, Soak.self, SoakAttack.self,
-            Footprint.self,
+            Footprint.self, SealFloor.self,
         ]
     )
 }

@@ -21,6 +21,12 @@ extension BenchCommand {
                 its threads, from /proc) per request over the floor: what the request costs beyond \
                 its seals, without the time its threads spend waking up (1.00 would be the seals \
                 alone, made inline). Build with -c release.
+
+                With --instructions, the daemon runs under valgrind's callgrind instead (apt-get \
+                install valgrind) and each level reports the instructions it ran per request, in \
+                all its threads, over the floor's (the same seals, counted in a run of this \
+                program): a count a busy machine does not move, where times do. Target at C = 8: \
+                at most 1.35 x floor.
                 """
         )
 
@@ -36,8 +42,17 @@ extension BenchCommand {
         @Option(help: "The pause between requests of the paced row (C = 1), at least 100; 0 leaves the row out.")
         var pacedMs: Int = 200
 
-        @Option(help: "The daemon's performance.ephemeral_key_pool (0: every key made during its seal).")
-        var ephemeralKeyPool: Int = 64
+        @Option(
+            help: """
+                The daemon's performance.ephemeral_key_pool (0: every key made during its seal). Default: 64; \
+                0 with --instructions, so that each request counts the keys it uses (a pool filled \
+                before the count would leave them out) and no idle-priority refill thread holds \
+                valgrind's one lock on a busy machine.
+                """)
+        var ephemeralKeyPool: Int?
+
+        @Flag(help: "Count instructions with valgrind's callgrind instead of measuring times.")
+        var instructions = false
 
         func validate() throws {
             guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in (0, 600]") }
@@ -48,15 +63,16 @@ extension BenchCommand {
             guard pacedMs == 0 || (100...10_000).contains(pacedMs) else {
                 throw ValidationError("--paced-ms must be 0 (no paced row) or in [100, 10000]")
             }
-            guard (0...4096).contains(ephemeralKeyPool) else {
+            guard (0...4096).contains(ephemeralKeyPool ?? 0) else {
                 throw ValidationError("--ephemeral-key-pool must be in [0, 4096]")
             }
         }
 
         func run() async throws {
+            if instructions { return try await countInstructions() }
             let server = try await BenchDaemon(
                 daemonBinary: try daemonBinary(daemon),
-                extra: ["performance": ["ephemeral_key_pool": ephemeralKeyPool]])
+                extra: ["performance": ["ephemeral_key_pool": ephemeralKeyPool ?? 64]])
             guard let sealer = server.sealer else { throw CommandFailure("the daemon seals for no bench key") }
             try await server.waitUntilServing()
             let report = try await SignalsBenchmark(
@@ -91,6 +107,61 @@ extension BenchCommand {
                         "paced: the signals' p50 beyond health's: %.3f ms = %.2f x floor", beyond * 1000,
                         beyond / Bench.seconds(signals.floor)))
             }
+        }
+
+        /// `--instructions`: the daemon under callgrind, each level's instructions per request
+        /// over the floor's.
+        private func countInstructions() async throws {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "secure-signals-callgrind-\(ProcessInfo.processInfo.processIdentifier)")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let callgrind = try Callgrind(directory: scratch)
+            let program = try await callgrind.countable(
+                try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            let floor = try await SignalsInstructions.floorInstructions(
+                callgrind: callgrind, program: program, adapters: 8)
+            let server = try await BenchDaemon(
+                daemonBinary: try await callgrind.countable(try daemonBinary(daemon)),
+                extra: ["performance": ["ephemeral_key_pool": ephemeralKeyPool ?? 0]], launcher: callgrind.launcher)
+            try await server.waitUntilServing(within: 300)
+            let rows = try await SignalsInstructions(
+                socketPath: server.socketPath, daemonPID: server.pid, callgrind: callgrind, secondsPerLevel: seconds,
+                levels: levels
+            ).run()
+            await server.stop()
+            print(printf("crypto floor: 8 seals in-process, one after another: %.0f instructions (callgrind)", floor))
+            print(" connections  requests  instructions/req  instructions/req/floor")
+            for row in rows {
+                print(
+                    printf(
+                        "  %10ld  %8ld  %16.0f  %22.2f", row.connections, row.requests, row.instructionsPerRequest,
+                        row.instructionsPerRequest / floor))
+            }
+        }
+    }
+
+    /// The crypto floor's rounds, run for `signals --instructions` under callgrind.
+    struct SealFloor: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "seal-floor",
+            abstract: "Runs ROUNDS rounds of the signals crypto floor (for signals --instructions).",
+            shouldDisplay: false
+        )
+
+        @Option(help: "Rounds of seals.")
+        var rounds: Int
+
+        @Option(help: "Seals per round.")
+        var adapters: Int = 8
+
+        func validate() throws {
+            guard (1...100_000).contains(rounds) else { throw ValidationError("--rounds must be in [1, 100000]") }
+            guard (1...64).contains(adapters) else { throw ValidationError("--adapters must be in [1, 64]") }
+        }
+
+        func run() throws {
+            try SignalsInstructions.runFloor(rounds: rounds, adapters: adapters)
         }
     }
 }
