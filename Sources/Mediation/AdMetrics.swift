@@ -14,6 +14,8 @@ final class AdMetrics: Sendable {
     private let displacedAds: Counter
     private let servingModes: [ServingMode: Counter]
     private let droppedForPrivacy: Counter
+    /// Each network's requests, bids, wins, losses and latency.
+    let networks: NetworkMetrics
 
     init(factory: any MetricsFactory) {
         self.factory = factory
@@ -28,6 +30,7 @@ final class AdMetrics: Sendable {
                 )
             })
         droppedForPrivacy = Counter(label: "secure_signals_ads_dropped_for_privacy_total", factory: factory)
+        networks = NetworkMetrics(factory: factory)
     }
 
     /// An ad filled under `mode`.
@@ -68,7 +71,7 @@ final class AdMetrics: Sendable {
     }
 
     /// The handle kept under `key` in `handles`, made by `make` the first time.
-    private static func handle<Handle: Sendable>(
+    static func handle<Handle: Sendable>(
         _ key: String, in handles: borrowing Mutex<[String: Handle]>, make: () -> Handle
     ) -> Handle {
         handles.withLock { handles in

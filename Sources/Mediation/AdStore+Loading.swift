@@ -67,6 +67,10 @@ extension AdStore {
             }
             let result = await waterfall.load(request, decisions: decisions)
             metrics.loaded(unit: unit.id, after: .now - start)
+            switch result {
+            case .success(let fill): metrics.networks.record(fill.info)
+            case .failure(let failure): metrics.networks.record(failure.info)
+            }
             return await self.finishLoad(unit, request, result, policy: policy, number: number)
         }
         inFlight[key] = (task, policy, number)

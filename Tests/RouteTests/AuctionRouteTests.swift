@@ -45,6 +45,49 @@ struct AuctionRouteTests: MediationScenario {
         return ["network": "openrtb", "parameter": name, "options": options]
     }
 
+    /// Each network's requests as a line item and as a bidder, its bids, wins, losses by reason
+    /// and latency, from each load's `response_info`.
+    @Test func eachNetworkIsCountedByKindOutcomeAndLossReason() async throws {
+        let server = try await FakeAdServer()
+        server.answer("*", .init(status: 200, contentType: "image/gif"))
+        server.answer("/bid/best", .init(body: try Self.bid(server, "best", price: 5)))
+        server.answer("/bid/low", .init(body: try Self.bid(server, "low", price: 2)))
+        server.answer("/bid/silent", .init(status: 204))
+        let units: [String: Any] = [
+            Self.unit: [
+                "format": "native", "floor_cpm": 1, "currency": "EUR",
+                "auction": ["timeout_ms": 5000, "processing_ms": 50, "network_buffer_ms": 40],
+                "bidders": ["best", "low", "silent"].map { Self.bidder(server, $0) },
+                "waterfall": [Self.testItem(Self.native, ["behavior": "error"])],
+            ],
+            "/waterfall": Self.unit(
+                "native", [Self.testItem(Self.native, ["behavior": "error"]), Self.testItem(Self.native)]),
+        ]
+        let daemon = try await InProcessDaemon(config: demoConfig(adapters: [], extra: ["ad_units": units]))
+        try await daemon.run { client in
+            _ = try await Self.loadNative(client)
+            #expect(
+                try await Self.post(client, "/v1/ads", ["ad_unit": "/waterfall", "format": "native"]).status == 200)
+            let metrics = try await metricsText(client)
+            for line in [
+                #"secure_signals_network_requests_total{kind="bidder",network="openrtb",outcome="won"} 1"#,
+                #"secure_signals_network_requests_total{kind="bidder",network="openrtb",outcome="lost"} 1"#,
+                #"secure_signals_network_requests_total{kind="bidder",network="openrtb",outcome="no_bid"} 1"#,
+                #"secure_signals_network_requests_total{kind="line_item",network="openrtb",outcome="filled"} 1"#,
+                #"secure_signals_network_requests_total{kind="line_item",network="test",outcome="error"} 1"#,
+                #"secure_signals_network_requests_total{kind="line_item",network="test",outcome="filled"} 1"#,
+                #"secure_signals_network_bids_total{network="openrtb"} 2"#,
+                #"secure_signals_network_wins_total{network="openrtb"} 1"#,
+                #"secure_signals_network_losses_total{network="openrtb",reason="102"} 1"#,
+                #"secure_signals_network_request_seconds_count{kind="bidder",network="openrtb"} 3"#,
+                #"secure_signals_network_request_seconds_count{kind="line_item",network="test"} 2"#,
+            ] {
+                #expect(metrics.contains(line), "\(line)")
+            }
+            #expect(metrics.contains("# HELP secure_signals_network_losses_total "))
+        }
+    }
+
     @Test func theBestBidServesAndEveryBidderHearsOnceWhy() async throws {
         let server = try await FakeAdServer()
         server.answer("*", .init(status: 200, contentType: "image/gif"))

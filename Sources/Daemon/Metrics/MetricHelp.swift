@@ -24,6 +24,12 @@ enum MetricHelp {
             "Unused ads dropped because a privacy change reversed a decision they were loaded under.",
         "secure_signals_bids_blocked_total":
             "Bids dropped because their ad unit blocks their advertiser, category or creative attribute.",
+        "secure_signals_network_requests_total":
+            "Requests to an ad network, as a waterfall's line item or an auction's bidder, by outcome.",
+        "secure_signals_network_request_seconds": "Time an ad network took to answer, by network and kind.",
+        "secure_signals_network_bids_total": "Bids an ad network made in auctions.",
+        "secure_signals_network_wins_total": "Auctions an ad network's bid won.",
+        "secure_signals_network_losses_total": "An ad network's bids that lost, by OpenRTB loss reason.",
         "secure_signals_trackers_total": "Tracker pings, by kind and outcome.",
         "secure_signals_tracker_given_up_total":
             "Owed tracker pings given up unsent: past their max age, the oldest when the outbox held trackers.max_owed, or over trackers.max_url_bytes.",
