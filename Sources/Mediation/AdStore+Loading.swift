@@ -51,6 +51,7 @@ extension AdStore {
         loadsStarted += 1
         let number = loadsStarted
         let metrics = self.metrics
+        let loadLog = self.loadLog
         let advertisingIDs = services.advertisingIDs
         // The id goes out only where an identifier may: zeros under limit-ad-tracking, and
         // wherever the app's state gives no basis for one (none set, a US opt-out, no TCF
@@ -71,6 +72,7 @@ extension AdStore {
             case .success(let fill): metrics.networks.record(fill.info)
             case .failure(let failure): metrics.networks.record(failure.info)
             }
+            loadLog.record(unit: unit.id, app: request.app?.id, result)
             return await self.finishLoad(unit, request, result, policy: policy, number: number)
         }
         inFlight[key] = (task, policy, number)

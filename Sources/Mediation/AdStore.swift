@@ -19,6 +19,8 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     let registry: AdNetworkRegistry
     let services: AdNetworkServices
     let logger: Logger
+    /// Failed loads and sources at `info` (once per unit in 10 s), every load at `debug`.
+    let loadLog: AdLoadLog<C>
     public nonisolated let events: EventHub
     let metrics: AdMetrics
     /// Where earned rewards are committed before `reward_earned` is published.
@@ -81,6 +83,7 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
         self.origin = clock.now
         self.services = services
         self.logger = logger
+        self.loadLog = AdLoadLog(logger: logger, clock: clock)
         self.events = events
         self.registry = registry
         self.networks = try Self.hosts(

@@ -283,6 +283,8 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
             result = .failure(SignalError.from(error, fallback: .collectionFailed))
         case .timedOut:
             result = .failure(SignalError(.timeout, "no answer within \(milliseconds(timeout)) ms"))
+            logger.debug(
+                "adapter timed out", metadata: ["adapter": "\(name)", "timeout_ms": "\(milliseconds(timeout))"])
         }
         // A caller that went away (not the adapter's timeout) tells nothing about the adapter;
         // if it was the trial, the next request is.

@@ -38,12 +38,12 @@ struct AdStoreTests {
 
     func store(
         _ units: [AdUnit], clock: ManualClock = ManualClock(),
-        rewards: any RewardLedger = SQLiteRewardLedger(StateDatabase())
+        rewards: any RewardLedger = SQLiteRewardLedger(StateDatabase()), logger: Logger = Logger(label: "test")
     ) async throws -> AdStore<ManualClock> {
         try await AdStore(
             units: units, networks: [AdNetworkConfiguration(name: "test")], registry: BuiltinAdNetworks.registry,
             services: .offline, rewards: rewards, impressions: SQLiteImpressionLog(StateDatabase()), clock: clock,
-            logger: Logger(label: "test"))
+            logger: logger)
     }
 
     /// The SQLite ledger, made to fail while `failing` is set.
@@ -174,6 +174,47 @@ struct AdStoreTests {
             return
         }
         #expect(failure.error.code == .timeout && failure.info?.attempts.map(\.outcome) == [.timeout])
+    }
+
+    /// A failed load, and a line item that failed before another filled, are said at `info`
+    /// with the unit, the app and each failed source, once per unit in 10 s; every load at `debug`.
+    @Test func failedLoadsAndSourcesAreLoggedOncePerUnitInTenSeconds() async throws {
+        let log = CapturedLog()
+        let clock = ManualClock()
+        let units = [
+            try AdUnit(
+                id: "u", format: .native,
+                waterfall: [item(Self.native, ["behavior": .string("error")]), item(Self.native)]),
+            try AdUnit(id: "v", format: .native, waterfall: [item(Self.native, ["behavior": .string("timeout")])]),
+        ]
+        let store = try await store(units, clock: clock, logger: log.logger())
+        func load(_ unit: String) async {
+            _ = await store.load(AdLoadRequest(adUnit: unit, format: .native, force: true))
+        }
+        func infos() -> [String] {
+            log.lines.filter { $0.hasPrefix("info ad load failed ") || $0.hasPrefix("info ad sources failed ") }
+        }
+        await load("u")
+        await load("u")
+        await load("v")
+        let failedSource = "failed=test \(Self.native) error: the test network was told to fail"
+        #expect(infos().count == 2, "\(log.text)")
+        #expect(
+            infos().first.map {
+                $0.hasPrefix("info ad sources failed before the load filled ad_unit=u app=- ")
+                    && $0.contains(failedSource) && $0.contains("network=test")
+            } == true,
+            "\(infos())")
+        #expect(
+            infos().last.map {
+                $0.contains("info ad load failed ad_unit=v app=- code=timeout ")
+                    && $0.contains("reason=the test network's ad server did not answer in time")
+            } == true,
+            "\(infos())")
+        #expect(log.lines.filter { $0.hasPrefix("debug ad load ") }.count == 3)
+        clock.advance(by: .seconds(10))
+        await load("u")
+        #expect(infos().count == 3, "10 s later, the unit's failures are said again")
     }
 
     @Test func aFailedLoadAnswersTheLastReasonAndEveryAttempt() async throws {
