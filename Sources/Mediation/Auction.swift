@@ -64,6 +64,11 @@ struct Auction {
             case .failed(let outcome, let message):
                 record.outcome = outcome
                 record.message = message
+            case .passedOver(let bid):
+                record.price = bid.price
+                record.outcome = .lost
+                record.lossReason = bid.reason
+                record.message = bid.message
             }
             bids.append(record)
         }
@@ -75,6 +80,8 @@ struct Auction {
     private struct Answer: Sendable {
         enum Outcome: Sendable {
             case bid(NetworkBid, tracksItself: Bool, servingMode: ServingMode)
+            /// Its network passed the bid over (and sent its loss notice).
+            case passedOver(PassedOverBid)
             case failed(ResponseInfo.Bid.Outcome, String)
         }
         var outcome: Outcome
@@ -104,8 +111,10 @@ struct Auction {
         let format = unit.format
         // A bid that comes after the bidders' time is not in the auction: it hears so (2, expired).
         let ledger = self.ledger
-        let tooLate: @Sendable ((NetworkBid, Bool)) -> Void = { ledger.settle($0.0.owed, .lost(.expired)) }
-        let outcome = await withTimeout(wait, clock: clock, late: tooLate) { () async throws -> (NetworkBid, Bool) in
+        let tooLate: @Sendable ((BidAnswer, Bool)) -> Void = {
+            if case .bid(let bid) = $0.0 { ledger.settle(bid.owed, .lost(.expired)) }
+        }
+        let outcome = await withTimeout(wait, clock: clock, late: tooLate) { () async throws -> (BidAnswer, Bool) in
             guard let adapter = await host.ready() else { throw NotReady(reason: await host.notReadyReason) }
             guard let bidder = adapter as? any BiddingAdNetwork else {
                 throw AdLoadError(.invalidRequest, "\(item.network) does not bid")
@@ -113,7 +122,9 @@ struct Auction {
             return (try await bidder.bid(networkRequest, format: format), adapter.tracksImpressionsAndClicks)
         }
         switch outcome {
-        case .value(let (bid, tracksItself)):
+        case .value((.passedOver(let bid), _)):
+            return answer(.passedOver(bid))
+        case .value((.bid(let bid), let tracksItself)):
             guard AdValue.isPlausible(cpm: bid.price) else {
                 ledger.settle(bid.owed, .lost(.invalidResponse))
                 return answer(.failed(.error, "an invalid price \(bid.price)"))

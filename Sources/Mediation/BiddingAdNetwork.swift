@@ -7,8 +7,30 @@ import Timing
 /// the win once the ad is usable, the loss with its reason otherwise.
 public protocol BiddingAdNetwork: AdNetworkAdapter {
     /// Asks for a bid before `request.deadline`, telling the bidder it has until then less
-    /// `request.networkBuffer`. No bid is a `noFill` throw.
-    func bid(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> NetworkBid
+    /// `request.networkBuffer`. No bid is a `noFill` throw; a bid the network itself passed
+    /// over (under the floor, blocked by the unit) is `.passedOver`, which keeps its price.
+    func bid(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> BidAnswer
+}
+
+/// A bidder's answer: a bid that may serve, or its best bid that its network passed over
+/// itself, with the reason the bid's loss notice carried (the network has sent it).
+public enum BidAnswer: Sendable {
+    case bid(NetworkBid)
+    case passedOver(PassedOverBid)
+}
+
+/// A bid its network refused before the unit's auction: its price (CPM), the OpenRTB loss
+/// reason, and why, said for `response_info`.
+public struct PassedOverBid: Sendable, Equatable {
+    public var price: Double
+    public var reason: AuctionLossReason
+    public var message: String
+
+    public init(price: Double, reason: AuctionLossReason, message: String) {
+        self.price = price
+        self.reason = reason
+        self.message = message
+    }
 }
 
 /// A network's bid: its price, how to load its ad, and its place in the ledger.

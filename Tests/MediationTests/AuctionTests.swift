@@ -41,7 +41,7 @@ final class ScriptedBidder: BiddingAdNetwork {
         ledger = context.services.bids
     }
 
-    func bid(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> NetworkBid {
+    func bid(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> BidAnswer {
         let options = try lineItemOptions(of: request)
         let id = options.id
         if let delay = options.delayMilliseconds { try? await Task.sleep(for: .milliseconds(delay)) }
@@ -59,24 +59,27 @@ final class ScriptedBidder: BiddingAdNetwork {
         }
         let ads = self.ads
         let expiry = options.expirySeconds.map { Duration.seconds($0) }
-        return NetworkBid(
-            price: options.price, currency: "USD",
-            load: { deadline async throws(AdLoadError) -> NetworkAd in
-                if behavior == "budget" { Self.budgets.withLock { $0[id, default: []].append(deadline.remaining) } }
-                switch behavior {
-                case "load_fails": throw AdLoadError(.networkError, "the markup did not load")
-                case "rewarded_ad":
-                    return try await ads.loadRewardedAd(
-                        NetworkAdRequest(adUnit: request.adUnit, parameter: TestAdNetwork.rewardedUnit, currency: "USD")
-                    )
-                default:
-                    var ad = try await ads.loadNativeAd(
-                        NetworkAdRequest(adUnit: request.adUnit, parameter: TestAdNetwork.nativeUnit, currency: "USD"))
-                    ad.expiry = expiry
-                    return ad
-                }
-            },
-            owed: ledger.open(Notices(id: id, urls: options.urls)))
+        return .bid(
+            NetworkBid(
+                price: options.price, currency: "USD",
+                load: { deadline async throws(AdLoadError) -> NetworkAd in
+                    if behavior == "budget" { Self.budgets.withLock { $0[id, default: []].append(deadline.remaining) } }
+                    switch behavior {
+                    case "load_fails": throw AdLoadError(.networkError, "the markup did not load")
+                    case "rewarded_ad":
+                        return try await ads.loadRewardedAd(
+                            NetworkAdRequest(
+                                adUnit: request.adUnit, parameter: TestAdNetwork.rewardedUnit, currency: "USD")
+                        )
+                    default:
+                        var ad = try await ads.loadNativeAd(
+                            NetworkAdRequest(
+                                adUnit: request.adUnit, parameter: TestAdNetwork.nativeUnit, currency: "USD"))
+                        ad.expiry = expiry
+                        return ad
+                    }
+                },
+                owed: ledger.open(Notices(id: id, urls: options.urls))))
     }
 
     /// Its notices, kept in `notices` as the ledger settles its bid.
@@ -101,7 +104,9 @@ final class ScriptedBidder: BiddingAdNetwork {
     /// As a waterfall line item: its bid's ad, which carries the bid (won when kept, lost (1)
     /// when dropped), as an `openrtb` line item's does.
     func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
-        let bid = try await bid(request, format: .native)
+        guard case .bid(let bid) = try await bid(request, format: .native) else {
+            throw AdLoadError(.noFill, "its bid was passed over")
+        }
         guard let deadline = request.deadline else { throw AdLoadError(.invalidRequest, "a load has a deadline") }
         var ad = try await bid.load(deadline)
         ad.bid = bid.owed

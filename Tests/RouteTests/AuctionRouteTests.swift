@@ -126,9 +126,10 @@ struct AuctionRouteTests: MediationScenario {
             let bids = try #require(info["bids"] as? [[String: Any]])
             #expect(bids.map { $0["parameter"] as? String } == ["low", "best", "cheap", "silent", "quick"])
             // The floor goes to the bidders as bidfloor: the cheap bid is refused by its own
-            // auction (no bid, its lurl with 100), before the unit's.
-            #expect(bids.map { $0["outcome"] as? String } == ["lost", "won", "no_bid", "no_bid", "no_bid"])
-            #expect(bids.map { $0["loss_reason"] as? Int } == [102, nil, nil, nil, nil])
+            // auction (its lurl with 100), before the unit's; it keeps its price and reason.
+            #expect(bids.map { $0["outcome"] as? String } == ["lost", "won", "lost", "no_bid", "no_bid"])
+            #expect(bids.map { $0["loss_reason"] as? Int } == [102, nil, 100, nil, nil])
+            #expect(bids.map { $0["price"] as? Double } == [2, 5, 0.4, nil, nil])
             #expect((bids[2]["message"] as? String)?.contains("floor") == true, "\(bids[2])")
 
             // Every bid request at once, each told its time less the network buffer (40 ms): an
@@ -421,8 +422,10 @@ struct AdQualityRouteTests: MediationScenario {
         try await daemon.run { client in
             let (_, info) = try await AuctionRouteTests.loadNative(client)
             let answers = try #require(info["bids"] as? [[String: Any]])
-            #expect(
-                answers.map { $0["outcome"] as? String } == ["no_bid", "no_bid", "no_bid", "no_bid", "no_bid", "won"])
+            // Each blocked bid keeps its price and the reason its loss notice carried.
+            #expect(answers.map { $0["outcome"] as? String } == ["lost", "lost", "lost", "lost", "lost", "won"])
+            #expect(answers.map { $0["price"] as? Double } == [9, 8, 7, 6, 5, 1])
+            #expect(answers.map { $0["loss_reason"] as? Int } == [205, 209, 210, 205, 206, nil])
             #expect(
                 (answers.first?["message"] as? String)?.contains("every bid was blocked by the ad unit (advertiser)")
                     == true, "\(answers)")

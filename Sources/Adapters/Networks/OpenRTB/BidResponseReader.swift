@@ -16,14 +16,17 @@ struct BidResponseReader {
     /// Told of each bid dropped, with why.
     var blocked: @Sendable (AuctionLossReason) -> Void = { _ in }
 
-    /// An auction without a winner: why, and the loss notices still owed.
+    /// An auction without a winner: why, the loss notices still owed, and the best bid when
+    /// every bid was under the floor or blocked (it keeps its price for `response_info`).
     struct Failure: Error {
         var error: AdLoadError
         var lossNotices: [String] = []
+        var passedOver: PassedOverBid?
 
-        init(_ error: AdLoadError, lossNotices: [String] = []) {
+        init(_ error: AdLoadError, lossNotices: [String] = [], passedOver: PassedOverBid? = nil) {
             self.error = error
             self.lossNotices = lossNotices
+            self.passedOver = passedOver
         }
     }
 
@@ -159,6 +162,13 @@ struct BidResponseReader {
         }
         guard let winnerIndex else {
             let fitting = bids.indices.filter { !misfits[$0] }
+            // The best fitting bid, told apart for `response_info` when no bid could win.
+            let best = fitting.filter { oversized[$0] == nil }.max { bids[$0].bid.price < bids[$1].bid.price }
+            func bestPassedOver(_ message: String) -> PassedOverBid? {
+                best.map {
+                    PassedOverBid(price: bids[$0].bid.price, reason: exclusions[$0] ?? .belowFloor, message: message)
+                }
+            }
             if let problem = oversized.compactMap({ $0 }).first, fitting.allSatisfy({ oversized[$0] != nil }) {
                 throw Failure(
                     AdLoadError(.networkError, "every bid was refused: \(problem)"),
@@ -168,14 +178,15 @@ struct BidResponseReader {
                 let reasons = Set(fitting.compactMap { exclusions[$0].map(Self.describe) }).sorted()
                 let passedOver = bids.count - fitting.count
                 let others = passedOver == 0 ? "" : "; \(passedOver) passed over for their format"
+                let message = "every bid was blocked by the ad unit (\(reasons.joined(separator: ", "))\(others))"
                 throw Failure(
-                    AdLoadError(
-                        .noFill, "every bid was blocked by the ad unit (\(reasons.joined(separator: ", "))\(others))"),
-                    lossNotices: lossNotices(winner: nil))
+                    AdLoadError(.noFill, message), lossNotices: lossNotices(winner: nil),
+                    passedOver: bestPassedOver(message))
             }
+            let message = "no bid at or above the floor \(AuctionMacros.format(floor)) \(ask.currency)"
             throw Failure(
-                AdLoadError(.noFill, "no bid at or above the floor \(AuctionMacros.format(floor)) \(ask.currency)"),
-                lossNotices: lossNotices(winner: nil))
+                AdLoadError(.noFill, message), lossNotices: lossNotices(winner: nil),
+                passedOver: bestPassedOver(message))
         }
         let winner = bids[winnerIndex]
         let macros = AuctionMacros(

@@ -68,11 +68,20 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
     }
 
     public func loadNativeAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
-        try await serve(try await auction(request, format: .native))
+        try await serve(try await won(request, format: .native))
     }
 
     public func loadRewardedAd(_ request: NetworkAdRequest) async throws(AdLoadError) -> NetworkAd {
-        try await serve(try await auction(request, format: .rewarded))
+        try await serve(try await won(request, format: .rewarded))
+    }
+
+    /// A waterfall line item's auction: one without a winner is its failure.
+    private func won(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> WonAuction {
+        do {
+            return try await auction(request, format: format)
+        } catch {
+            throw error.error
+        }
     }
 
     /// A waterfall line item: the bid serves if its ad loads, and goes to the ledger with it (won
@@ -90,12 +99,20 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
     }
 
     /// An ad unit's bidder: the bidder's best bid, whose ad loads only if it earns a turn.
-    public func bid(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> NetworkBid {
-        let won = try await auction(request, format: format)
-        return NetworkBid(
-            price: won.auction.price, currency: won.auction.value.currency,
-            load: { deadline async throws(AdLoadError) -> NetworkAd in try await won.load(before: deadline) },
-            owed: services.bids.open(won.notices))
+    /// Its best bid passed over (under the floor, blocked) is said so, with its price.
+    public func bid(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> BidAnswer {
+        let won: WonAuction
+        do {
+            won = try await auction(request, format: format)
+        } catch {
+            if let passedOver = error.passedOver { return .passedOver(passedOver) }
+            throw error.error
+        }
+        return .bid(
+            NetworkBid(
+                price: won.auction.price, currency: won.auction.value.currency,
+                load: { deadline async throws(AdLoadError) -> NetworkAd in try await won.load(before: deadline) },
+                owed: services.bids.open(won.notices)))
     }
 
     /// A bidder's answer with a winning bid: how to load its ad, and the notices it is owed (the
@@ -122,7 +139,21 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
     /// take at most half, the bidder gets what is left, and is told that less the network
     /// buffer an ad unit's auction keeps, as `tmax`. A bidder that would be left less than
     /// `AuctionTiming.minimumTmax` is not asked (a timeout), and no signals are collected for it.
-    private func auction(_ request: NetworkAdRequest, format: AdFormat) async throws(AdLoadError) -> WonAuction {
+    private func auction(_ request: NetworkAdRequest, format: AdFormat) async throws(BidResponseReader.Failure)
+        -> WonAuction
+    {
+        do {
+            return try await ask(request, format: format)
+        } catch let failure as BidResponseReader.Failure {
+            throw failure
+        } catch {
+            throw BidResponseReader.Failure(
+                error as? AdLoadError ?? AdLoadError(.internalError, String(describing: error)))
+        }
+    }
+
+    /// `auction`'s work: what it throws is an `AdLoadError`, or the reader's failure.
+    private func ask(_ request: NetworkAdRequest, format: AdFormat) async throws -> WonAuction {
         let ask = try OpenRTBAsk(
             try lineItemOptions(of: request), defaultEndpoint: defaultEndpoint, unitCurrency: request.currency,
             unitFloor: request.floorCPM)
@@ -172,7 +203,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
                 notices: OpenRTBBidNotices(auction))
         } catch {
             services.bids.lost(error.lossNotices)
-            throw error.error
+            throw error
         }
     }
 
