@@ -111,7 +111,9 @@ struct HTTPAdFetcher: AdFetcher {
             throw Self.failure(error, url: request.url, timeout: request.timeout)
         } catch let error where Self.refused(error) {
             let port = parsed.port ?? (parsed.scheme?.lowercased() == "https" ? 443 : 80)
-            throw AdServerError(.transport, "connection refused by \(parsed.host ?? ""):\(port)")
+            // An IPv6 literal in brackets, as in the URL: `[::1]:9000`.
+            let host = parsed.host.map { $0.contains(":") && !$0.hasPrefix("[") ? "[\($0)]" : $0 } ?? ""
+            throw AdServerError(.transport, "connection refused by \(host):\(port)")
         } catch is NIOTooManyBytesError {
             throw AdServerError(.tooLarge, "\(redactedURL(request.url)) answered more than \(Self.maximumBytes) bytes")
         } catch let error as NIOHTTPDecompression.DecompressionError {

@@ -57,6 +57,14 @@ struct HTTPAdFetcherTests {
         #expect(refused == AdServerError(.transport, "connection refused by 127.0.0.1:\(port)"))
         // Far under the 20 s it was given: not one retry after another until they are spent.
         #expect(clock.now - started < .seconds(10))
+        let refusedV6 = await Self.failure {
+            _ = try await HTTPAdFetcher().fetch("http://[::1]:\(port)/bid", timeout: .seconds(20))
+        }
+        // An IPv6 literal is named in brackets (a machine without IPv6 on loopback fails otherwise).
+        let message = refusedV6?.message ?? ""
+        #expect(
+            message == "connection refused by [::1]:\(port)" || !message.contains("connection refused"),
+            "\(String(describing: refusedV6))")
     }
 
     /// A bid request, an ad tag: redirected within their server they follow (307 keeps the
