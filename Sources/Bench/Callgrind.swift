@@ -1,7 +1,11 @@
 import FoundationEssentials
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Valgrind's callgrind, which counts the instructions a program runs: unlike its CPU time,
-/// the count does not change with what else the machine is doing, so two runs on a busy
+/// the count barely changes with what else the machine is doing, so two runs on a busy
 /// machine can be compared.
 public struct Callgrind: Sendable {
     /// `valgrind`, found on `PATH`.
@@ -26,6 +30,20 @@ public struct Callgrind: Sendable {
         self.control = control
         self.objcopy = objcopy
         outputPrefix = directory.appendingPathComponent("callgrind.out").path
+    }
+
+    /// A new directory of this user's alone (mkdtemp, mode 0700) for the copies and the counts:
+    /// what runs under valgrind is never a file another user could have put there.
+    public static func scratchDirectory() throws -> URL {
+        var template = Array(
+            (FileManager.default.temporaryDirectory.path + "/secure-signals-callgrind-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
+        }
+        guard let made else {
+            throw BenchFailure("cannot make a directory under \(FileManager.default.temporaryDirectory.path)")
+        }
+        return URL(fileURLWithPath: made)
     }
 
     /// Valgrind's arguments before the program's own: nothing is counted until `instructions(of:during:)`
@@ -99,16 +117,24 @@ public struct Callgrind: Sendable {
             })
     }
 
-    /// Runs callgrind_control, which exits 0 whatever happened: what it printed says whether it did.
+    /// Runs callgrind_control, within 60 s. It exits 0 whatever happened, and says "OK." even
+    /// when vgdb failed: what it printed (both streams) names a process it could not find, and
+    /// `instructions` checks the rest by the dump and its plausibility.
     private func send(_ arguments: [String], to pid: Int32) async throws {
         let answer = outputPrefix + ".control"
         try? FileManager.default.removeItem(atPath: answer)
-        let ended = try await ChildProcess.run(control, arguments + ["\(pid)"], standardOutput: .file(answer))
-        let printed = String(decoding: FileManager.default.contents(atPath: answer) ?? Data(), as: UTF8.self)
-        guard ended == .exited(0), printed.contains("OK.") else {
+        let run = try await ChildProcess.start(
+            control, arguments + ["\(pid)"], standardOutput: .file(answer), standardError: .file(answer))
+        guard let ended = await run.exit(within: .seconds(60)) else {
+            run.send(SIGKILL)
             throw BenchFailure(
-                "callgrind_control \(arguments.joined(separator: " ")) \(pid) \(ended): \(printed.split(separator: "\n").last ?? "")"
-            )
+                "callgrind_control \(arguments.joined(separator: " ")) \(pid) did not answer within 60 s")
+        }
+        let printed = String(decoding: FileManager.default.contents(atPath: answer) ?? Data(), as: UTF8.self)
+        guard ended == .exited(0), printed.contains("OK."), !printed.contains("Error:") else {
+            let line =
+                printed.split(separator: "\n").first { $0.contains("Error") } ?? printed.split(separator: "\n").last
+            throw BenchFailure("callgrind_control \(arguments.joined(separator: " ")) \(pid) \(ended): \(line ?? "")")
         }
     }
 

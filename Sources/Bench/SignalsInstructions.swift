@@ -5,7 +5,7 @@ import SignalCrypto
 
 /// `secure-signals bench signals --instructions`: the instructions a daemon run under callgrind
 /// spends per signals request, in all its threads, over those of the crypto floor (the same
-/// seals, counted in a run of this program's `seal-floor`). A count, unlike a time, does not move
+/// seals, counted in a run of this program's `seal-floor`). A count, unlike a time, barely moves
 /// with the machine's load: the ratio is the daemon's alone.
 @MemberwiseInit
 public struct SignalsInstructions {
@@ -36,9 +36,12 @@ public struct SignalsInstructions {
                             body: SignalsBenchmark.requestBody, for: .nanoseconds(Int64(secondsPerLevel * 1e9)))
                     }
                     let requests = counted.value.latencies.count
+                    guard requests > 0 else {
+                        throw BenchFailure("no request was answered at C = \(connections) in \(secondsPerLevel) s")
+                    }
                     return Row(
                         connections: connections, requests: requests,
-                        instructionsPerRequest: Double(counted.count) / Double(max(requests, 1)))
+                        instructionsPerRequest: Double(counted.count) / Double(requests))
                 })
         }
         return rows

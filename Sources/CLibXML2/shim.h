@@ -6,8 +6,9 @@
 // Debian builds libxml2 with ICU, so its encoding.h includes the system's <unicode/ucnv.h>. A
 // Swift module that sees this module and Foundation's _FoundationICU (a test importing both)
 // then holds two different `UErrorCode`s and fails to build. Nothing here converts encodings
-// with ICU: the only declarations the macro adds are two pointer fields at the end of
-// xmlCharEncodingHandler, a struct this package never allocates or reads.
+// with ICU: besides that include, the macro adds only the `uconv_t` type, ICU_PIVOT_BUF_SIZE and
+// two pointer fields at the end of xmlCharEncodingHandler, a struct this package never
+// allocates or reads (libxml2 uses it only through pointers).
 #include <libxml/xmlversion.h>
 #undef LIBXML_ICU_ENABLED
 

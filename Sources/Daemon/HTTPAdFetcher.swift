@@ -29,9 +29,11 @@ struct HTTPAdFetcher: AdFetcher {
             connectionPool: Self.pool,
             decompression: .enabled(limit: .ratio(decompressionRatio))))
 
-    /// Connections kept a minute, 16 per server. A connection refused is not tried again: the
-    /// request fails at once and its line item's turn passes to the next, where AsyncHTTPClient
-    /// would retry until the request's time ran out (an ad load's few hundred milliseconds).
+    /// Connections kept a minute, 16 per server. A connection that cannot be made (refused, a
+    /// name that does not resolve, a TLS handshake that fails, the 2 s connect timeout) is not
+    /// tried again: the requests waiting for one to that server fail at once, an ad load's turn
+    /// passes to its next source and a tracker ping goes back to the outbox's backoff, where
+    /// AsyncHTTPClient would retry until the connect timeout or the request's deadline.
     private static var pool: HTTPClient.Configuration.ConnectionPool {
         var pool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
@@ -150,7 +152,9 @@ struct HTTPAdFetcher: AdFetcher {
     private static func failure(_ error: HTTPClientError, url fullURL: String, timeout: Duration) -> AdServerError {
         let url = redactedURL(fullURL)
         switch error {
-        case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
+        case .connectTimeout:
+            return AdServerError(.timeout, "\(url): no connection within the 2 s connect timeout")
+        case .deadlineExceeded, .readTimeout, .writeTimeout:
             return AdServerError(.timeout, "\(url) did not answer within \(Int(milliseconds(timeout))) ms")
         case .redirectLimitReached, .redirectCycleDetected:
             return AdServerError(.tooManyRedirects, "\(url) redirected more than \(maximumRedirects) times")

@@ -25,7 +25,7 @@ extension BenchCommand {
                 With --instructions, the daemon runs under valgrind's callgrind instead (apt-get \
                 install valgrind) and each level reports the instructions it ran per request, in \
                 all its threads, over the floor's (the same seals, counted in a run of this \
-                program): a count a busy machine does not move, where times do. Target at C = 8: \
+                program): a count a busy machine barely moves, where times do. Target at C = 8: \
                 at most 1.35 x floor.
                 """
         )
@@ -110,12 +110,33 @@ extension BenchCommand {
         }
 
         /// `--instructions`: the daemon under callgrind, each level's instructions per request
-        /// over the floor's.
+        /// over the floor's. valgrind's logs and the counts stay in their directory when it fails.
         private func countInstructions() async throws {
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "secure-signals-callgrind-\(ProcessInfo.processInfo.processIdentifier)")
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: scratch) }
+            let scratch = try Callgrind.scratchDirectory()
+            let (floor, rows): (Double, [SignalsInstructions.Row])
+            do {
+                (floor, rows) = try await count(in: scratch)
+            } catch {
+                throw CommandFailure("\(error) (valgrind's logs and the counts are kept in \(scratch.path))")
+            }
+            try? FileManager.default.removeItem(at: scratch)
+            print(printf("crypto floor: 8 seals in-process, one after another: %.0f instructions (callgrind)", floor))
+            print(" connections  requests  instructions/req  instructions/req/floor")
+            for row in rows {
+                print(
+                    printf(
+                        "  %10ld  %8ld  %16.0f  %22.2f", row.connections, row.requests, row.instructionsPerRequest,
+                        row.instructionsPerRequest / floor))
+            }
+            // Each request makes the floor's seals: less than it means the count did not run.
+            if let short = rows.first(where: { $0.instructionsPerRequest < floor }) {
+                throw CommandFailure(
+                    "at C = \(short.connections) a request counted fewer instructions than its seals: callgrind did not count it all"
+                )
+            }
+        }
+
+        private func count(in scratch: URL) async throws -> (Double, [SignalsInstructions.Row]) {
             let callgrind = try Callgrind(directory: scratch)
             let program = try await callgrind.countable(
                 try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
@@ -130,14 +151,7 @@ extension BenchCommand {
                 levels: levels
             ).run()
             await server.stop()
-            print(printf("crypto floor: 8 seals in-process, one after another: %.0f instructions (callgrind)", floor))
-            print(" connections  requests  instructions/req  instructions/req/floor")
-            for row in rows {
-                print(
-                    printf(
-                        "  %10ld  %8ld  %16.0f  %22.2f", row.connections, row.requests, row.instructionsPerRequest,
-                        row.instructionsPerRequest / floor))
-            }
+            return (floor, rows)
         }
     }
 

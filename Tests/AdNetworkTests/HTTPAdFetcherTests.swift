@@ -55,16 +55,17 @@ struct HTTPAdFetcherTests {
             _ = try await HTTPAdFetcher().fetch("http://127.0.0.1:\(port)/bid?key=secret", timeout: .seconds(20))
         }
         #expect(refused == AdServerError(.transport, "connection refused by 127.0.0.1:\(port)"))
-        // Far under the 20 s it was given: not one retry after another until they are spent.
-        #expect(clock.now - started < .seconds(10))
+        // Under the 2 s connect timeout, which retrying the connection waits out before it
+        // reports the same refusal.
+        #expect(clock.now - started < .seconds(1), "\(clock.now - started)")
         let refusedV6 = await Self.failure {
             _ = try await HTTPAdFetcher().fetch("http://[::1]:\(port)/bid", timeout: .seconds(20))
         }
-        // An IPv6 literal is named in brackets (a machine without IPv6 on loopback fails otherwise).
-        let message = refusedV6?.message ?? ""
-        #expect(
-            message == "connection refused by [::1]:\(port)" || !message.contains("connection refused"),
-            "\(String(describing: refusedV6))")
+        // An IPv6 literal is named in brackets, where loopback has IPv6 (/proc/net/if_inet6 lists ::1).
+        let inet6 = (try? String(contentsOfFile: "/proc/net/if_inet6", encoding: .utf8)) ?? ""
+        if inet6.contains("00000000000000000000000000000001") {
+            #expect(refusedV6?.message == "connection refused by [::1]:\(port)", "\(String(describing: refusedV6))")
+        }
     }
 
     /// A bid request, an ad tag: redirected within their server they follow (307 keeps the

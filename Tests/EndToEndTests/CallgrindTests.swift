@@ -6,7 +6,8 @@ import Testing
 
 /// What `bench signals --instructions` counts with: valgrind's callgrind, on real programs (a
 /// Python one: the debug build's Swift runtime, a shared libdispatch, stops valgrind 3.19; the
-/// release build is static and runs under it, in CI's short benchmark runs).
+/// release build is static and runs under it, in CI's short benchmark runs). CI installs valgrind.
+@Suite(.enabled(if: Binary.onPath("valgrind") != nil && Binary.onPath("callgrind_control") != nil))
 struct CallgrindTests {
     @Test func aProgramRunToItsEndCountsMoreForMoreWork() async throws {
         let scratch = try TemporaryDirectory()
