@@ -29,16 +29,13 @@ struct HTTPAdFetcher: AdFetcher {
             connectionPool: Self.pool,
             decompression: .enabled(limit: .ratio(decompressionRatio))))
 
-    /// Connections kept a minute, 16 per server. A connection that cannot be made (refused, a
-    /// name that does not resolve, a TLS handshake that fails, the 2 s connect timeout) is not
-    /// tried again: the requests waiting for one to that server fail at once, an ad load's turn
-    /// passes to its next source and a tracker ping goes back to the outbox's backoff, where
-    /// AsyncHTTPClient would retry until the connect timeout or the request's deadline.
+    /// Connections kept a minute, 16 per server. A connection that cannot be made is tried again
+    /// until the 2 s connect timeout or the request's deadline (AsyncHTTPClient's default): with
+    /// it off, one failed connect failed every request waiting on that server, and a full test
+    /// run lost a loss notice to the outbox's backoff.
     private static var pool: HTTPClient.Configuration.ConnectionPool {
-        var pool = HTTPClient.Configuration.ConnectionPool(
+        HTTPClient.Configuration.ConnectionPool(
             idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
-        pool.retryConnectionEstablishment = false
-        return pool
     }
 
     /// How many times its compressed size a body may inflate to.
