@@ -26,17 +26,10 @@ struct HTTPAdFetcher: AdFetcher {
         configuration: HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(2)),
-            connectionPool: Self.pool,
+            // A connection that cannot be made is tried again until the connect timeout or the
+            // deadline: with that off, one failed connect fails every request waiting on its server.
+            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16),
             decompression: .enabled(limit: .ratio(decompressionRatio))))
-
-    /// Connections kept a minute, 16 per server. A connection that cannot be made is tried again
-    /// until the 2 s connect timeout or the request's deadline (AsyncHTTPClient's default): with
-    /// it off, one failed connect failed every request waiting on that server, and a full test
-    /// run lost a loss notice to the outbox's backoff.
-    private static var pool: HTTPClient.Configuration.ConnectionPool {
-        HTTPClient.Configuration.ConnectionPool(
-            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
-    }
 
     /// How many times its compressed size a body may inflate to.
     static let decompressionRatio = 20

@@ -16,14 +16,10 @@ struct AdLoadLog<C: Clock>: Sendable where C.Duration == Duration, C: Sendable {
     }
 
     func record(unit: String, app: String?, _ result: Result<Waterfall.Fill, Waterfall.Failure>) {
-        let info: ResponseInfo
-        switch result {
-        case .success(let fill): info = fill.info
-        case .failure(let failure): info = failure.info
-        }
+        let sources = Self.sources(result.info)
         var metadata: Logger.Metadata = ["ad_unit": "\(unit)", "app": "\(app ?? "-")"]
-        logger.debug("ad load", metadata: metadata.merging(["sources": "\(Self.describe(Self.sources(info)))"]) { $1 })
-        let failed = Self.sources(info).filter { ["error", "timeout", "not_ready"].contains($0.outcome) }
+        logger.debug("ad load", metadata: metadata.merging(["sources": "\(Self.describe(sources))"]) { $1 })
+        let failed = sources.filter { ["error", "timeout", "not_ready"].contains($0.outcome) }
         if !failed.isEmpty { metadata["failed"] = "\(Self.describe(failed))" }
         switch result {
         case .failure(let failure):

@@ -68,10 +68,7 @@ extension AdStore {
             }
             let result = await waterfall.load(request, decisions: decisions)
             metrics.loaded(unit: unit.id, after: .now - start)
-            switch result {
-            case .success(let fill): metrics.networks.record(fill.info)
-            case .failure(let failure): metrics.networks.record(failure.info)
-            }
+            metrics.networks.record(result.info)
             loadLog.record(unit: unit.id, app: request.app?.id, result)
             return await self.finishLoad(unit, request, result, policy: policy, number: number)
         }

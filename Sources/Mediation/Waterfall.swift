@@ -182,3 +182,13 @@ extension ResponseInfo.Attempt {
             latencyMilliseconds: milliseconds(latency), message: message)
     }
 }
+
+extension Result where Success == Waterfall.Fill, Failure == Waterfall.Failure {
+    /// What the load tried, filled or not.
+    var info: ResponseInfo {
+        switch self {
+        case .success(let fill): fill.info
+        case .failure(let failure): failure.info
+        }
+    }
+}
