@@ -103,6 +103,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The inspector's memory: the last traces of loads and signals requests, bounded, and
+        // their live subscribers. Written through SharedTypes' `TraceRecorder`.
+        .target(
+            name: "Inspector",
+            dependencies: ["SharedTypes", .product(name: "DequeModule", package: "swift-collections")]
+        ),
         // VAST 2.0-4.2: reading documents, following wrappers, choosing a media file.
         .target(name: "VAST", dependencies: ["CLibXML2", "SharedTypes"]),
         // The built-in adapters, and the exec adapter that runs a program as one.
@@ -119,7 +125,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "SecureSignals", "Mediation", "Adapters", "SignalCrypto", "Timing", "SharedTypes", "CProcessControl",
+                "SecureSignals", "Mediation", "Inspector", "Adapters", "SignalCrypto", "Timing", "SharedTypes", "CProcessControl",
                 "StateStore", "Consent", "API",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -232,6 +238,7 @@ let package = Package(
         ),
         // Time: the backoff every retry shares.
         .testTarget(name: "TimingTests", dependencies: ["Timing", "TestSupport"]),
+        .testTarget(name: "InspectorTests", dependencies: ["Inspector", "SharedTypes"]),
         .testTarget(
             name: "SignalCryptoTests",
             dependencies: ["SignalCrypto", "CLibCrypto", "CProcessControl", "TestSupport"]
@@ -278,7 +285,7 @@ let package = Package(
             dependencies: [
                 "API",
                 "Daemon", "Adapters", "TestAdapters", "TestSupport", "SecureSignals", "SharedTypes", "SignalCrypto",
-                "Client", "Mediation", "Timing", "StateStore", "Consent",
+                "Client", "Mediation", "Timing", "StateStore", "Consent", "Inspector",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -42,4 +42,6 @@ public enum APIErrorCode: String, Sendable, CaseIterable, Codable {
     // Rewards.
     case unknownReward = "unknown_reward"
     case alreadyClaimed = "already_claimed"
+    // The inspector.
+    case unknownTrace = "unknown_trace"
 }

@@ -37,10 +37,18 @@ public enum Endpoints {
     public static let claimReward = Endpoint(
         .post, "/v1/rewards/{transaction_id}/claim", requires: .ads, acknowledges: .claim)
 
+    // The inspector: the last loads and signals requests, each app's own (every app's with
+    // `inspect`), and a live stream of them.
+    public static let inspectLoads = Endpoint(.get, "/v1/inspect/loads")
+    public static let inspectLoad = Endpoint(.get, "/v1/inspect/loads/{id}")
+    public static let inspectSignals = Endpoint(.get, "/v1/inspect/signals")
+    public static let inspectStream = Endpoint(.get, "/v1/inspect/stream")
+
     /// Every endpoint above.
     public static let all: [Endpoint] = [
         health, adapters, resetAdapter, signals, privacy, setPrivacy, clearPrivacy, decodedPrivacy, privacyDecisions,
         devicePrivacy, setDevicePrivacy, clearDevicePrivacy, recipients, apps,
         adUnits, loadAd, ad, impression, click, show, progress, dismiss, playbackError, events, rewards, claimReward,
+        inspectLoads, inspectLoad, inspectSignals, inspectStream,
     ]
 }

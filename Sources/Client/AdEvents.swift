@@ -26,7 +26,15 @@ extension DaemonClient {
         -> AdEventStream
     {
         let query = [adUnit.map { ("ad_unit", $0) }, adID.map { ("ad_id", $0) }].compactMap { $0 }
-        let path = Endpoints.events.path(query: query)
+        return try await serverSentEvents(Endpoints.events, query: query, lastEventID: lastEventID)
+    }
+
+    /// Follows one of the daemon's Server-Sent Event streams (`endpoint`, with `query`) as
+    /// `events` does.
+    func serverSentEvents(_ endpoint: Endpoint, query: [(String, String)], lastEventID: String? = nil) async throws
+        -> AdEventStream
+    {
+        let path = endpoint.path(query: query)
         guard let socket = socketTransport else { throw ClientError("the event stream needs the daemon's socket") }
         let url = try socket.url(path)
         var request = HTTPClientRequest(url: url.absoluteString)

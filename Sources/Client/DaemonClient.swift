@@ -113,9 +113,10 @@ public struct DaemonClient: Sendable {
 
     /// A successful JSON answer decoded, or the API's error as a `ClientError`.
     public func call<Answer: Decodable>(
-        _ endpoint: Endpoint, _ parameters: String..., json: Data? = nil, as type: Answer.Type
+        _ endpoint: Endpoint, _ parameters: String..., query: [(String, String)] = [], json: Data? = nil,
+        as type: Answer.Type
     ) async throws -> Answer {
-        let path = endpoint.path(parameters)
+        let path = endpoint.path(parameters, query: query)
         let reply = try await request(HTTPMethod(rawValue: endpoint.method.rawValue), path, json: json).successful()
         do {
             return try WireFormat.decoder().decode(type, from: reply.body)

@@ -1,6 +1,7 @@
 import API
 import Adapters
 import Hummingbird
+import Inspector
 import Logging
 import Mediation
 import SecureSignals
@@ -46,9 +47,10 @@ struct DaemonApplication: Sendable {
         let trackers = TrackerQueue(
             fetcher: fetcher, outbox: SQLiteTrackerOutbox(database), clock: WallClock(clock: clock),
             settings: configuration.trackers, logger: logger, metrics: metrics.factory)
+        let inspector = TraceRing(limits: configuration.inspect)
         let collector = try SignalCollector(
             configuration: configuration.collector, registry: registry, clock: clock, logger: logger,
-            metrics: metrics.factory)
+            metrics: metrics.factory, tracer: inspector)
         let events = await EventHub(
             journal: SQLiteEventJournal(database), retention: configuration.eventRetention,
             clock: WallClock(clock: clock), logger: logger)
@@ -60,7 +62,7 @@ struct DaemonApplication: Sendable {
                 limits: configuration.limits.content,
                 advertisingIDs: configuration.advertisingID.map {
                     AdvertisingIDProvider(settings: $0, clock: clock, logger: logger)
-                }),
+                }, tracer: inspector),
             rewards: rewards, impressions: SQLiteImpressionLog(database),
             callbackSigner: configuration.ssvKey.map { SSVCallbackSigner(key: $0.key, keyID: $0.id, logger: logger) },
             clock: clock, logger: logger,
@@ -70,7 +72,7 @@ struct DaemonApplication: Sendable {
             collector: collector, ads: ads, access: configuration.access, warnings: configuration.warnings,
             privacy: configuration.privacy, stateHealth: database.health,
             privacyRecords: SQLitePrivacyRecords(database, clock: WallClock(clock: clock)), clock: clock,
-            logger: logger)
+            inspector: inspector, logger: logger)
         self.database = database
         for warning in configuration.warnings { logger.warning("\(warning)") }
         self.clock = clock
@@ -103,6 +105,7 @@ struct DaemonApplication: Sendable {
         AdRoutes(ads: state.ads, limits: limits).addRoutes(to: endpoints)
         RewardRoutes(rewards: rewards, clock: WallClock(clock: clock)).addRoutes(to: endpoints)
         AppRoutes(state: state, limits: limits).addRoutes(to: endpoints)
+        InspectRoutes(inspector: state.inspector, limits: limits).addRoutes(to: endpoints)
         MetricsRoutes(metrics: metrics, state: state, trackers: trackers).addRoutes(to: router)
         if let testbedClock { TestbedRoutes(clock: testbedClock, logger: state.logger).addRoutes(to: router) }
         let routes = RouteIndex(router)
@@ -201,6 +204,7 @@ struct DaemonApplication: Sendable {
         try await state.ads.reload(units: configuration.mediation.units, networks: configuration.mediation.networks)
         state.access = configuration.access
         state.warnings = configuration.warnings
+        state.inspector.limits = configuration.inspect
         await state.privacy.setSettings(configuration.privacy)
         for warning in configuration.warnings { state.logger.warning("\(warning)") }
         if configuration.advertisingID != advertisingID {

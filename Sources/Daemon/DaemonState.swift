@@ -1,5 +1,6 @@
 import Consent
 import FoundationEssentials
+import Inspector
 import Logging
 import Mediation
 import SecureSignals
@@ -23,13 +24,16 @@ final class DaemonState: Sendable {
     let stateHealth: StateHealth
     /// When each app last asked.
     let appActivity = AppActivity()
+    /// The last loads' and signals requests' traces.
+    let inspector: TraceRing
 
     init(
         collector: SignalCollector<AdjustableClock>, ads: AdStore<AdjustableClock>, access: AccessPolicy,
         warnings: [String] = [], privacy: PrivacySettings = PrivacySettings(),
         stateHealth: StateHealth = StateHealth(), privacyRecords: (any PrivacyRecords)? = nil,
-        clock: AdjustableClock, logger: Logger
+        clock: AdjustableClock, inspector: TraceRing = TraceRing(), logger: Logger
     ) {
+        self.inspector = inspector
         self.stateHealth = stateHealth
         self.collector = collector
         self.ads = ads

@@ -17,13 +17,16 @@ public struct AdNetworkServices: Sendable {
     /// The device's advertising id (`advertising_id`): what the store reads for each load whose
     /// app may have it (`AdvertisingID.forLoad`); nil when none is configured.
     public var advertisingIDs: (any AdvertisingIDSource)?
+    /// Where every load leaves its trace (the inspector); nil keeps none.
+    public var tracer: (any TraceRecorder)?
 
     public init(
         fetcher: any AdFetcher, trackers: TrackerQueue, signals: (any SignalProvider)? = nil,
         metrics: any MetricsFactory = NOOPMetricsHandler.instance, limits: AdContentLimits = AdContentLimits(),
-        bids: BidLedger? = nil, advertisingIDs: (any AdvertisingIDSource)? = nil
+        bids: BidLedger? = nil, advertisingIDs: (any AdvertisingIDSource)? = nil, tracer: (any TraceRecorder)? = nil
     ) {
         self.advertisingIDs = advertisingIDs
+        self.tracer = tracer
         self.bids = bids ?? BidLedger(trackers: trackers)
         self.limits = limits
         self.fetcher = fetcher

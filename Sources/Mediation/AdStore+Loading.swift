@@ -23,12 +23,19 @@ extension AdStore {
         if let until = cappedUntil(unit, app: request.app?.id, now: wallNow) {
             let wait = until - wallNow
             metrics.capped(unit: unit.id)
-            return .failure(
+            let capped = LoadResult.failure(
                 AdLoadFailure(
                     AdLoadError(
                         .frequencyCapped,
                         "ad unit '\(unit.id)' has reached its frequency cap or pacing for this app; try again in \(wait) ms"
                     ), info: nil, retryAfter: .milliseconds(wait)))
+            if let tracer = services.tracer {
+                Self.trace(
+                    request, to: tracer, startedAt: wallNow, duration: .zero,
+                    privacy: policies.policy(for: request.app?.id, at: wallNow).summary,
+                    tried: Waterfall.Tried(bidders: [], sources: []), retry: nil, result: capped)
+            }
+            return capped
         }
         let key = LoadKey(request)
         // Judged once: it asks the app's decisions now (`fits`).
@@ -43,10 +50,13 @@ extension AdStore {
         return await startLoad(unit, request).value
     }
 
-    func startLoad(_ unit: AdUnit, _ request: AdLoadRequest) -> Task<LoadResult, Never> {
+    /// `retry`: the background retry's number, when it is one.
+    func startLoad(_ unit: AdUnit, _ request: AdLoadRequest, retry: Int? = nil) -> Task<LoadResult, Never> {
         let waterfall = Waterfall(unit: unit, networks: networks, ledger: services.bids, clock: clock)
         let key = LoadKey(request)
-        let policy = policies.policy(for: key.app, at: wallClock.nowMilliseconds)
+        let startedAt = wallClock.nowMilliseconds
+        let policy = policies.policy(for: key.app, at: startedAt)
+        let tracer = services.tracer
         let decisions = LineItemDecisions(policy, units: [unit])
         loadsStarted += 1
         let number = loadsStarted
@@ -70,7 +80,13 @@ extension AdStore {
             metrics.loaded(unit: unit.id, after: .now - start)
             metrics.networks.record(result.info)
             loadLog.record(unit: unit.id, app: request.app?.id, result)
-            return await self.finishLoad(unit, request, result, policy: policy, number: number)
+            let loaded = await self.finishLoad(unit, request, result, policy: policy, number: number)
+            if let tracer {
+                Self.trace(
+                    request, to: tracer, startedAt: startedAt, duration: .now - start, privacy: policy.summary,
+                    tried: result.tried, retry: retry, result: loaded)
+            }
+            return loaded
         }
         inFlight[key] = (task, policy, number)
         return task
@@ -228,7 +244,7 @@ extension AdStore {
         let key = LoadKey(request)
         retries[key] = nil
         guard !isLoading(key), !hasReadyAd(key) else { return }
-        _ = await startLoad(unit, request).value
+        _ = await startLoad(unit, request, retry: retryAttempts[key]).value
     }
 
     /// How long until `key`'s failed load is tried again, when a retry is waiting.

@@ -25,7 +25,7 @@ struct Auction {
     let clock: any Clock<Duration>
 
     func run(_ request: AdLoadRequest, decisions: LineItemDecisions) async -> (
-        entries: [Entry], bids: [ResponseInfo.Bid]
+        entries: [Entry], bids: [BidderTrace]
     ) {
         let elapsed = clock.stopwatch()
         let answers = await withTaskGroup(of: (Int, Answer).self) { group in
@@ -41,15 +41,18 @@ struct Auction {
             return answers
         }
         var entries: [Entry] = []
-        var bids: [ResponseInfo.Bid] = []
+        var bids: [BidderTrace] = []
         for (index, item) in unit.bidders.enumerated() {
-            let answer = answers[index] ?? Answer(outcome: .failed(.error, "no answer"), latency: .zero)
-            var record = ResponseInfo.Bid(
-                network: item.network, parameter: item.shownParameter, price: nil, outcome: .noBid,
-                latencyMilliseconds: milliseconds(answer.latency), message: nil)
+            let answer = answers[index] ?? Answer(outcome: .failed(.error, "no answer"), start: .zero, end: .zero)
+            var record = BidderTrace(
+                network: item.network, parameter: item.shownParameter, startMilliseconds: milliseconds(answer.start),
+                latencyMilliseconds: milliseconds(answer.end - answer.start),
+                timeMilliseconds: answer.time.map(milliseconds), outcome: .noBid)
             switch answer.outcome {
             case .bid(let bid, let tracksItself, let servingMode):
                 record.price = bid.price
+                record.currency = bid.currency
+                record.bid = bid.details
                 if let floor = unit.floorCPM, bid.price < floor {
                     ledger.settle(bid.owed, .lost(.belowFloor, minimumToWin: floor))
                     record.outcome = .lost
@@ -59,13 +62,15 @@ struct Auction {
                     entries.append(
                         Entry(
                             index: index, item: item, bid: bid, tracksItself: tracksItself, servingMode: servingMode,
-                            latency: answer.latency))
+                            latency: answer.end - answer.start))
                 }
             case .failed(let outcome, let message):
                 record.outcome = outcome
                 record.message = message
             case .passedOver(let bid):
                 record.price = bid.price
+                record.currency = unit.currency
+                record.bid = bid.details
                 record.outcome = .lost
                 record.lossReason = bid.reason
                 record.message = bid.message
@@ -85,7 +90,10 @@ struct Auction {
             case failed(ResponseInfo.Bid.Outcome, String)
         }
         var outcome: Outcome
-        var latency: Duration
+        /// When it was asked, and when it answered, since the load began; how long it was given.
+        var start: Duration
+        var end: Duration
+        var time: Duration? = nil
     }
 
     /// One bidder's answer within the auction's time (`elapsed`: the time since the load began).
@@ -93,7 +101,11 @@ struct Auction {
         _ item: LineItem, decision: LineItemDecisions.Decision, privacy: PrivacyState?, request: AdLoadRequest,
         elapsed: @escaping @Sendable () -> Duration
     ) async -> Answer {
-        func answer(_ outcome: Answer.Outcome) -> Answer { Answer(outcome: outcome, latency: elapsed()) }
+        let start = elapsed()
+        var time: Duration?
+        func answer(_ outcome: Answer.Outcome) -> Answer {
+            Answer(outcome: outcome, start: start, end: elapsed(), time: time)
+        }
         if let reason = decision.consent.reason { return answer(.failed(.consentMissing, reason)) }
         guard let host = networks[item.network] else {
             return answer(.failed(.notReady, "no network named '\(item.network)'"))
@@ -101,6 +113,7 @@ struct Auction {
         // The bidders' time covers a network still setting up: no bidder holds the auction.
         let timing = unit.auction
         let wait = max(.milliseconds(1), min(item.timeout, timing.bidWait - elapsed()))
+        time = wait
         let networkRequest = NetworkAdRequest(
             adUnit: unit.id, parameter: item.parameter, options: item.options, formatIDs: request.formatIDs,
             preferences: request.preferences, privacy: privacy, app: request.app,

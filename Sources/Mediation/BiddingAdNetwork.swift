@@ -25,11 +25,13 @@ public struct PassedOverBid: Sendable, Equatable {
     public var price: Double
     public var reason: AuctionLossReason
     public var message: String
+    public var details: BidDetails
 
-    public init(price: Double, reason: AuctionLossReason, message: String) {
+    public init(price: Double, reason: AuctionLossReason, message: String, details: BidDetails = .none) {
         self.price = price
         self.reason = reason
         self.message = message
+        self.details = details
     }
 }
 
@@ -44,16 +46,19 @@ public struct NetworkBid: Sendable {
     /// What the bid owes, handed to the ledger (`BidLedger.open`): the auction, the waterfall
     /// and the store settle it there.
     public var owed: OwedBid
+    /// Who the bid is from and what it is for (seat, bid id, creative, advertiser domains).
+    public var details: BidDetails
 
     public init(
         price: Double, currency: String,
         load: @escaping @Sendable (_ deadline: Deadline) async throws(AdLoadError) -> NetworkAd,
-        owed: OwedBid
+        owed: OwedBid, details: BidDetails = .none
     ) {
         self.price = price
         self.currency = currency
         self.load = load
         self.owed = owed
+        self.details = details
     }
 }
 

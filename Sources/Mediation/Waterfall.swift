@@ -12,11 +12,27 @@ struct Waterfall {
         var info: ResponseInfo
         /// What the line item that filled needs from the user's consent.
         var consent: ConsentRequirement = .none
+        /// What the load tried, as its trace shows it.
+        var trace = Tried(bidders: [], sources: [])
     }
 
     struct Failure: Error, Sendable {
         var error: AdLoadError
         var info: ResponseInfo
+        var trace: Tried
+    }
+
+    /// The bidders asked and the sources tried, each with its start since the load's.
+    struct Tried: Sendable {
+        var bidders: [BidderTrace]
+        var sources: [SourceTrace]
+
+        /// `response_info` as a client sees it: the same answers without their starts.
+        func info(network: String?, servingMode: ServingMode? = nil) -> ResponseInfo {
+            ResponseInfo(
+                attempts: sources.map(\.attempt), bids: bidders.isEmpty ? nil : bidders.map(\.answer),
+                network: network, servingMode: servingMode)
+        }
     }
 
     let unit: AdUnit
@@ -32,14 +48,15 @@ struct Waterfall {
     /// (`Auction.order`); every bid is settled in the ledger: lost here with its reason, or
     /// handed to the store with the ad it serves (won once the store keeps it).
     func load(_ request: AdLoadRequest, decisions: LineItemDecisions) async -> Result<Fill, Failure> {
-        var attempts: [ResponseInfo.Attempt] = []
+        let sinceStart = clock.stopwatch()
+        var attempts: [SourceTrace] = []
         var lastError = AdLoadError(.noFill, "the waterfall is empty")
         let auction =
             unit.bidders.isEmpty
             ? nil
             : await Auction(unit: unit, networks: networks, ledger: ledger, clock: clock).run(
                 request, decisions: decisions)
-        var bids = auction?.bids
+        var bids = auction?.bids ?? []
         var unsettled = auction?.entries ?? []
         /// The bids not tried lose to what served (worth `price` when known); a load that ends
         /// unfilled has tried them all.
@@ -52,11 +69,13 @@ struct Waterfall {
         }
         /// `bids` holds one answer per bidder, in the unit's order.
         func record(_ bidder: Int, _ outcome: ResponseInfo.Bid.Outcome, reason: AuctionLossReason? = nil) {
-            bids?[bidder].outcome = outcome
-            bids?[bidder].lossReason = reason
+            bids[bidder].outcome = outcome
+            bids[bidder].lossReason = reason
         }
         for candidate in Auction.order(waterfall: unit.waterfall, bids: auction?.entries ?? []) {
             let elapsed = clock.stopwatch()
+            let began = sinceStart()
+            let kind: SourceTrace.Kind
             let item: LineItem
             let servingMode: ServingMode
             let tracksItself: Bool
@@ -64,15 +83,16 @@ struct Waterfall {
             switch candidate {
             case .lineItem(let index, let lineItem):
                 item = lineItem
+                kind = .lineItem
                 let decision = decisions.decision(unit: unit.id, item: index)
                 if let reason = decision.consent.reason {
-                    attempts.append(.init(item, .consentMissing, after: elapsed(), reason))
+                    attempts.append(.init(kind, item, .consentMissing, began, after: elapsed(), reason))
                     lastError = AdLoadError(.noFill, "\(item.network): \(reason)")
                     continue
                 }
                 guard let host = networks[item.network], let adapter = await host.ready() else {
                     let reason = await networks[item.network]?.notReadyReason ?? "no network named '\(item.network)'"
-                    attempts.append(.init(item, .notReady, after: elapsed(), reason))
+                    attempts.append(.init(kind, item, .notReady, began, after: elapsed(), reason))
                     lastError = AdLoadError(.networkError, reason)
                     continue
                 }
@@ -96,6 +116,7 @@ struct Waterfall {
                 }
             case .bid(let entry):
                 item = entry.item
+                kind = .bid
                 servingMode = entry.servingMode
                 tracksItself = entry.tracksItself
                 let load = entry.bid.load
@@ -106,7 +127,7 @@ struct Waterfall {
             }
             /// A bid that could not serve is lost now; the next source is tried.
             func failed(_ outcome: ResponseInfo.Attempt.Outcome, _ error: AdLoadError, message: String) {
-                attempts.append(.init(item, outcome, after: elapsed(), message))
+                attempts.append(.init(kind, item, outcome, began, after: elapsed(), message))
                 lastError = error
                 guard case .bid(let entry) = candidate else { return }
                 ledger.settle(entry.bid.owed, .lost(.internalError))
@@ -120,7 +141,7 @@ struct Waterfall {
                     failed(.error, AdLoadError(.internalError, "\(item.network): \(problem)"), message: problem)
                     continue
                 }
-                attempts.append(.init(item, .filled, after: elapsed(), nil))
+                attempts.append(.init(kind, item, .filled, began, after: elapsed(), nil))
                 var winner: Int?
                 var price = item.cpm
                 if case .bid(let entry) = candidate {
@@ -131,10 +152,12 @@ struct Waterfall {
                     record(entry.index, .won)
                 }
                 settle(winner: winner, price: price)
-                var info = ResponseInfo(attempts: attempts, network: item.network, servingMode: servingMode)
-                info.bids = bids
+                let tried = Tried(bidders: bids, sources: attempts)
                 return .success(
-                    Fill(ad: ad, network: item.network, tracksItself: tracksItself, info: info, consent: item.consent))
+                    Fill(
+                        ad: ad, network: item.network, tracksItself: tracksItself,
+                        info: tried.info(network: item.network, servingMode: servingMode), consent: item.consent,
+                        trace: tried))
             case .failure(let error as AdLoadError) where error.code == .noFill:
                 failed(.noFill, error, message: error.message)
             case .failure(let error as AdLoadError) where error.code == .timeout:
@@ -151,13 +174,12 @@ struct Waterfall {
             }
         }
         settle(winner: nil, price: nil)
-        var info = ResponseInfo(attempts: attempts, network: nil)
-        info.bids = bids
+        let tried = Tried(bidders: bids, sources: attempts)
         if attempts.isEmpty, unit.waterfall.isEmpty, !unit.bidders.isEmpty {
             lastError = AdLoadError(
                 .noFill, unit.floorCPM == nil ? "no bid" : "no bid at or above the floor (response_info.bids says why)")
         }
-        return .failure(Failure(error: lastError, info: info))
+        return .failure(Failure(error: lastError, info: tried.info(network: nil), trace: tried))
     }
 
     /// Why a network's ad does not fit the load, if it does not.
@@ -174,12 +196,32 @@ struct Waterfall {
     }
 }
 
-extension ResponseInfo.Attempt {
-    /// `item`'s attempt, which took `latency`.
-    init(_ item: LineItem, _ outcome: Outcome, after latency: Duration, _ message: String?) {
+extension SourceTrace {
+    /// `item`'s attempt, begun `start` after the load and which took `latency`.
+    init(
+        _ kind: Kind, _ item: LineItem, _ outcome: ResponseInfo.Attempt.Outcome, _ start: Duration,
+        after latency: Duration, _ message: String?
+    ) {
         self.init(
-            network: item.network, parameter: item.shownParameter, outcome: outcome,
-            latencyMilliseconds: milliseconds(latency), message: message)
+            kind: kind, network: item.network, parameter: item.shownParameter,
+            startMilliseconds: milliseconds(start), latencyMilliseconds: milliseconds(latency), outcome: outcome,
+            message: message)
+    }
+
+    /// The attempt as `response_info` shows it.
+    var attempt: ResponseInfo.Attempt {
+        ResponseInfo.Attempt(
+            network: network, parameter: parameter, outcome: outcome, latencyMilliseconds: latencyMilliseconds,
+            message: message)
+    }
+}
+
+extension BidderTrace {
+    /// The bidder's answer as `response_info` shows it.
+    var answer: ResponseInfo.Bid {
+        ResponseInfo.Bid(
+            network: network, parameter: parameter, price: price, outcome: outcome, lossReason: lossReason,
+            latencyMilliseconds: latencyMilliseconds, message: message)
     }
 }
 
@@ -189,6 +231,14 @@ extension Result where Success == Waterfall.Fill, Failure == Waterfall.Failure {
         switch self {
         case .success(let fill): fill.info
         case .failure(let failure): failure.info
+        }
+    }
+
+    /// What the load tried, as its trace shows it.
+    var tried: Waterfall.Tried {
+        switch self {
+        case .success(let fill): fill.trace
+        case .failure(let failure): failure.trace
         }
     }
 }

@@ -224,6 +224,18 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
 
     /// The adapter's signal for `request`, from the cache while it is fresh.
     func collect(_ request: SignalRequest, timeout: Duration) async -> Outcome {
+        await answer(request, timeout: timeout).outcome
+    }
+
+    /// An answer as a trace shows it: the outcome, how long it took, and the circuit after it.
+    struct Answer: Sendable {
+        var outcome: Outcome
+        var latency: Duration
+        var circuit: CircuitStatus.State
+    }
+
+    /// `collect`'s answer with its latency and the circuit's state after it.
+    func answer(_ request: SignalRequest, timeout: Duration) async -> Answer {
         let start = clock.now
         let outcome = await collectUnmeasured(request, timeout: timeout)
         let label: String
@@ -231,8 +243,10 @@ actor AdapterHost<C: Clock> where C.Duration == Duration {
         case .signal(_, let cached, _): label = cached ? "cached" : "ok"
         case .failure(let error): label = error.code.rawValue
         }
-        metrics.record(outcome: label, latency: start.duration(to: clock.now))
-        return outcome
+        let end = clock.now
+        let latency = start.duration(to: end)
+        metrics.record(outcome: label, latency: latency)
+        return Answer(outcome: outcome, latency: latency, circuit: breaker.status(at: end).state)
     }
 
     private func collectUnmeasured(_ request: SignalRequest, timeout: Duration) async -> Outcome {

@@ -33,6 +33,8 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
     private let lifecycle = OwnedTasks<Never>()
     /// The ephemeral keys of seals, made ahead of need.
     private var keys: EphemeralKeyPool
+    /// Where each request's trace goes (the inspector); none is made without one.
+    private let tracer: (any TraceRecorder)?
 
     /// Where the adapters keep their state: set at start, kept across reloads.
     public var stateDirectory: URL { configuration.stateDirectory }
@@ -41,9 +43,10 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
     /// `metrics`: where the adapters' metrics go (the process's backend unless a caller gives one).
     public init(
         configuration: CollectorConfiguration, registry: AdapterRegistry, clock: C, logger: Logger,
-        metrics: any MetricsFactory = MetricsSystem.factory
+        metrics: any MetricsFactory = MetricsSystem.factory, tracer: (any TraceRecorder)? = nil
     ) throws {
         self.clock = clock
+        self.tracer = tracer
         self.wall = WallClock(clock: clock)
         self.metrics = metrics
         self.configuration = configuration
@@ -223,6 +226,7 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         app: AppIdentity? = nil
     ) async -> CollectionResult {
         let deadline = min(timeout ?? configuration.requestTimeout, configuration.requestTimeout)
+        let started = clock.now
         let policy = policies.policy(for: app?.id, at: wall.nowMilliseconds)
         let request = SignalRequest(requestID: requestID, privacy: policy.state, app: app)
         var seen = Set<String>()
@@ -261,27 +265,39 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
         let now = wall.nowMilliseconds
 
         var signals: [SealedSignal] = []
-        await withTaskGroup(of: (Int, [SealedSignal], [AdapterFailure]).self) { group in
+        var answered: [AdapterTrace] = []
+        await withTaskGroup(of: Sealed.self) { group in
             for (index, job) in jobs.enumerated() {
                 group.addTask {
-                    let outcome = await job.host.collect(request, timeout: min(job.adapter.timeout, collectionBudget))
+                    let answer = await job.host.answer(request, timeout: min(job.adapter.timeout, collectionBudget))
                     let (sealed, failures) = Self.seal(
-                        outcome, adapter: job.adapter.name, recipients: job.recipients, request: request,
+                        answer.outcome, adapter: job.adapter.name, recipients: job.recipients, request: request,
                         issuedAt: issuedAt, keysAt: now, maxSignalBytes: maxSignalBytes, ephemeralKeys: keys
                     )
-                    return (index, sealed, failures)
+                    return Sealed(
+                        index: index, signals: sealed, failures: failures, latency: answer.latency,
+                        circuit: answer.circuit)
                 }
             }
-            var results = [(Int, [SealedSignal], [AdapterFailure])]()
+            var results: [Sealed] = []
             for await result in group { results.append(result) }
-            for (_, sealed, failures) in results.sorted(by: { $0.0 < $1.0 }) {
-                signals += sealed
-                errors += failures
+            for result in results.sorted(by: { $0.index < $1.index }) {
+                signals += result.signals
+                errors += result.failures
+                if tracer != nil { answered.append(result.trace(adapter: jobs[result.index].adapter.name)) }
             }
         }
         // In the order asked, whether found before asking (unknown, denied) or after.
         let position = Dictionary(uniqueKeysWithValues: selected.enumerated().map { ($1, $0) })
         errors.sort { position[$0.adapter, default: 0] < position[$1.adapter, default: 0] }
+        if let tracer {
+            tracer.record(
+                SignalsTrace(
+                    id: 0, requestID: requestID, app: app?.id, startedAtMilliseconds: now,
+                    durationMilliseconds: milliseconds(started.duration(to: clock.now)),
+                    deadlineMilliseconds: milliseconds(deadline), privacy: policy.summary,
+                    adapters: Sealed.traces(answered: answered, errors: errors, order: position)))
+        }
         return CollectionResult(requestID: requestID, signals: signals, errors: errors)
     }
 

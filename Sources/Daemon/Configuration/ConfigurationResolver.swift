@@ -53,6 +53,7 @@ struct ConfigurationResolver {
             privacy: settings.privacy,
             logLevel: logLevel ?? nil,
             metricsListener: metricsListener ?? nil, advertisingID: advertisingID ?? nil,
+            inspect: settings.inspect.limits,
             effective: effective(socketPath: socket.path, stateDirectory: stateDirectory.path))
     }
 

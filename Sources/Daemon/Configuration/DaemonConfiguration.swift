@@ -31,6 +31,7 @@ struct DaemonConfiguration: Codable, Sendable {
     var privacy = PrivacySettings()
     var logLevel: String?
     var metrics = MetricsSettings()
+    var inspect = InspectSettings()
     var performance = PerformanceSettings()
 
     @Settings

@@ -1,5 +1,6 @@
 import Adapters
 import Consent
+import Inspector
 import FoundationEssentials
 import Logging
 import Mediation
@@ -39,6 +40,8 @@ public struct ResolvedConfiguration: Sendable {
     public var metricsListener: MetricsListener?
     /// `advertising_id`: where the device's advertising id is read (read at start); nil: none.
     public var advertisingID: AdvertisingIDSettings?
+    /// `inspect`: how many traces the inspector keeps, and about how many bytes.
+    public var inspect: TraceRing.Limits
     /// The file's settings with every default written out and every path absolute: what
     /// `--print-config` prints.
     var effective: DaemonConfiguration

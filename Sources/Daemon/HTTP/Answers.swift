@@ -22,3 +22,6 @@ extension AppList: ResponseEncodable {}
 extension AdapterList: ResponseEncodable {}
 extension AdapterReset: ResponseEncodable {}
 extension ClaimedReward: ResponseEncodable {}
+extension LoadTraceList: ResponseEncodable {}
+extension LoadTrace: ResponseEncodable {}
+extension SignalsTraceList: ResponseEncodable {}

@@ -86,24 +86,13 @@ struct AdRoutes {
             }
             after = id
         }
-        let (limits, peer, channel) = (self.limits, context.peer, context.channel)
-        let holder = ClientLimits.holder(context)
-        if let refusal = limits.eventStreams.acquire(holder) {
-            let (cap, value) = ClientLimits.cap(of: refusal, total: .maxEventStreams, perPeer: .maxEventStreamsPerPeer)
-            limits.refused(by: cap, value: value, peer: peer)
-            throw APIError(
-                .serviceUnavailable, .tooManyConnections,
-                cap == .maxEventStreams
-                    ? "the daemon has its \(value) event-stream clients (limits.max_event_streams); try again later"
-                    : "this app has \(value) event streams open (limits.max_event_streams_per_peer); close one first",
-                headers: [.connection: "close", .retryAfter: "1"])
-        }
-        channel.closeFuture.whenComplete { _ in limits.eventStreams.release(holder) }
-        let events = ads.events.subscribe(filter, after: after, buffer: limits.limits.eventStreamBuffer) {
-            limits.closed(.eventStreamBehind, peer: peer)
-            channel.close(promise: nil)
-        }
+        try limits.holdStream(context)
+        let events = ads.events.subscribe(
+            filter, after: after, buffer: limits.limits.eventStreamBuffer, fellBehind: limits.streamBehind(context))
         return Response(
-            status: .ok, headers: headers, body: EventStream.body(events, connectionClosed: channel.closeFuture))
+            status: .ok, headers: headers,
+            body: EventStream.body(events, connectionClosed: context.channel.closeFuture) { event in
+                "id: \(event.sequence)\nevent: \(event.name.rawValue)\ndata: \(event.json())\n\n"
+            })
     }
 }

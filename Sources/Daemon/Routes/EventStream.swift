@@ -11,9 +11,13 @@ import ServiceLifecycle
 enum EventStream {
     static let heartbeat = Duration.seconds(15)
 
-    /// The stream's body: `events` as they come, until the connection closes. Forwarding and
-    /// the heartbeat are child tasks of the body's writing: they end with it.
-    static func body(_ events: AsyncStream<AdEvent>, connectionClosed: EventLoopFuture<Void>) -> ResponseBody {
+    /// The stream's body: `events` as they come, each written as `record` says, until the
+    /// connection closes. Forwarding and the heartbeat are child tasks of the body's writing:
+    /// they end with it.
+    static func body<Event: Sendable>(
+        _ events: AsyncStream<Event>, connectionClosed: EventLoopFuture<Void>,
+        record: @escaping @Sendable (Event) -> String
+    ) -> ResponseBody {
         ResponseBody { writer in
             // Each send waits until the writer takes it, so the subscription's buffer is the only one.
             let output = AsyncChannel<ByteBuffer>()
@@ -25,13 +29,7 @@ enum EventStream {
                     // daemon's drain does not wait on a response that never ends.
                     await withGracefulShutdownHandler {
                         await output.send(ByteBuffer(string: ": subscribed\n\n"))
-                        for await event in events {
-                            await output.send(
-                                ByteBuffer(
-                                    string:
-                                        "id: \(event.sequence)\nevent: \(event.name.rawValue)\ndata: \(event.json())\n\n"
-                                ))
-                        }
+                        for await event in events { await output.send(ByteBuffer(string: record(event))) }
                         output.finish()
                     } onGracefulShutdown: {
                         output.finish()

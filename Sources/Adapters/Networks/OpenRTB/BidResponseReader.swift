@@ -49,6 +49,8 @@ struct BidResponseReader {
         /// How long its ad may wait for the impression (`exp`), when the bid says.
         var expiry: Duration?
         var value: AdValue
+        /// Who the winning bid is from and what it is for, for the inspector.
+        var details: BidDetails
     }
 
     func read(_ response: AdServerResponse) throws(Failure) -> Auction {
@@ -166,7 +168,9 @@ struct BidResponseReader {
             let best = fitting.filter { oversized[$0] == nil }.max { bids[$0].bid.price < bids[$1].bid.price }
             func bestPassedOver(_ message: String) -> PassedOverBid? {
                 best.map {
-                    PassedOverBid(price: bids[$0].bid.price, reason: exclusions[$0] ?? .belowFloor, message: message)
+                    PassedOverBid(
+                        price: bids[$0].bid.price, reason: exclusions[$0] ?? .belowFloor, message: message,
+                        details: BidDetails(bids[$0].bid, seat: bids[$0].seat))
                 }
             }
             if let problem = oversized.compactMap({ $0 }).first, fitting.allSatisfy({ oversized[$0] != nil }) {
@@ -202,7 +206,8 @@ struct BidResponseReader {
             markup: markup, macros: macros, winNotice: winner.bid.nurl.flatMap(nonEmpty).map(macros.expand),
             billingNotice: winner.bid.burl.flatMap(nonEmpty).map(macros.expand),
             lossNotices: lossNotices(winner: winnerIndex), winnerLossNotice: winner.bid.lurl.flatMap(nonEmpty),
-            price: winner.bid.price, expiry: winner.bid.exp.flatMap { $0 > 0 ? .seconds($0) : nil }, value: value)
+            price: winner.bid.price, expiry: winner.bid.exp.flatMap { $0 > 0 ? .seconds($0) : nil }, value: value,
+            details: BidDetails(winner.bid, seat: winner.seat))
     }
 
     /// Why a bid's markup is refused: more bytes than an ad may hold, or (native) nested too
@@ -280,5 +285,12 @@ struct DecodingFailure: CustomStringConvertible {
             let name = String(describing: type)
             return name.hasPrefix("Array") ? "a list" : "an object"
         }
+    }
+}
+
+extension BidDetails {
+    /// What `bid`, of `seat`, says of itself.
+    init(_ bid: BidResponse.Bid, seat: String?) {
+        self.init(seat: seat, bidID: bid.id, creativeID: bid.crid, advertiserDomains: bid.adomain ?? [])
     }
 }

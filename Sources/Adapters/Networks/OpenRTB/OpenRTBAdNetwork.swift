@@ -112,7 +112,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
             NetworkBid(
                 price: won.auction.price, currency: won.auction.value.currency,
                 load: { deadline async throws(AdLoadError) -> NetworkAd in try await won.load(before: deadline) },
-                owed: services.bids.open(won.notices)))
+                owed: services.bids.open(won.notices), details: won.auction.details))
     }
 
     /// A bidder's answer with a winning bid: how to load its ad, and the notices it is owed (the

@@ -1,0 +1,8 @@
+/// Where the signal collector and the ad store leave a trace of each request they answer (the
+/// daemon's inspector); each call returns at once, and never fails the request.
+public protocol TraceRecorder: Sendable {
+    /// Keeps `trace`, giving it its id.
+    func record(_ trace: LoadTrace)
+    /// Keeps `trace`, giving it its id.
+    func record(_ trace: SignalsTrace)
+}
