@@ -19,7 +19,7 @@ struct RouteDocumentationTests {
         let row = try Regex(#"^\| `([A-Z]+)` \| `(/[^`]*)` \|"#).anchorsMatchLineEndings()
         let documented = Set(
             reference.matches(of: row).map { "\($0.output[1].substring ?? "") \($0.output[2].substring ?? "")" })
-        #expect(registered.count == 27)
+        #expect(registered.count == 31)
         // The daemon serves exactly the API module's endpoints (and /metrics beside them).
         #expect(registered.filter { $0.contains(" /v1/") } == Set(Endpoints.all.map(\.description)))
         #expect(
