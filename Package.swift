@@ -125,7 +125,8 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "SecureSignals", "Mediation", "Inspector", "Adapters", "SignalCrypto", "Timing", "SharedTypes", "CProcessControl",
+                "SecureSignals", "Mediation", "Inspector", "Adapters", "SignalCrypto", "Timing", "SharedTypes",
+                "CProcessControl",
                 "StateStore", "Consent", "API",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "DequeModule", package: "swift-collections"),

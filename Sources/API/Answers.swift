@@ -166,3 +166,17 @@ public struct LineItemDecision: Codable, Sendable, Equatable {
     public var servingMode: ServingMode
     @Nullable public var servingModeReason: String?
 }
+
+/// `GET /v1/inspect/loads`: the traces kept, newest first.
+@WireKeys
+@MemberwiseInit
+public struct LoadTraceList: Codable, Sendable, Equatable {
+    public var loads: [LoadTrace]
+}
+
+/// `GET /v1/inspect/signals`: the traces kept, newest first.
+@WireKeys
+@MemberwiseInit
+public struct SignalsTraceList: Codable, Sendable, Equatable {
+    public var signals: [SignalsTrace]
+}

@@ -12,6 +12,18 @@ public enum Trace: Sendable, Equatable {
         }
     }
 
+    /// The load's trace, when it is one.
+    public var load: LoadTrace? {
+        guard case .load(let trace) = self else { return nil }
+        return trace
+    }
+
+    /// The signals request's trace, when it is one.
+    public var signals: SignalsTrace? {
+        guard case .signals(let trace) = self else { return nil }
+        return trace
+    }
+
     /// The app it was for.
     public var app: String? {
         switch self {

@@ -26,7 +26,7 @@ struct SecureSignalsCommand: AsyncParsableCommand {
         subcommands: [
             CollectCommand.self, AdaptersCommand.self, HealthCommand.self, VersionCommand.self, KeysCommand.self,
             PrivacyCommand.self, SealCommand.self, OpenCommand.self, BenchCommand.self, AdsCommand.self,
-            RewardsCommand.self, RecipientsCommand.self, AppsCommand.self,
+            RewardsCommand.self, RecipientsCommand.self, AppsCommand.self, InspectCommand.self,
         ]
     )
 }

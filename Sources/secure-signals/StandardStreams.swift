@@ -43,3 +43,9 @@ func printError(_ error: any Error) {
     var line = Array("Error: \(error)\n".utf8)
     _ = line.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
 }
+
+/// Writes `note` as a line on standard error: what the user should know, not the output.
+func printNote(_ note: String) {
+    var line = Array("\(note)\n".utf8)
+    _ = line.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+}

@@ -34,8 +34,10 @@ struct InspectRouteTests: MediationScenario {
 
     static func auctionConfig(_ server: FakeAdServer) throws -> [String: Any] {
         server.answer("*", .init(status: 200, contentType: "image/gif"))
-        server.answer("/bid/best", .init(body: try Self.bid(server, price: 5, seat: "s1", crid: "c1", domain: "a.example")))
-        server.answer("/bid/low", .init(body: try Self.bid(server, price: 0.5, seat: "s2", crid: "c2", domain: "b.example")))
+        server.answer(
+            "/bid/best", .init(body: try Self.bid(server, price: 5, seat: "s1", crid: "c1", domain: "a.example")))
+        server.answer(
+            "/bid/low", .init(body: try Self.bid(server, price: 0.5, seat: "s2", crid: "c2", domain: "b.example")))
         server.answer("/bid/silent", .init(status: 204))
         let units: [String: Any] = [
             Self.unit: [
@@ -70,8 +72,10 @@ struct InspectRouteTests: MediationScenario {
             #expect(trace.bidders.map(\.parameter) == ["best", "low", "silent"])
             let best = trace.bidders[0]
             #expect(best.outcome == .won && best.price == 5 && best.currency == "EUR")
-            #expect(best.bid == BidDetails(seat: "s1", bidID: "bid-s1", creativeID: "c1", advertiserDomains: ["a.example"]))
-            #expect(best.timeMilliseconds == 2000, "the time it was given: its own timeout, under the auction's 4950 ms")
+            #expect(
+                best.bid == BidDetails(seat: "s1", bidID: "bid-s1", creativeID: "c1", advertiserDomains: ["a.example"]))
+            #expect(
+                best.timeMilliseconds == 2000, "the time it was given: its own timeout, under the auction's 4950 ms")
             let low = trace.bidders[1]
             #expect(low.outcome == .lost && low.lossReason == .belowFloor && low.price == 0.5)
             #expect(low.bid?.seat == "s2" && low.bid?.creativeID == "c2")
@@ -134,7 +138,9 @@ struct InspectRouteTests: MediationScenario {
         let daemon = try await InProcessDaemon(config: AppOwnershipTests.appsConfig())
         try await daemon.run { client in
             let load: [String: Any] = ["ad_unit": Self.rewarded, "format": "rewarded"]
-            #expect(try await AppOwnershipTests.as(AppOwnershipTests.news) { try await Self.post(client, "/v1/ads", load) }.status == 200)
+            #expect(
+                try await AppOwnershipTests.as(AppOwnershipTests.news) { try await Self.post(client, "/v1/ads", load) }
+                    .status == 200)
             let id = try #require(
                 try await AppOwnershipTests.as(AppOwnershipTests.news) { try await client.inspectLoads() }.first?.id)
             try await AppOwnershipTests.as(AppOwnershipTests.quiz) { () async throws in

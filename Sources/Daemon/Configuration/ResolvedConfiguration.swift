@@ -1,7 +1,7 @@
 import Adapters
 import Consent
-import Inspector
 import FoundationEssentials
+import Inspector
 import Logging
 import Mediation
 import SecureSignals

@@ -24,17 +24,12 @@ struct InspectRoutes {
     /// Newest first; `ad_unit`, `app` and `outcome` filter, `limit` (1-10000) bounds.
     @Sendable func loads(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
         let filter = try Self.filter(request, context: context, loads: true)
-        let loads = inspector.traces(filter, limit: try Self.limit(request)).compactMap { trace -> LoadTrace? in
-            guard case .load(let load) = trace else { return nil }
-            return load
-        }
-        return LoadTraceList(loads: loads)
+        return LoadTraceList(loads: inspector.traces(filter, limit: try Self.limit(request)).compactMap(\.load))
     }
 
     @Sendable func load(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
         let raw = try context.pathParameter("id")
-        guard let id = UInt64(raw), case .load(let load)? = inspector.trace(id, TraceRing.Filter(asker: context.app, kind: .load))
-        else {
+        guard let id = UInt64(raw), let load = inspector.trace(id, TraceRing.Filter(asker: context.app))?.load else {
             throw APIError(
                 .notFound, .unknownTrace,
                 "no load trace \(raw) is kept for this app (the inspector keeps inspect.max_traces)")
@@ -45,11 +40,8 @@ struct InspectRoutes {
     /// Newest first; `app` filters, `limit` bounds.
     @Sendable func signals(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
         let filter = try Self.filter(request, context: context, loads: false)
-        let signals = inspector.traces(filter, limit: try Self.limit(request)).compactMap { trace -> SignalsTrace? in
-            guard case .signals(let signals) = trace else { return nil }
-            return signals
-        }
-        return SignalsTraceList(signals: signals)
+        return SignalsTraceList(
+            signals: inspector.traces(filter, limit: try Self.limit(request)).compactMap(\.signals))
     }
 
     /// Server-Sent Events: each new trace the caller may see, as `event: load` or `event:
@@ -97,7 +89,8 @@ struct InspectRoutes {
     private static func limit(_ request: Request) throws -> Int {
         guard let raw = request.uri.queryParameters.get("limit") else { return defaultLimit }
         guard let limit = Int(raw), (1...10_000).contains(limit) else {
-            throw APIError(.badRequest, .invalidRequest, "limit: must be a whole number from 1 to 10000, not \"\(raw)\"")
+            throw APIError(
+                .badRequest, .invalidRequest, "limit: must be a whole number from 1 to 10000, not \"\(raw)\"")
         }
         return limit
     }
