@@ -25,6 +25,21 @@ struct LoadOptions: ParsableArguments {
     }
 }
 
+/// How many traces the benchmarked daemon's inspector keeps: to measure what keeping them costs.
+struct InspectorOptions: ParsableArguments {
+    @Option(help: "The daemon's inspect.max_traces (0: no trace kept). Default: the daemon's, 500.")
+    var inspectMaxTraces: Int?
+
+    func validate() throws {
+        guard (0...100_000).contains(inspectMaxTraces ?? 0) else {
+            throw ValidationError("--inspect-max-traces must be in [0, 100000]")
+        }
+    }
+
+    /// The configuration section it sets, if any.
+    var configuration: [String: Any] { inspectMaxTraces.map { ["inspect": ["max_traces": $0]] } ?? [:] }
+}
+
 /// The daemon binary to benchmark: `given`, or the `secure-signalsd` beside this program.
 func daemonBinary(_ given: String?) throws -> String {
     let binary =

@@ -21,6 +21,7 @@ extension BenchCommand {
 
         @OptionGroup var slices: SliceOptions
         @OptionGroup var load: LoadOptions
+        @OptionGroup var inspector: InspectorOptions
         @Flag(
             help: ArgumentHelp(
                 "Measure an auction of 4 bidders against the same 4 as a waterfall instead.",
@@ -51,7 +52,8 @@ extension BenchCommand.OpenRTB {
     private func measure(
         units: [String: Any], loads: [(name: String, unit: String)]
     ) async throws -> [AdsBenchmark.Row] {
-        let server = try await BenchDaemon(daemonBinary: try daemonBinary(load.daemon), adUnits: units)
+        let server = try await BenchDaemon(
+            daemonBinary: try daemonBinary(load.daemon), adUnits: units, extra: inspector.configuration)
         try await server.waitUntilServing()
         let rows = try await ForcedNativeLoads(
             socketPath: server.socketPath, seconds: slices.seconds, connections: load.connections, units: loads

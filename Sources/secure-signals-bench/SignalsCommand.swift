@@ -54,6 +54,8 @@ extension BenchCommand {
         @Flag(help: "Count instructions with valgrind's callgrind instead of measuring times.")
         var instructions = false
 
+        @OptionGroup var inspector: InspectorOptions
+
         func validate() throws {
             guard seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be in (0, 600]") }
             guard !levels.isEmpty, levels.allSatisfy({ (1...256).contains($0) }) else {
@@ -72,7 +74,9 @@ extension BenchCommand {
             if instructions { return try await countInstructions() }
             let server = try await BenchDaemon(
                 daemonBinary: try daemonBinary(daemon),
-                extra: ["performance": ["ephemeral_key_pool": ephemeralKeyPool ?? 64]])
+                extra: ["performance": ["ephemeral_key_pool": ephemeralKeyPool ?? 64]].merging(inspector.configuration) {
+                    $1
+                })
             guard let sealer = server.sealer else { throw CommandFailure("the daemon seals for no bench key") }
             try await server.waitUntilServing()
             let report = try await SignalsBenchmark(
