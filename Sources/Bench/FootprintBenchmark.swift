@@ -44,6 +44,8 @@ public struct FootprintBenchmark {
     public var settle: Duration = .seconds(2)
     /// How long the daemon's idle CPU is counted, after the load (its timers are armed then).
     public var idleWindow: Duration = .seconds(10)
+    /// The 8-adapter daemon's `inspect.max_traces`; nil: its default.
+    public var inspectMaxTraces: Int? = nil
 
     public func run(_ configuration: Configuration) async throws -> Run {
         // A binary just built sits dirty in the page cache until written back, and smaps counts
@@ -63,7 +65,8 @@ public struct FootprintBenchmark {
                     embeddedDefaultOf: daemonBinary, environment: environment, name: "footprint-default")
             case .eightAdapters:
                 try await BenchDaemon(
-                    daemonBinary: daemonBinary, adUnits: AdsBenchmark.units, environment: environment,
+                    daemonBinary: daemonBinary, adUnits: AdsBenchmark.units,
+                    extra: inspectMaxTraces.map { ["inspect": ["max_traces": $0]] } ?? [:], environment: environment,
                     name: "footprint-adapters")
             }
         guard await notify.wait(timeout: .seconds(30), every: .milliseconds(1), for: { $0.contains("READY=1") }) != nil,

@@ -33,6 +33,7 @@ extension BenchCommand {
         var daemon: String?
         @Option(help: "Concurrent keep-alive connections of the load.") var connections = 4
         @Option(help: "Seconds the daemon's idle CPU is counted, after the load.") var idleSeconds = 10.0
+        @OptionGroup var inspector: InspectorOptions
 
         func validate() throws {
             guard (0...1_000_000).contains(signals), (0...1_000_000).contains(ads) else {
@@ -49,7 +50,8 @@ extension BenchCommand {
             let benchmark = FootprintBenchmark(
                 daemonBinary: binary, signalRequests: signals, adLoads: ads,
                 connections: connections,
-                settle: .milliseconds(Int(settleSeconds * 1000)), idleWindow: .milliseconds(Int(idleSeconds * 1000)))
+                settle: .milliseconds(Int(settleSeconds * 1000)), idleWindow: .milliseconds(Int(idleSeconds * 1000)),
+                inspectMaxTraces: inspector.inspectMaxTraces)
             print(
                 "load: \(signals) signal requests, then \(ads) forced ad loads, on \(benchmark.connections) connections"
             )

@@ -148,7 +148,9 @@ extension BenchCommand {
                 callgrind: callgrind, program: program, adapters: 8)
             let server = try await BenchDaemon(
                 daemonBinary: try await callgrind.countable(try daemonBinary(daemon)),
-                extra: ["performance": ["ephemeral_key_pool": ephemeralKeyPool ?? 0]], launcher: callgrind.launcher)
+                extra: ["performance": ["ephemeral_key_pool": ephemeralKeyPool ?? 0]].merging(inspector.configuration) {
+                    $1
+                }, launcher: callgrind.launcher)
             try await server.waitUntilServing(within: 300)
             let rows = try await SignalsInstructions(
                 socketPath: server.socketPath, daemonPID: server.pid, callgrind: callgrind, secondsPerLevel: seconds,
