@@ -70,13 +70,15 @@ extension BenchCommand {
             }
         }
 
+        /// The daemon's configuration beyond the bench's own: its key pool and the inspector's bound.
+        private func settings(keyPool: Int) -> [String: Any] {
+            ["performance": ["ephemeral_key_pool": keyPool]].merging(inspector.configuration) { $1 }
+        }
+
         func run() async throws {
             if instructions { return try await countInstructions() }
             let server = try await BenchDaemon(
-                daemonBinary: try daemonBinary(daemon),
-                extra: ["performance": ["ephemeral_key_pool": ephemeralKeyPool ?? 64]].merging(inspector.configuration) {
-                    $1
-                })
+                daemonBinary: try daemonBinary(daemon), extra: settings(keyPool: ephemeralKeyPool ?? 64))
             guard let sealer = server.sealer else { throw CommandFailure("the daemon seals for no bench key") }
             try await server.waitUntilServing()
             let report = try await SignalsBenchmark(
@@ -148,9 +150,7 @@ extension BenchCommand {
                 callgrind: callgrind, program: program, adapters: 8)
             let server = try await BenchDaemon(
                 daemonBinary: try await callgrind.countable(try daemonBinary(daemon)),
-                extra: ["performance": ["ephemeral_key_pool": ephemeralKeyPool ?? 0]].merging(inspector.configuration) {
-                    $1
-                }, launcher: callgrind.launcher)
+                extra: settings(keyPool: ephemeralKeyPool ?? 0), launcher: callgrind.launcher)
             try await server.waitUntilServing(within: 300)
             let rows = try await SignalsInstructions(
                 socketPath: server.socketPath, daemonPID: server.pid, callgrind: callgrind, secondsPerLevel: seconds,
