@@ -6,9 +6,21 @@ public enum Trace: Sendable, Equatable {
     case signals(SignalsTrace)
 
     public var id: UInt64 {
-        switch self {
-        case .load(let trace): trace.id
-        case .signals(let trace): trace.id
+        get {
+            switch self {
+            case .load(let trace): trace.id
+            case .signals(let trace): trace.id
+            }
+        }
+        set {
+            switch self {
+            case .load(var trace):
+                trace.id = newValue
+                self = .load(trace)
+            case .signals(var trace):
+                trace.id = newValue
+                self = .signals(trace)
+            }
         }
     }
 

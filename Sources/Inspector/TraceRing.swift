@@ -86,27 +86,17 @@ public final class TraceRing: TraceRecorder {
         }
     }
 
-    public func record(_ trace: LoadTrace) {
-        keep { id in
-            var trace = trace
-            trace.id = id
-            return .load(trace)
-        }
-    }
+    public func record(_ trace: LoadTrace) { keep(Trace.load(trace).clipped()) }
 
-    public func record(_ trace: SignalsTrace) {
-        keep { id in
-            var trace = trace
-            trace.id = id
-            return .signals(trace)
-        }
-    }
+    public func record(_ trace: SignalsTrace) { keep(Trace.signals(trace).clipped()) }
 
-    private func keep(_ make: (UInt64) -> Trace) {
+    /// Numbers `trace`, keeps it and hands it to each subscriber its filter passes.
+    private func keep(_ unnumbered: Trace) {
         let behind: [Subscriber] = state.withLock { state in
             guard state.limits.maxTraces > 0 else { return [] }
             state.lastID += 1
-            let trace = make(state.lastID)
+            var trace = unnumbered
+            trace.id = state.lastID
             let bytes = trace.estimatedBytes
             state.kept.append((trace, bytes))
             state.bytes += bytes
@@ -140,12 +130,22 @@ public final class TraceRing: TraceRecorder {
         }
     }
 
-    /// The trace numbered `id`, if it is kept and `filter` passes it.
+    /// The trace numbered `id`, if it is kept and `filter` passes it: found by halving, for the
+    /// kept ids only increase.
     public func trace(_ id: UInt64, _ filter: Filter) -> Trace? {
         state.withLock { state in
-            state.kept.first { $0.trace.id == id }.map(\.trace).flatMap { filter.passes($0) ? $0 : nil }
+            var (low, high) = (state.kept.startIndex, state.kept.endIndex)
+            while low < high {
+                let middle = (low + high) / 2
+                if state.kept[middle].trace.id < id { low = middle + 1 } else { high = middle }
+            }
+            guard low < state.kept.endIndex, case let trace = state.kept[low].trace, trace.id == id else { return nil }
+            return filter.passes(trace) ? trace : nil
         }
     }
+
+    /// Whether a trace would be kept now.
+    public var isRecording: Bool { state.withLock { $0.limits.maxTraces > 0 } }
 
     /// How many traces are kept, and about how many bytes they hold.
     public var usage: (traces: Int, bytes: Int) { state.withLock { ($0.kept.count, $0.bytes) } }

@@ -29,7 +29,7 @@ extension AdStore {
                         .frequencyCapped,
                         "ad unit '\(unit.id)' has reached its frequency cap or pacing for this app; try again in \(wait) ms"
                     ), info: nil, retryAfter: .milliseconds(wait)))
-            if let tracer = services.tracer {
+            if let tracer = services.tracer, tracer.isRecording {
                 Self.trace(
                     request, to: tracer, startedAt: wallNow, duration: .zero,
                     privacy: policies.policy(for: request.app?.id, at: wallNow).summary,
@@ -81,7 +81,7 @@ extension AdStore {
             metrics.networks.record(result.info)
             loadLog.record(unit: unit.id, app: request.app?.id, result)
             let loaded = await self.finishLoad(unit, request, result, policy: policy, number: number)
-            if let tracer {
+            if let tracer, tracer.isRecording {
                 Self.trace(
                     request, to: tracer, startedAt: startedAt, duration: .now - start, privacy: policy.summary,
                     tried: result.tried, retry: retry, result: loaded)

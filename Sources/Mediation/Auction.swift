@@ -67,6 +67,14 @@ struct Auction {
             case .failed(let outcome, let message):
                 record.outcome = outcome
                 record.message = message
+            case .invalid(let bid, let message):
+                // What it said is kept to see why; a price JSON cannot carry (NaN, infinite) is not.
+                record.price = bid.price.isFinite ? bid.price : nil
+                record.currency = bid.currency
+                record.bid = bid.details
+                record.outcome = .error
+                record.lossReason = .invalidResponse
+                record.message = message
             case .passedOver(let bid):
                 record.price = bid.price
                 record.currency = unit.currency
@@ -88,6 +96,8 @@ struct Auction {
             /// Its network passed the bid over (and sent its loss notice).
             case passedOver(PassedOverBid)
             case failed(ResponseInfo.Bid.Outcome, String)
+            /// A bid the auction cannot take (its price or currency), lost as an invalid response.
+            case invalid(NetworkBid, String)
         }
         var outcome: Outcome
         /// When it was asked, and when it answered, since the load began; how long it was given.
@@ -140,11 +150,11 @@ struct Auction {
         case .value((.bid(let bid), let tracksItself)):
             guard AdValue.isPlausible(cpm: bid.price) else {
                 ledger.settle(bid.owed, .lost(.invalidResponse))
-                return answer(.failed(.error, "an invalid price \(bid.price)"))
+                return answer(.invalid(bid, "an invalid price \(bid.price)"))
             }
             guard bid.currency == unit.currency else {
                 ledger.settle(bid.owed, .lost(.invalidResponse))
-                return answer(.failed(.error, "a bid in \(bid.currency); the unit's prices are in \(unit.currency)"))
+                return answer(.invalid(bid, "a bid in \(bid.currency); the unit's prices are in \(unit.currency)"))
             }
             return answer(.bid(bid, tracksItself: tracksItself, servingMode: decision.servingMode))
         case .failure(let notReady as NotReady):

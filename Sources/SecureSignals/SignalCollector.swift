@@ -281,16 +281,17 @@ public actor SignalCollector<C: Clock>: SignalProvider where C.Duration == Durat
             }
             var results: [Sealed] = []
             for await result in group { results.append(result) }
+            let tracing = tracer?.isRecording == true
             for result in results.sorted(by: { $0.index < $1.index }) {
                 signals += result.signals
                 errors += result.failures
-                if tracer != nil { answered.append(result.trace(adapter: jobs[result.index].adapter.name)) }
+                if tracing { answered.append(result.trace(adapter: jobs[result.index].adapter.name)) }
             }
         }
         // In the order asked, whether found before asking (unknown, denied) or after.
         let position = Dictionary(uniqueKeysWithValues: selected.enumerated().map { ($1, $0) })
         errors.sort { position[$0.adapter, default: 0] < position[$1.adapter, default: 0] }
-        if let tracer {
+        if let tracer, tracer.isRecording {
             tracer.record(
                 SignalsTrace(
                     id: 0, requestID: requestID, app: app?.id, startedAtMilliseconds: now,

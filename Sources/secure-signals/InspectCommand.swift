@@ -79,10 +79,8 @@ struct InspectCommand: AsyncParsableCommand {
             printNote("following new traces (Ctrl-C stops)")
             for try await event in stream {
                 if loads && event.name != "load" || signals && event.name != "signals" { continue }
-                let line: String
-                if connection.json {
-                    line = event.data
-                } else if event.name == "load",
+                var line: String
+                if event.name == "load",
                     let load = try? WireFormat.decoder().decode(LoadTrace.self, from: Data(event.data.utf8))
                 {
                     if let outcome, load.outcome != outcome { continue }
@@ -94,8 +92,11 @@ struct InspectCommand: AsyncParsableCommand {
                 } else {
                     line = "\(event.name) \(event.data)"
                 }
+                if connection.json { line = event.data }
                 try Array((line + "\n").utf8).withUnsafeBytes { try StandardStreams.write($0) }
             }
+            // The daemon ends a stream when it stops or lets a client that fell behind go.
+            throw CommandFailure("the daemon ended the stream (it stopped, or this client fell behind)")
         }
     }
 

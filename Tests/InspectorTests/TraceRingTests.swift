@@ -35,14 +35,38 @@ import Testing
 
     @Test func theOldestGoPastTheBytesButTheNewestStays() {
         let ring = TraceRing(limits: .init(maxTraces: 100, maxBytes: 2_100))
-        let long = String(repeating: "x", count: 700)
+        let long = String(repeating: "x", count: 500)
         for _ in 0..<5 { ring.record(Self.load(app: "a", message: long)) }
         let usage = ring.usage
         #expect(usage.traces == 2)
         #expect(usage.bytes <= 2_100)
-        ring.record(Self.load(app: "a", message: String(repeating: "y", count: 5_000)))
-        #expect(ring.usage.traces == 1)
-        #expect(ring.traces(.init(asker: nil)).first?.id == 6)
+        let tight = TraceRing(limits: .init(maxTraces: 100, maxBytes: 100))
+        tight.record(Self.load(app: "a"))
+        tight.record(Self.load(app: "a"))
+        #expect(tight.usage.traces == 1)
+        #expect(tight.traces(.init(asker: nil)).first?.id == 2)
+    }
+
+    /// A bidder's texts are its own to make long: the trace keeps what a developer reads.
+    @Test func aTracesRemoteTextsAreCutToReadableLengths() throws {
+        let ring = TraceRing()
+        var trace = Self.load(app: "a", message: String(repeating: "m", count: 5_000))
+        trace.bidders = [
+            BidderTrace(
+                network: "openrtb", parameter: "p", startMilliseconds: 0, latencyMilliseconds: 1, outcome: .lost,
+                bid: BidDetails(
+                    seat: String(repeating: "s", count: 1_000), bidID: "b", creativeID: nil,
+                    advertiserDomains: (0..<100).map { "d\($0).example" }),
+                message: String(repeating: "e", count: 100_000))
+        ]
+        ring.record(trace)
+        let kept = try #require(ring.traces(.init(asker: nil)).first?.load)
+        #expect(kept.message?.count == 512 && kept.message?.hasSuffix("…") == true)
+        #expect(kept.bidders[0].message?.count == 512)
+        #expect(kept.bidders[0].bid?.seat?.count == 128)
+        #expect(kept.bidders[0].bid?.bidID == "b")
+        #expect(kept.bidders[0].bid?.advertiserDomains == (0..<16).map { "d\($0).example" })
+        #expect(ring.usage.bytes < 4_000)
     }
 
     @Test func noneAreKeptWhenOffAndLoweringTheLimitTrimsAtOnce() {

@@ -353,6 +353,8 @@ struct AuctionTests {
         }
         #expect(failed.info?.bids?.first?.outcome == .error)
         #expect(failed.info?.bids?.first?.message == "a bid in USD; the unit's prices are in EUR")
+        #expect(failed.info?.bids?.first?.price == 9, "what it bid is kept to show why it was refused")
+        #expect(failed.info?.bids?.first?.lossReason == .invalidResponse)
         #expect(notices() == ["loss dollars 3 -"], "an invalid bid response")
     }
 }

@@ -5,4 +5,6 @@ public protocol TraceRecorder: Sendable {
     func record(_ trace: LoadTrace)
     /// Keeps `trace`, giving it its id.
     func record(_ trace: SignalsTrace)
+    /// Whether a trace would be kept (`inspect.max_traces` above 0): when not, none is built.
+    var isRecording: Bool { get }
 }
