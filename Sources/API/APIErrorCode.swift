@@ -44,4 +44,6 @@ public enum APIErrorCode: String, Sendable, CaseIterable, Codable {
     case alreadyClaimed = "already_claimed"
     // The inspector.
     case unknownTrace = "unknown_trace"
+    /// The loopback inspector page was asked under a name other than a loopback one.
+    case hostNotLoopback = "host_not_loopback"
 }

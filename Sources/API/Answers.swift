@@ -180,3 +180,15 @@ public struct LoadTraceList: Codable, Sendable, Equatable {
 public struct SignalsTraceList: Codable, Sendable, Equatable {
     public var signals: [SignalsTrace]
 }
+
+/// The loopback inspector page's `GET /inspect/overview`: what the daemon runs, each part with
+/// its state and versions, and how many traces it keeps.
+@WireKeys
+@MemberwiseInit
+public struct InspectorOverview: Codable, Sendable, Equatable {
+    public var version: String
+    public var adUnits: [AdUnitStatus]
+    public var adapters: [AdapterStatus]
+    public var networks: [AdapterStatus]
+    public var maxTraces: Int
+}

@@ -204,8 +204,9 @@ extension SourceTrace {
     ) {
         self.init(
             kind: kind, network: item.network, parameter: item.shownParameter,
-            startMilliseconds: milliseconds(start), latencyMilliseconds: milliseconds(latency), outcome: outcome,
-            message: message)
+            startMilliseconds: milliseconds(start), latencyMilliseconds: milliseconds(latency),
+            timeoutMilliseconds: [.consentMissing, .notReady].contains(outcome) ? nil : milliseconds(item.timeout),
+            outcome: outcome, message: message)
     }
 
     /// The attempt as `response_info` shows it.

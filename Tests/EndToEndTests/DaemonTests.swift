@@ -282,6 +282,9 @@ struct DaemonTests {
         let api = try await Binary.runProgram(
             curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/v1/health"])
         #expect(api.stdoutText == "404", "the API is the socket's alone")
+        let page = try await Binary.runProgram(
+            curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/inspect/loads"])
+        #expect(page.stdoutText == "404", "the inspector's page is off unless inspect.page says")
         // Anything but a loopback address is refused, by its key.
         var open = demoConfig(adapters: [Self.echo], extra: ["metrics": ["listen": "0.0.0.0:\(port)"]])
         open["socket"] = ["path": daemon.directory.path("other.sock")]

@@ -95,6 +95,8 @@ struct InspectRouteTests: MediationScenario {
             #expect(try await client.inspectLoads(adUnit: "/other").isEmpty)
             let missing = try await client.request(Endpoints.inspectLoad, "999999")
             #expect(missing.status == 404 && missing.apiError?.code == "unknown_trace")
+            let notANumber = try await client.request(Endpoints.inspectLoad, "latest")
+            #expect(notANumber.status == 400 && notANumber.apiError?.message.contains("\"latest\"") == true)
             let badLimit = try await client.request(Endpoints.inspectLoads, query: [("limit", "0")])
             #expect(badLimit.status == 400 && badLimit.apiError?.message.contains("limit") == true)
 

@@ -10,6 +10,7 @@ struct ArchitectureTests {
         "CLibCrypto", "CLibXML2", "SignalCrypto", "Timing", "SharedTypes", "SecureSignals", "Mediation", "VAST",
         "Adapters",
         "Daemon", "Client", "Bench", "WireFormatMacros", "StateStore", "Consent", "API",
+        "Inspector",
     ]
     static let http = ["Hummingbird", "HummingbirdCore", "AsyncHTTPClient", "NIOCore", "NIOPosix", "NIOHTTP1"]
     /// Foundation beyond FoundationEssentials: its internationalization layer and ICU's data,
@@ -26,6 +27,7 @@ struct ArchitectureTests {
         "VAST": project.filter { !["CLibXML2", "SharedTypes"].contains($0) },
         "Consent": project.filter { $0 != "SharedTypes" },
         "API": project.filter { $0 != "SharedTypes" } + foundation + http,
+        "Inspector": project.filter { $0 != "SharedTypes" } + foundation + http,
         "SecureSignals": ["Mediation", "Adapters", "Daemon", "Client", "Bench"] + http,
         "Mediation": [
             "SecureSignals", "SignalCrypto", "CLibCrypto", "Adapters", "Daemon", "Client", "Bench", "StateStore",

@@ -14,13 +14,20 @@ extension DaemonConfiguration {
 public struct MetricsListener: Sendable, Equatable {
     public var host: String
     public var port: Int
+    /// `inspect.page`: whether it also serves the inspector's page and the traces it reads.
+    public var servesInspector = false
 }
 
 extension ConfigurationResolver {
     /// `metrics.listen`: `127.0.0.1:PORT`, `[::1]:PORT` or `localhost:PORT`; anything else is
     /// refused, for the socket's access control does not reach a TCP port.
     func metricsListener() throws -> MetricsListener? {
-        guard let listen = settings.metrics.listen else { return nil }
+        guard let listen = settings.metrics.listen else {
+            if settings.inspect.page {
+                throw fail("inspect.page", "needs metrics.listen: the page is served on that loopback listener")
+            }
+            return nil
+        }
         guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
             (1...65_535).contains(port)
         else {
@@ -34,6 +41,6 @@ extension ConfigurationResolver {
                 "must be a loopback address (127.0.0.1, [::1] or localhost), not \"\(host)\": nothing but the socket's peers may reach the daemon"
             )
         }
-        return MetricsListener(host: host, port: port)
+        return MetricsListener(host: host, port: port, servesInspector: settings.inspect.page)
     }
 }

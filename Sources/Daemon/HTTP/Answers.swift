@@ -25,3 +25,4 @@ extension ClaimedReward: ResponseEncodable {}
 extension LoadTraceList: ResponseEncodable {}
 extension LoadTrace: ResponseEncodable {}
 extension SignalsTraceList: ResponseEncodable {}
+extension InspectorOverview: ResponseEncodable {}

@@ -3,7 +3,7 @@ import Mediation
 import NIOCore
 
 /// `GET /metrics`: the Prometheus text exposition of this daemon's registry, on the socket and
-/// on the optional loopback listener (`MetricsServer`). An outbox that cannot be read leaves
+/// on the optional loopback listener (`LoopbackServer`). An outbox that cannot be read leaves
 /// its gauges as they were last scraped.
 struct MetricsRoutes {
     let metrics: DaemonMetrics

@@ -111,8 +111,8 @@ public enum DaemonRunner {
         if let listener = configuration.metricsListener {
             services.append(
                 .init(
-                    service: MetricsServer.make(listener: listener, application: application, logger: logger),
-                    serviceName: "metrics listener"))
+                    service: LoopbackServer.make(listener: listener, application: application, logger: logger),
+                    serviceName: "loopback listener"))
         }
         // SECURE_SIGNALS_MALLOC_TRIM_S=0 turns the trim off, to measure what it does.
         let trim =
