@@ -11,6 +11,10 @@ public struct AdLoadBody: Codable, Sendable, Equatable {
     public var ssv: SSV?
     /// Load even when the unit's caps would refuse (a developer's preview).
     public var force = false
+    /// A test load, for an app with `test`: marked so to the networks, never billed or capped.
+    public var test = false
+    /// With `test`: the one source to try alone, `NETWORK:PARAMETER`.
+    public var lineItem: String?
 
     public init(adUnit: String, format: AdFormat) {
         self.adUnit = adUnit
@@ -20,6 +24,10 @@ public struct AdLoadBody: Codable, Sendable, Equatable {
     public func validate(at codingPath: [any CodingKey]) throws {
         if !formatIDs.isEmpty, format != .native {
             throw StrictJSON.Failure(at: codingPath, CodingKeys.formatIDs, "only applies to native loads")
+        }
+        if lineItem != nil, !test {
+            throw StrictJSON.Failure(
+                at: codingPath, CodingKeys.lineItem, "only applies to a test load (\"test\": true)")
         }
     }
 

@@ -91,6 +91,9 @@ public struct NetworkAdRequest: Sendable {
     public var currency: String
     /// The ad unit's blocks: what to ask the network to leave out, and to drop if it does not.
     public var quality: AdQuality = AdQuality()
+    /// A test load's request: a network tells its server so (OpenRTB `test: 1`) or asks a test
+    /// ad (a VAST line item's `test_tag`), and nothing it serves may be billed.
+    public var test: Bool = false
 
     /// What `budget` keeps before the deadline by default: time to read the answer.
     public static let budgetMargin = Duration.milliseconds(20)

@@ -11,12 +11,12 @@ extension AdStore {
     }
 
     /// Counts `ad`'s impression, seen by its app, when its unit has caps (as configured now,
-    /// not when the ad loaded): at once in memory, then on disk before the call that recorded
-    /// it answers. An impression that cannot be written still counts until the daemon stops or
+    /// not when the ad loaded) and it is no test ad: at once in memory, then on disk before the
+    /// call that recorded it answers. An impression that cannot be written still counts until the daemon stops or
     /// reloads, and the log says so.
     func countForCaps(_ ad: LoadedAd) async {
         let capping = units[ad.unit.id]?.capping ?? ad.unit.capping
-        guard !capping.isEmpty else { return }
+        guard !capping.isEmpty, !ad.test else { return }
         let impression = CappedImpression(adUnit: ad.unit.id, app: ad.owner?.id, at: wallClock.nowMilliseconds)
         let horizon = capping.earliestCounted(at: impression.at)
         impressions.add(impression, forgettingBefore: horizon)

@@ -56,7 +56,7 @@ extension AdStore {
 
     private func recordImpression(_ ad: LoadedAd) {
         publish(.impression, ad)
-        if let value = ad.fill.ad.value {
+        if !ad.test, let value = ad.fill.ad.value {
             publish(
                 .paid, ad,
                 [
@@ -66,6 +66,8 @@ extension AdStore {
         }
         guard !ad.fill.tracksItself else { return }
         fire(ad.fill.ad.impressionTrackers, of: ad, kind: .impression)
+        // A test ad's billing is owed to nobody: it is dropped, never sent.
+        if ad.test { return services.bids.adLeft(ad.fill.ad.bid) }
         services.bids.bill(ad.fill.ad.bid) { ad.fill.ad.trackerMacros($0, nil) }
     }
 

@@ -8,7 +8,7 @@ import Timing
 /// per unit and asking app (`request.app`), whose privacy state and frequency caps apply.
 extension AdStore {
     public func load(_ request: AdLoadRequest) async -> LoadResult {
-        guard let unit = units[request.adUnit] else {
+        guard var unit = units[request.adUnit] else {
             return .failure(AdLoadFailure(AdLoadError(.invalidRequest, "no ad unit '\(request.adUnit)'"), info: nil))
         }
         guard unit.format == request.format else {
@@ -19,8 +19,14 @@ extension AdStore {
                         "ad unit '\(unit.id)' serves \(unit.format.rawValue) ads, not \(request.format.rawValue)"),
                     info: nil))
         }
+        if let selector = request.lineItem {
+            switch Self.alone(selector, of: unit) {
+            case .success(let restricted): unit = restricted
+            case .failure(let failure): return .failure(failure)
+            }
+        }
         let wallNow = wallClock.nowMilliseconds
-        if let until = cappedUntil(unit, app: request.app?.id, now: wallNow) {
+        if !request.test, let until = cappedUntil(unit, app: request.app?.id, now: wallNow) {
             let wait = until - wallNow
             metrics.capped(unit: unit.id)
             let capped = LoadResult.failure(
@@ -145,13 +151,16 @@ extension AdStore {
                 id: UUID().uuidString.lowercased(), unit: unit, fill: fill, ssv: request.ssv,
                 preferences: request.preferences, loadedAt: now, owner: request.app)
             ad.bytes = bytes
+            ad.test = request.test
             ads.sweep(now: now)
             let displaced = ads.keep(ad, now: now)
             if displaced > 0 {
                 metrics.displaced(displaced)
                 logger.debug("the store is full: dropped unused ads", metadata: ["count": "\(displaced)"])
             }
-            if !superseded() {
+            if request.test {
+                // A test ad is the test load's alone: never the unit's ready ad.
+            } else if !superseded() {
                 readyAd[key] = ad.id
                 retryAttempts[key] = nil
                 if retries.removeValue(forKey: key) != nil { retryTimers.cancel(key) }
@@ -200,6 +209,26 @@ extension AdStore {
         return .failure(AdLoadFailure(error, info: fill.info))
     }
 
+    /// `unit` with only the line items and bidders `selector` (`NETWORK:PARAMETER`) names; a
+    /// selector that names none fails the load as `invalid_request`, listing what it may name.
+    static func alone(_ selector: String, of unit: AdUnit) -> Result<AdUnit, AdLoadFailure> {
+        // Named as the inspector shows it (an ad tag without its query) or whole.
+        let named = { (item: LineItem) in
+            [item.parameter, item.shownParameter].contains { "\(item.network):\($0)" == selector }
+        }
+        var alone = unit
+        alone.waterfall = unit.waterfall.filter(named)
+        alone.bidders = unit.bidders.filter(named)
+        guard alone.waterfall.isEmpty && alone.bidders.isEmpty else { return .success(alone) }
+        let sources = (unit.bidders + unit.waterfall).map { "\($0.network):\($0.shownParameter)" }
+        return .failure(
+            AdLoadFailure(
+                AdLoadError(
+                    .invalidRequest,
+                    "line_item: ad unit '\(unit.id)' has no source '\(selector)'; it has \(sources.joined(separator: ", "))"
+                ), info: nil))
+    }
+
     /// Whether a load for `key` under its app's privacy state in force is under way (one begun
     /// under another state does not count: what it loads may not be kept).
     func isLoading(_ key: LoadKey) -> Bool {
@@ -212,6 +241,7 @@ extension AdStore {
 
     /// After a failed load: try again after `retryBackoff`, up to the unit's `max_retries`.
     private func scheduleRetry(_ unit: AdUnit, _ request: AdLoadRequest) {
+        guard !request.test else { return }  // a developer's try, not the unit's supply
         let key = LoadKey(request)
         guard retries[key] == nil else { return }  // one is already waiting
         let attempt = (retryAttempts[key] ?? 0) + 1

@@ -14,7 +14,7 @@ extension AdStore {
         var trace = LoadTrace(
             id: 0, app: request.app?.id, adUnit: request.adUnit, format: request.format,
             startedAtMilliseconds: startedAt, durationMilliseconds: milliseconds(duration), outcome: "filled",
-            retry: retry, test: false, privacy: privacy, bidders: tried.bidders, sources: tried.sources)
+            retry: retry, test: request.test, privacy: privacy, bidders: tried.bidders, sources: tried.sources)
         switch result {
         case .success(let ad):
             trace.adID = ad.adID

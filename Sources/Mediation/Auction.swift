@@ -129,8 +129,7 @@ struct Auction {
             preferences: request.preferences, privacy: privacy, app: request.app,
             advertisingID: request.advertisingID, servingMode: decision.servingMode,
             deadline: Deadline(after: wait, on: clock), networkBuffer: timing.networkBuffer, floorCPM: unit.floorCPM,
-            currency: unit.currency,
-            quality: unit.quality)
+            currency: unit.currency, quality: unit.quality, test: request.test)
         let format = unit.format
         // A bid that comes after the bidders' time is not in the auction: it hears so (2, expired).
         let ledger = self.ledger

@@ -14,6 +14,8 @@ struct LoadedAd: Sendable {
     let owner: AppIdentity?
     /// What it holds (`NetworkAd.byteCount`), counted once when the store keeps it.
     var bytes = 0
+    /// A test load's ad: counted toward no cap, billed to nobody.
+    var test = false
     var impressionRecorded = false
     var clickRecorded = false
     var presentation = RewardedPresentation()
@@ -57,7 +59,8 @@ struct LoadedAd: Sendable {
             Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18)
         var ad = MediatedAd(
             adID: id, adUnit: unit.id, format: format, responseInfo: fill.info,
-            expiresAt: wall.formatted(.iso8601), native: nil, customNative: nil, reward: nil, video: fill.ad.video)
+            expiresAt: wall.formatted(.iso8601), native: nil, customNative: nil, reward: nil, video: fill.ad.video,
+            test: test ? true : nil)
         switch fill.ad.content {
         case .native(let native): ad.native = native
         case .customNative(let custom): ad.customNative = custom

@@ -103,7 +103,7 @@ struct Waterfall {
                     preferences: request.preferences, privacy: decisions.privacy, app: request.app,
                     advertisingID: request.advertisingID, servingMode: servingMode,
                     deadline: Deadline(after: item.timeout, on: clock), currency: unit.currency,
-                    quality: unit.quality)
+                    quality: unit.quality, test: request.test)
                 let format = unit.format
                 // An ad that comes after the timeout is dropped: the bid it serves, if any, lost.
                 let ledger = self.ledger

@@ -14,6 +14,8 @@ public struct MediatedAd: Sendable, Codable, Equatable {
     public var reward: Reward?
     /// The video of a rewarded video ad.
     public var video: VideoCreative?
+    /// True for a test load's ad, which an app labels as a test ad (absent otherwise).
+    public var test: Bool? = nil
 }
 
 /// What a lifecycle call did: whether it counted, and where a click leads.

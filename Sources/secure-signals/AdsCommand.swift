@@ -48,6 +48,12 @@ struct AdsCommand: AsyncParsableCommand {
         @Flag(help: "Load a new ad even if one is ready.")
         var force = false
 
+        @Flag(help: "A test load (the app needs the test capability): OpenRTB test 1, no cap, no billing.")
+        var test = false
+
+        @Option(help: "With --test: the one source to try alone, NETWORK:PARAMETER (as `inspect` shows it).")
+        var lineItem: String?
+
         @Option(help: "Media aspect ratio preference: any, landscape or portrait.")
         var mediaAspectRatio: MediaAspectRatio?
 
@@ -71,12 +77,15 @@ struct AdsCommand: AsyncParsableCommand {
         func validate() throws {
             if format == .custom, formatId.isEmpty { throw ValidationError("--format custom needs --format-id") }
             if !formatId.isEmpty, format == .rewarded { throw ValidationError("--format-id is for native loads") }
+            if lineItem != nil, !test { throw ValidationError("--line-item is for a test load: add --test") }
         }
 
         func run() async throws {
             var body = AdLoadBody(adUnit: adUnit, format: format == .rewarded ? .rewarded : .native)
             body.formatIDs = formatId
             body.force = force
+            body.test = test
+            body.lineItem = lineItem
             var options = AdLoadBody.NativeOptions()
             options.mediaAspectRatio = mediaAspectRatio
             options.disableImageLoading = disableImageLoading
@@ -212,7 +221,7 @@ private func lifecycle(
 /// An ad's answer (`POST /v1/ads`, `GET /v1/ads/{id}`) as a few lines: id, format, what it shows,
 /// its reward, its waterfall and its bids.
 private func printSummary(of ad: MediatedAd) {
-    print("ad \(ad.adID)  \(ad.format.rawValue)  expires \(ad.expiresAt)")
+    print("ad \(ad.adID)  \(ad.format.rawValue)  expires \(ad.expiresAt)" + (ad.test == true ? "  (test ad)" : ""))
     if let native = ad.native { print("native: \(native.headline)") }
     if let custom = ad.customNative {
         print("custom native \(custom.formatID): \(custom.assets.keys.sorted().joined(separator: ", "))")

@@ -7,6 +7,8 @@ extension AdLoadBody {
         var request = AdLoadRequest(adUnit: adUnit, format: format)
         request.formatIDs = formatIDs
         request.force = force
+        request.test = test
+        request.lineItem = lineItem
         if let options {
             var preferences = NativeAdPreferences()
             preferences.mediaAspectRatio = options.mediaAspectRatio ?? preferences.mediaAspectRatio

@@ -26,6 +26,12 @@ struct AdRoutes {
 
     @Sendable func load(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
         let body = try await request.decode(as: AdLoadBody.self, context: context)
+        if body.test, context.app?.may(.test) != true {
+            throw APIError(
+                .forbidden, .notPermitted,
+                "app '\(context.app?.id ?? "?")' is not granted test (apps.registered.*.capabilities): a test load needs it"
+            )
+        }
         var load = body.request
         load.app = context.app
         return try await ads.load(load).get()

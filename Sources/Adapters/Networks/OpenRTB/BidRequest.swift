@@ -12,6 +12,8 @@ struct BidRequest: Encodable, Sendable {
     var cur: [String]
     /// First-price auction.
     var at = 1
+    /// 1: a test load's, not billable (absent otherwise).
+    var test: Int?
     /// The ad unit's blocks: advertiser domains, content categories (of taxonomy `cattax`), apps.
     var badv: [String]?
     var bcat: [String]?

@@ -57,7 +57,8 @@ extension OpenRTBAdNetwork {
             user: user.consent == nil && user.ext == nil ? nil : user, regs: hasRegs ? regs : nil,
             source: BidRequest.Source(tid: UUID().uuidString.lowercased(), schain: Self.supplyChain(of: request.app)),
             tmax: ask.options.timeoutMilliseconds,
-            cur: [ask.currency], badv: nonEmpty(quality.blockedAdvertisers), bcat: nonEmpty(quality.blockedCategories),
+            cur: [ask.currency], test: request.test ? 1 : nil, badv: nonEmpty(quality.blockedAdvertisers),
+            bcat: nonEmpty(quality.blockedCategories),
             cattax: quality.blockedCategories.isEmpty ? nil : quality.categoryTaxonomy,
             bapp: nonEmpty(quality.blockedApps))
     }

@@ -20,6 +20,9 @@ public struct VASTAdNetwork: AdNetworkAdapter {
         @WireName("timeout_ms") @Bounds(1...60_000) var timeoutMilliseconds = 2000
         var rewardType = "reward"
         var rewardAmount = 1.0
+        /// The ad tag a test load asks instead of `parameter` (the ad server's test creative);
+        /// without one, a test load does not ask this line item: VAST has no test flag.
+        var testTag: String?
     }
 
     private let services: AdNetworkServices
@@ -29,9 +32,15 @@ public struct VASTAdNetwork: AdNetworkAdapter {
         signalAdapters: Set<String>
     ) -> String? {
         guard format == .rewarded else { return "the vast network serves rewarded video, not \(format.rawValue) ads" }
-        let scheme = item.parameter.split(separator: ":", maxSplits: 1).first?.lowercased()
-        guard scheme == "http" || scheme == "https" else {
+        func isWeb(_ url: String) -> Bool {
+            let scheme = url.split(separator: ":", maxSplits: 1).first?.lowercased()
+            return scheme == "http" || scheme == "https"
+        }
+        guard isWeb(item.parameter) else {
             return "parameter must be the VAST ad tag's http(s) URL, not '\(item.parameter)'"
+        }
+        if let tag = options.testTag, !isWeb(tag) {
+            return "options.test_tag must be an http(s) URL, not '\(redactedURL(tag))'"
         }
         return nil
     }
@@ -47,6 +56,11 @@ public struct VASTAdNetwork: AdNetworkAdapter {
         guard !request.parameter.isEmpty else {
             throw AdLoadError(.invalidRequest, "the line item's parameter must be the VAST ad tag URL")
         }
-        return try await video.load(tagURL: request.parameter, reward: options.reward)
+        guard request.test else { return try await video.load(tagURL: request.parameter, reward: options.reward) }
+        guard let tag = options.testTag else {
+            throw AdLoadError(
+                .networkError, "a test load asks a VAST line item's options.test_tag, and this one has none")
+        }
+        return try await video.load(tagURL: tag, reward: options.reward)
     }
 }
