@@ -60,9 +60,23 @@ public final class TraceRing: TraceRecorder {
         var fellBehind: @Sendable () -> Void
     }
 
+    /// A trace, what it counts toward the byte bound, and where a load's notices are noted.
+    private struct Kept {
+        var trace: Trace
+        var bytes: Int
+        var notices: NoticeLog?
+
+        /// The trace as it is now: with the notices noted since it was recorded.
+        var current: Trace {
+            guard let notices, case .load(var load) = trace else { return trace }
+            load.notices = notices.notices
+            return .load(load)
+        }
+    }
+
     private struct State {
         var limits: Limits
-        var kept: Deque<(trace: Trace, bytes: Int)> = []
+        var kept: Deque<Kept> = []
         var bytes = 0
         var lastID: UInt64 = 0
         var subscribers: [Int: Subscriber] = [:]
@@ -86,21 +100,25 @@ public final class TraceRing: TraceRecorder {
         }
     }
 
-    public func record(_ trace: LoadTrace) { keep(Trace.load(trace).clipped()) }
+    public func record(_ trace: LoadTrace, notices: NoticeLog? = nil) {
+        keep(Trace.load(trace).clipped(), notices: notices)
+    }
 
-    public func record(_ trace: SignalsTrace) { keep(Trace.signals(trace).clipped()) }
+    public func record(_ trace: SignalsTrace) { keep(Trace.signals(trace).clipped(), notices: nil) }
 
     /// Numbers `trace`, keeps it and hands it to each subscriber its filter passes.
-    private func keep(_ unnumbered: Trace) {
+    private func keep(_ unnumbered: Trace, notices: NoticeLog?) {
+        // A load's notices, a few per bidder, are counted before they come.
+        let noticeBytes = notices == nil ? 0 : 128 * (2 * (unnumbered.load?.bidders.count ?? 0) + 1)
+        var kept = Kept(trace: unnumbered, bytes: unnumbered.estimatedBytes + noticeBytes, notices: notices)
         let behind: [Subscriber] = state.withLock { state in
             guard state.limits.maxTraces > 0 else { return [] }
             state.lastID += 1
-            var trace = unnumbered
-            trace.id = state.lastID
-            let bytes = trace.estimatedBytes
-            state.kept.append((trace, bytes))
-            state.bytes += bytes
+            kept.trace.id = state.lastID
+            state.kept.append(kept)
+            state.bytes += kept.bytes
             Self.trim(&state)
+            let trace = kept.current
             var full: [Int] = []
             for (id, subscriber) in state.subscribers where subscriber.filter.passes(trace) {
                 if case .dropped = subscriber.continuation.yield(trace) { full.append(id) }
@@ -126,7 +144,7 @@ public final class TraceRing: TraceRecorder {
     /// The traces `filter` passes, newest first, at most `limit`.
     public func traces(_ filter: Filter, limit: Int = .max) -> [Trace] {
         state.withLock { state in
-            Array(state.kept.reversed().lazy.map(\.trace).filter(filter.passes).prefix(limit))
+            Array(state.kept.reversed().lazy.filter { filter.passes($0.trace) }.prefix(limit).map(\.current))
         }
     }
 
@@ -139,8 +157,8 @@ public final class TraceRing: TraceRecorder {
                 let middle = (low + high) / 2
                 if state.kept[middle].trace.id < id { low = middle + 1 } else { high = middle }
             }
-            guard low < state.kept.endIndex, case let trace = state.kept[low].trace, trace.id == id else { return nil }
-            return filter.passes(trace) ? trace : nil
+            guard low < state.kept.endIndex, case let kept = state.kept[low], kept.trace.id == id else { return nil }
+            return filter.passes(kept.trace) ? kept.current : nil
         }
     }
 

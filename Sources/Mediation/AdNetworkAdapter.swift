@@ -94,6 +94,9 @@ public struct NetworkAdRequest: Sendable {
     /// A test load's request: a network tells its server so (OpenRTB `test: 1`) or asks a test
     /// ad (a VAST line item's `test_tag`), and nothing it serves may be billed.
     public var test: Bool = false
+    /// Where the load's trace notes the notices this request's bids are owed (the ledger's
+    /// `open` and `lost` take it); nil: none noted.
+    public var notices: NoticeLog.Source? = nil
 
     /// What `budget` keeps before the deadline by default: time to read the answer.
     public static let budgetMargin = Duration.milliseconds(20)

@@ -23,6 +23,6 @@ extension AdStore {
             trace.outcome = failure.error.code.rawValue
             trace.message = failure.error.message
         }
-        tracer.record(trace)
+        tracer.record(trace, notices: tried.notices)
     }
 }

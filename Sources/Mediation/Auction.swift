@@ -23,6 +23,8 @@ struct Auction {
     let ledger: BidLedger
     /// What the bidders' time and latencies are counted on.
     let clock: any Clock<Duration>
+    /// Where the load's trace notes each bidder's notices.
+    var notices: NoticeLog? = nil
 
     func run(_ request: AdLoadRequest, decisions: LineItemDecisions) async -> (
         entries: [Entry], bids: [BidderTrace]
@@ -129,7 +131,8 @@ struct Auction {
             preferences: request.preferences, privacy: privacy, app: request.app,
             advertisingID: request.advertisingID, servingMode: decision.servingMode,
             deadline: Deadline(after: wait, on: clock), networkBuffer: timing.networkBuffer, floorCPM: unit.floorCPM,
-            currency: unit.currency, quality: unit.quality, test: request.test)
+            currency: unit.currency, quality: unit.quality, test: request.test,
+            notices: notices.map { NoticeLog.Source(log: $0, network: item.network, parameter: item.shownParameter) })
         let format = unit.format
         // A bid that comes after the bidders' time is not in the auction: it hears so (2, expired).
         let ledger = self.ledger

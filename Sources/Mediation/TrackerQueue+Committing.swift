@@ -1,9 +1,12 @@
 import Logging
 import Metrics
+import SharedTypes
 import Synchronization
 import Timing
 
 extension TrackerQueue.Engine {
+    typealias PingObserver = TrackerQueue.PingObserver
+
     /// Takes what a previous run left owed, then writes each batch as it comes, until the
     /// queue is drained (one last commit then).
     func commitUntilFinished() async {
@@ -17,9 +20,10 @@ extension TrackerQueue.Engine {
     func commitPending() async {
         while true {
             let now = clock.nowMilliseconds
-            let (commit, upTo) = state.withLock { state -> (OutboxCommit, UInt64) in
+            let (commit, observers, upTo) = state.withLock { state -> (OutboxCommit, [PingObserver?], UInt64) in
                 var commit = OutboxCommit()
-                commit.adding = state.unsaved
+                commit.adding = state.unsaved.map { ($0.url, $0.kind) }
+                let observers = state.unsaved.map(\.observer)
                 commit.addedAt = state.unsavedSince ?? now
                 commit.settled = state.settled
                 commit.rescheduled = state.rescheduled
@@ -29,7 +33,7 @@ extension TrackerQueue.Engine {
                 state.settled = []
                 state.rescheduled = []
                 state.committing = !commit.isEmpty
-                return (commit, state.enqueued)
+                return (commit, observers, state.enqueued)
             }
             if commit.isEmpty {
                 resumeWaiters(upTo: upTo, failure: nil)
@@ -42,6 +46,7 @@ extension TrackerQueue.Engine {
                 let added = committed.added
                 if committed.givenUp > 0 { gaveUp(committed.givenUp, reason: "outbox_full") }
                 state.withLock { state in
+                    Self.observe(added, adding: commit.adding, observers: observers, in: &state)
                     state.saved = upTo
                     for id in commit.settled + commit.rescheduled.map(\.id) {
                         state.inHand.remove(id)
@@ -63,7 +68,8 @@ extension TrackerQueue.Engine {
                         metadata: ["error": "\(error)"])
                 }
                 state.withLock { state in
-                    state.unsaved = commit.adding + state.unsaved
+                    let unsent = zip(commit.adding, observers).map { (url: $0.0.url, kind: $0.0.kind, observer: $0.1) }
+                    state.unsaved = unsent + state.unsaved
                     state.unsavedSince = commit.adding.isEmpty ? state.unsavedSince : commit.addedAt
                     state.settled = commit.settled + state.settled
                     state.rescheduled = commit.rescheduled + state.rescheduled
@@ -127,6 +133,25 @@ extension TrackerQueue.Engine {
             case .success(false): wakes.yield()
             case .failure(let error): continuation.resume(throwing: error)
             }
+        }
+    }
+
+    /// Who hears of each ping `added` stored: `adding` and `observers` side by side, in the order
+    /// stored; a ping given up in the same commit is not among `added`, and is passed over.
+    static func observe(
+        _ added: [OwedPing], adding: [(url: String, kind: TrackerQueue.Kind)], observers: [PingObserver?],
+        in state: inout State
+    ) {
+        guard observers.contains(where: { $0 != nil }) else { return }
+        var next = 0
+        for ping in added {
+            while next < adding.count, adding[next].url != ping.url || adding[next].kind != ping.kind { next += 1 }
+            guard next < adding.count else { return }
+            if let observer = observers[next] { state.observers[ping.id] = observer }
+            next += 1
+        }
+        while state.observers.count > maxObservers, let oldest = state.observers.keys.min() {
+            state.observers[oldest] = nil
         }
     }
 }

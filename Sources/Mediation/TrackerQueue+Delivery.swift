@@ -1,5 +1,6 @@
 import Logging
 import Metrics
+import SharedTypes
 import Synchronization
 import Timing
 
@@ -18,9 +19,10 @@ extension TrackerQueue.Engine {
             await slots.release()
             return
         }
-        let outcome = await attempt(ping)
+        let (outcome, status) = await attempt(ping)
         await slots.release()
         ping.attempts += 1
+        heard(ping.id, outcome, status: status)
         switch outcome {
         case .sent:
             count(ping.kind, "fired")
@@ -51,23 +53,38 @@ extension TrackerQueue.Engine {
     }
 
     /// One try: 2xx and 3xx are sent; 4xx and a URL that cannot be sent are refused for
-    /// good; the rest may work later.
-    private func attempt(_ ping: OwedPing) async -> Outcome {
+    /// good; the rest may work later. The HTTP status, when one answered.
+    private func attempt(_ ping: OwedPing) async -> (Outcome, Int?) {
         do {
             let response = try await fetcher.send(
                 AdServerRequest(url: ping.url, timeout: settings.timeout, redirects: .anyOrigin))
+            let status = Int(response.status)
             switch response.status {
-            case 200..<400: return .sent
-            case 400..<500: return .refused("HTTP \(response.status)")
-            default: return .retry("HTTP \(response.status)")
+            case 200..<400: return (.sent, status)
+            case 400..<500: return (.refused("HTTP \(response.status)"), status)
+            default: return (.retry("HTTP \(response.status)"), status)
             }
         } catch {
             switch error.kind {
-            case .invalidURL, .tooManyRedirects, .redirectRefused: return .refused(error.kind.rawValue)
-            case .tooLarge: return .sent  // it answered; only its body was over the cap
-            case .timeout, .transport, .status: return .retry(error.kind.rawValue)
+            case .invalidURL, .tooManyRedirects, .redirectRefused: return (.refused(error.kind.rawValue), nil)
+            case .tooLarge: return (.sent, nil)  // it answered; only its body was over the cap
+            case .timeout, .transport, .status: return (.retry(error.kind.rawValue), nil)
             }
         }
+    }
+
+    /// Tells who hears of ping `id` how its try went; one that settled is heard of no more.
+    private func heard(_ id: Int64, _ outcome: Outcome, status: Int?) {
+        let heard: NoticeTrace.Outcome
+        switch outcome {
+        case .sent: heard = .sent
+        case .refused: heard = .refused
+        case .retry: heard = .retrying
+        }
+        let observer = state.withLock { state in
+            heard == .retrying ? state.observers[id] : state.observers.removeValue(forKey: id)
+        }
+        observer?(heard, status)
     }
 
     /// The pause after `attempt` tries, in milliseconds: `retryDelay` doubled for each try
@@ -97,6 +114,7 @@ extension TrackerQueue.Engine {
 
     /// Gives `ping` up, past its max age: counted, logged, no longer owed.
     private func drop(_ ping: OwedPing, reason: String) {
+        state.withLock { $0.observers.removeValue(forKey: ping.id) }?(.givenUp, nil)
         givenUp["max_age"]?.increment()
         count(ping.kind, "dropped")
         logger.warning(

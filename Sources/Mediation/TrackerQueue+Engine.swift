@@ -1,5 +1,6 @@
 import Logging
 import Metrics
+import SharedTypes
 import Synchronization
 import Timing
 
@@ -8,7 +9,10 @@ extension TrackerQueue {
     /// settled, and the deliveries, one task per owed ping.
     final class Engine: Sendable {
         struct State {
-            var unsaved: [(url: String, kind: Kind)] = []
+            var unsaved: [(url: String, kind: Kind, observer: PingObserver?)] = []
+            /// Who hears of each try of a stored ping (the inspector's notices), by id: only
+            /// while the daemon runs, at most `maxObservers`.
+            var observers: [Int64: PingObserver] = [:]
             /// When the oldest unsaved ping was enqueued.
             var unsavedSince: Int64?
             /// Pings enqueued so far, and of them those on disk: `committed()` waits for its
@@ -46,6 +50,8 @@ extension TrackerQueue {
         }
 
         let state = Mutex(State())
+        /// The most pings heard of at once; past it, the oldest go unheard.
+        static let maxObservers = 4096
         let fetcher: any AdFetcher
         let outbox: any TrackerOutbox
         let clock: any EpochClock

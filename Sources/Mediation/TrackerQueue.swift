@@ -1,5 +1,6 @@
 import Logging
 import Metrics
+import SharedTypes
 import Synchronization
 import Timing
 
@@ -90,21 +91,24 @@ public final class TrackerQueue: Sendable {
         lifecycle.requestStop()
     }
 
+    /// Hears each try of one ping: its outcome and the HTTP status, when one answered.
+    public typealias PingObserver = @Sendable (NoticeTrace.Outcome, Int?) -> Void
+
     /// Owes each non-empty URL once; returns at once. `committed()` waits for it to be on disk.
-    public func enqueue(_ urls: [String], kind: Kind) {
+    /// `observer`, when given, is asked once per URL owed for who hears of its tries.
+    public func enqueue(_ urls: [String], kind: Kind, observer: (() -> PingObserver?)? = nil) {
         let now = engine.clock.nowMilliseconds
         let tooLong = urls.filter { $0.utf8.count > engine.settings.maxURLBytes }.count
         if tooLong > 0 { engine.gaveUp(tooLong, reason: "too_long") }
+        let owed = urls.filter { !$0.isEmpty && $0.utf8.count <= engine.settings.maxURLBytes }.map {
+            (url: $0, kind: kind, observer: observer?())
+        }
         let added = engine.state.withLock { state -> Int? in
             guard !state.stopped else { return nil }
             if state.unsaved.isEmpty { state.unsavedSince = now }
-            var added = 0
-            for url in urls where !url.isEmpty && url.utf8.count <= engine.settings.maxURLBytes {
-                state.unsaved.append((url, kind))
-                added += 1
-            }
-            state.enqueued += UInt64(added)
-            return added
+            state.unsaved += owed
+            state.enqueued += UInt64(owed.count)
+            return owed.count
         }
         guard let added else {
             engine.logger.warning(

@@ -26,6 +26,8 @@ struct Waterfall {
     struct Tried: Sendable {
         var bidders: [BidderTrace]
         var sources: [SourceTrace]
+        /// The notices its bids are owed, noted as they go.
+        var notices: NoticeLog? = nil
 
         /// `response_info` as a client sees it: the same answers without their starts.
         func info(network: String?, servingMode: ServingMode? = nil) -> ResponseInfo {
@@ -49,12 +51,13 @@ struct Waterfall {
     /// handed to the store with the ad it serves (won once the store keeps it).
     func load(_ request: AdLoadRequest, decisions: LineItemDecisions) async -> Result<Fill, Failure> {
         let sinceStart = clock.stopwatch()
+        let notices = NoticeLog()
         var attempts: [SourceTrace] = []
         var lastError = AdLoadError(.noFill, "the waterfall is empty")
         let auction =
             unit.bidders.isEmpty
             ? nil
-            : await Auction(unit: unit, networks: networks, ledger: ledger, clock: clock).run(
+            : await Auction(unit: unit, networks: networks, ledger: ledger, clock: clock, notices: notices).run(
                 request, decisions: decisions)
         var bids = auction?.bids ?? []
         var unsettled = auction?.entries ?? []
@@ -103,7 +106,8 @@ struct Waterfall {
                     preferences: request.preferences, privacy: decisions.privacy, app: request.app,
                     advertisingID: request.advertisingID, servingMode: servingMode,
                     deadline: Deadline(after: item.timeout, on: clock), currency: unit.currency,
-                    quality: unit.quality, test: request.test)
+                    quality: unit.quality, test: request.test,
+                    notices: NoticeLog.Source(log: notices, network: item.network, parameter: item.shownParameter))
                 let format = unit.format
                 // An ad that comes after the timeout is dropped: the bid it serves, if any, lost.
                 let ledger = self.ledger
@@ -152,7 +156,7 @@ struct Waterfall {
                     record(entry.index, .won)
                 }
                 settle(winner: winner, price: price)
-                let tried = Tried(bidders: bids, sources: attempts)
+                let tried = Tried(bidders: bids, sources: attempts, notices: notices)
                 return .success(
                     Fill(
                         ad: ad, network: item.network, tracksItself: tracksItself,
@@ -174,7 +178,7 @@ struct Waterfall {
             }
         }
         settle(winner: nil, price: nil)
-        let tried = Tried(bidders: bids, sources: attempts)
+        let tried = Tried(bidders: bids, sources: attempts, notices: notices)
         if attempts.isEmpty, unit.waterfall.isEmpty, !unit.bidders.isEmpty {
             lastError = AdLoadError(
                 .noFill, unit.floorCPM == nil ? "no bid" : "no bid at or above the floor (response_info.bids says why)")

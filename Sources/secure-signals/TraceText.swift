@@ -70,6 +70,13 @@ enum TraceText {
                     latency: source.latencyMilliseconds, total: total, detail: detail))
         }
         if load.bidders.isEmpty && load.sources.isEmpty { lines.append("(nothing was tried)") }
+        for notice in load.notices {
+            let status = notice.status.map { " HTTP \($0)" } ?? ""
+            let tries = "\(notice.attempts) \(notice.attempts == 1 ? "try" : "tries")"
+            lines.append(
+                "notice " + "\(notice.kind.rawValue) \(notice.network) \(notice.parameter)".padded(to: 25)
+                    + " \(notice.outcome.rawValue)\(status) after \(tries)")
+        }
         return lines
     }
 

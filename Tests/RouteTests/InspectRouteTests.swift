@@ -14,7 +14,7 @@ import Testing
 struct InspectRouteTests: MediationScenario {
     static let unit = "/inspect/native"
 
-    /// A bid at `price` from seat `seat`, creative `crid`, for `domain`.
+    /// A bid at `price` from seat `seat`, creative `crid`, for `domain`, its loss notice `/t/SEAT/loss`.
     static func bid(_ server: FakeAdServer, price: Double, seat: String, crid: String, domain: String) throws
         -> [UInt8]
     {
@@ -26,6 +26,7 @@ struct InspectRouteTests: MediationScenario {
         bids[0]["id"] = "bid-\(seat)"
         bids[0]["crid"] = crid
         bids[0]["adomain"] = [domain]
+        bids[0]["lurl"] = server.url("/t/\(seat)/loss?reason=${AUCTION_LOSS}")
         seats[0]["bid"] = bids
         seats[0]["seat"] = seat
         response["seatbid"] = seats
@@ -89,8 +90,24 @@ struct InspectRouteTests: MediationScenario {
             #expect(starts[0] >= 0 && starts[1] >= starts[0] + trace.sources[0].latencyMilliseconds - 0.01)
             #expect(trace.durationMilliseconds >= starts[1])
 
-            // The same by its id; the list filters by outcome and unit.
-            #expect(try await client.inspectLoad(String(trace.id)) == trace)
+            // The same by its id (its notices may have been tried since); the list filters by
+            // outcome and unit.
+            let again = try await client.inspectLoad(String(trace.id))
+            #expect(again.bidders == trace.bidders && again.sources == trace.sources && again.adID == trace.adID)
+
+            // Each notice its bids were owed, with the status its server answered, as they go
+            // after the load: the win, the loss under the floor, and the billing at the impression.
+            let adID = try #require(loaded.json["ad_id"] as? String)
+            #expect(try await Self.post(client, "/v1/ads/\(adID)/impression").status == 200)
+            let noticed = try await eventually {
+                let notices = try? await client.inspectLoad(String(trace.id)).notices
+                return notices?.filter { $0.outcome == .sent }.count == 3 ? notices : nil
+            }
+            let described = noticed.map {
+                "\($0.network) \($0.parameter) \($0.kind.rawValue) \($0.status ?? 0) \($0.attempts)"
+            }
+            #expect(
+                Set(described) == ["openrtb best win 200 1", "openrtb low loss 200 1", "openrtb best billing 200 1"])
             #expect(try await client.inspectLoads(outcome: "no_fill").isEmpty)
             #expect(try await client.inspectLoads(adUnit: "/other").isEmpty)
             let missing = try await client.request(Endpoints.inspectLoad, "999999")

@@ -124,7 +124,7 @@ import Testing
                 "ad_networks.openrtb.setup.device.w: must be a whole number",
                 "ad_units./n.waterfall[0].options.delay_ms: must be a whole number, not 1.5",
                 "ad_units./n.waterfall[1].options.bidfloor: must be a CPM from 0 to 1000000, not -1",
-                "ad_units./r.waterfall[0].options.timeout: unknown key; known: reward_amount, reward_type, timeout_ms",
+                "ad_units./r.waterfall[0].options.timeout: unknown key; known: reward_amount, reward_type, test_tag, timeout_ms",
                 "ad_units./r.waterfall[0].options.reward_amount: must be a number",
             ], "\(errors)")
     }

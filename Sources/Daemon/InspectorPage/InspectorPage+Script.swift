@@ -1,6 +1,6 @@
 extension InspectorPage {
-    /// The page's behaviour: it reads `/inspect/overview` (again every 5 s), the last loads and
-    /// signals requests, then follows `/inspect/stream`; a load chosen (or the newest, until
+    /// The page's behaviour: it reads `/inspect/overview` (again every 5 s), follows
+    /// `/inspect/stream` and, each time it opens, reads the last loads and signals requests; a load chosen (or the newest, until
     /// one is) is drawn as an SVG timeline: the time each bidder and source was given, the span
     /// it took, the auction's deadline and the load's end, the winner outlined. Text goes in as
     /// text nodes only.
@@ -41,8 +41,9 @@ extension InspectorPage {
           document.getElementById("version").textContent = "daemon " + overview.version +
             ", keeping " + overview.max_traces + " traces";
           document.querySelector("#units tbody").replaceChildren(...overview.ad_units.map(unit =>
-            el("tr", {}, cell(unit.id), cell(unit.format), cell(unit.ready ? "ready" : "no", unit.ready ? "ready" : ""),
-              cell(unit.capped ? "capped" : ""))));
+            el("tr", {}, cell(unit.id), cell(unit.format),
+              cell(unit.frequency_caps.map(cap => cap.impressions + " per " + ms(cap.per_ms)).join(", ")),
+              cell(ms(unit.pacing_ms)))));
           const part = status => [cell(status.name), cell(status.state, status.state),
             cell(status.adapter_version), cell(status.sdk_version)];
           document.querySelector("#adapters tbody").replaceChildren(...overview.adapters.map(status =>
@@ -65,7 +66,7 @@ extension InspectorPage {
             cell(trace.app ?? "-"), cell(trace.request_id), cell(summary, failed ? "failed" : "collected"),
             cell(ms(trace.duration_ms)));
         }
-        // Newest first, each trace once: the stream opens before the lists are read, so a
+        // Newest first, each trace once: the lists are read each time the stream opens, so a
         // trace may come by both.
         function insert(tbody, id, makeRow) {
           if (tbody.querySelector('tr[data-id="' + id + '"]')) return false;
@@ -85,9 +86,21 @@ extension InspectorPage {
           insert(document.querySelector("#signals tbody"), trace.id, () => signalsRow(trace));
         }
 
+        // A click reads the trace anew (its notices may have gone since); an answer to an older
+        // click is not drawn over a newer one's.
+        let clicks = 0;
         async function choose(id) {
-          const load = loads.get(id) ?? await read("/loads/" + id);
-          draw(load, id);
+          const click = ++clicks;
+          try {
+            const load = await read("/loads/" + id);
+            if (click === clicks) draw(load, id);
+          } catch (error) {
+            if (click === clicks) document.getElementById("load-summary").textContent = "load " + id + ": " + error.message;
+          }
+        }
+        function noticesOf(load, bidder) {
+          return (load.notices ?? []).filter(n => n.network === bidder.network && n.parameter === bidder.parameter)
+            .map(n => n.kind + " " + n.outcome + (n.status !== undefined ? " " + n.status : "")).join(", ");
         }
 
         // One row per bidder and per source: the time it was given (light), the span it took
@@ -156,16 +169,27 @@ extension InspectorPage {
             cell(b.network + " " + b.parameter), cell(b.outcome, b.outcome),
             cell(b.price !== undefined ? b.price + " " + (b.currency ?? "") : ""), cell(b.bid?.seat),
             cell(b.bid?.bid_id), cell(b.bid?.creative_id), cell((b.bid?.advertiser_domains ?? []).join(" ")),
-            cell(b.loss_reason), cell(b.message, "message"))));
+            cell(b.loss_reason), cell(noticesOf(load, b)), cell(b.message, "message"))));
         }
 
         function follow() {
           const live = document.getElementById("live");
           const stream = new EventSource(base + "/stream");
-          stream.onopen = () => { live.textContent = "live"; live.className = "on"; };
+          // Read the lists on every open: what was recorded while the stream was down shows too.
+          stream.onopen = () => {
+            live.textContent = "live";
+            live.className = "on";
+            readLists().catch(error => console.error(error));
+          };
           stream.onerror = () => { live.textContent = "reconnecting"; live.className = "off"; };
           stream.addEventListener("load", event => addLoad(JSON.parse(event.data)));
           stream.addEventListener("signals", event => addSignals(JSON.parse(event.data)));
+        }
+
+        async function readLists() {
+          const [recentLoads, recentSignals] = await Promise.all([read("/loads?limit=50"), read("/signals?limit=50")]);
+          for (const load of recentLoads.loads) addLoad(load);
+          for (const trace of recentSignals.signals) addSignals(trace);
         }
 
         async function start() {
@@ -173,9 +197,6 @@ extension InspectorPage {
           await refresh();
           setInterval(refresh, 5000);
           follow();
-          const [recentLoads, recentSignals] = await Promise.all([read("/loads?limit=50"), read("/signals?limit=50")]);
-          for (const load of recentLoads.loads) addLoad(load);
-          for (const trace of recentSignals.signals) addSignals(trace);
         }
         start();
 

@@ -40,7 +40,7 @@ enum InspectorPage {
         <main>
           <section id="daemon">
             <h2>Ad units</h2>
-            <table id="units"><thead><tr><th>unit</th><th>format</th><th>ready</th><th>capped</th></tr></thead>
+            <table id="units"><thead><tr><th>unit</th><th>format</th><th>frequency caps</th><th>pacing</th></tr></thead>
               <tbody></tbody></table>
             <h2>Signal adapters</h2>
             <table id="adapters"><thead><tr><th>adapter</th><th>state</th><th>adapter</th><th>SDK</th>
@@ -62,7 +62,8 @@ enum InspectorPage {
             <div id="timeline"></div>
             <p id="load-summary"></p>
             <table id="bids"><thead><tr><th>bidder</th><th>outcome</th><th>price</th><th>seat</th><th>bid</th>
-              <th>creative</th><th>advertiser</th><th>loss reason</th><th>message</th></tr></thead><tbody></tbody></table>
+              <th>creative</th><th>advertiser</th><th>loss reason</th><th>notices</th><th>message</th></tr></thead>
+              <tbody></tbody></table>
           </section>
         </main>
         <script src="/inspect/inspector.js"></script>

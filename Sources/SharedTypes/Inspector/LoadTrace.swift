@@ -30,6 +30,9 @@ public struct LoadTrace: Sendable, Codable, Equatable {
     public var bidders: [BidderTrace]
     /// The sources tried, in order: line items and bids.
     public var sources: [SourceTrace]
+    /// The win, loss and billing notices its bids were owed, each with its last try's status,
+    /// as of when the trace is read.
+    public var notices: [NoticeTrace] = []
 }
 
 /// One bidder in a load's auction.

@@ -87,7 +87,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
     /// A waterfall line item: the bid serves if its ad loads, and goes to the ledger with it (won
     /// when the store keeps the ad, lost if the ad is dropped); lost at once if it does not load.
     private func serve(_ won: WonAuction) async throws(AdLoadError) -> NetworkAd {
-        let owed = services.bids.open(won.notices)
+        let owed = services.bids.open(won.notices, source: won.request.notices)
         do {
             var ad = try await won.load(before: won.request.deadline)
             ad.bid = owed
@@ -112,7 +112,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
             NetworkBid(
                 price: won.auction.price, currency: won.auction.value.currency,
                 load: { deadline async throws(AdLoadError) -> NetworkAd in try await won.load(before: deadline) },
-                owed: services.bids.open(won.notices), details: won.auction.details))
+                owed: services.bids.open(won.notices, source: request.notices), details: won.auction.details))
     }
 
     /// A bidder's answer with a winning bid: how to load its ad, and the notices it is owed (the
@@ -202,7 +202,7 @@ public struct OpenRTBAdNetwork: BiddingAdNetwork {
                 auction: auction, network: self, request: request, ask: ask, format: format,
                 notices: OpenRTBBidNotices(auction))
         } catch {
-            services.bids.lost(error.lossNotices)
+            services.bids.lost(error.lossNotices, source: request.notices)
             throw error
         }
     }
