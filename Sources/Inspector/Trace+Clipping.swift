@@ -5,9 +5,10 @@ import SharedTypes
 /// message may carry its answer. Each is cut to a length a developer reads, so that one trace
 /// stays small and the ring's byte bound means what it says.
 extension Trace {
-    /// Identifiers (seat, bid id, creative id, a domain, a parameter).
+    /// Identifiers (seat, bid id, creative id, a domain).
     static let maxIdentifier = 128
-    /// Messages (why a source failed, why an adapter was not asked).
+    /// Messages (why a source failed, why an adapter was not asked), and a source's parameter,
+    /// which a test load's `line_item` names.
     static let maxMessage = 512
     /// Advertiser domains kept per bid.
     static let maxDomains = 16
@@ -17,13 +18,13 @@ extension Trace {
         case .load(var trace):
             trace.message = trace.message.map { Self.clip($0, Self.maxMessage) }
             for index in trace.bidders.indices {
-                trace.bidders[index].parameter = Self.clip(trace.bidders[index].parameter, Self.maxIdentifier)
+                trace.bidders[index].parameter = Self.clip(trace.bidders[index].parameter, Self.maxMessage)
                 trace.bidders[index].message = trace.bidders[index].message.map { Self.clip($0, Self.maxMessage) }
                 trace.bidders[index].currency = trace.bidders[index].currency.map { Self.clip($0, Self.maxIdentifier) }
                 trace.bidders[index].bid = trace.bidders[index].bid.map(Self.clip)
             }
             for index in trace.sources.indices {
-                trace.sources[index].parameter = Self.clip(trace.sources[index].parameter, Self.maxIdentifier)
+                trace.sources[index].parameter = Self.clip(trace.sources[index].parameter, Self.maxMessage)
                 trace.sources[index].message = trace.sources[index].message.map { Self.clip($0, Self.maxMessage) }
             }
             return .load(trace)

@@ -64,6 +64,7 @@ public enum EventField: Sendable, Equatable, Codable {
     case string(String)
     case number(Double)
     case integer(Int64)
+    case bool(Bool)
     case null
     case object([String: EventField])
 
@@ -73,6 +74,7 @@ public enum EventField: Sendable, Equatable, Codable {
         case .string(let value): try container.encode(value)
         case .number(let value): try container.encode(value)
         case .integer(let value): try container.encode(value)
+        case .bool(let value): try container.encode(value)
         case .null: try container.encodeNil()
         case .object(let value): try container.encode(value)
         }
@@ -85,6 +87,8 @@ public enum EventField: Sendable, Equatable, Codable {
             self = .null
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
         } else if let value = try? container.decode(Int64.self) {
             self = .integer(value)
         } else if let value = try? container.decode(Double.self) {

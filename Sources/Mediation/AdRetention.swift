@@ -4,7 +4,7 @@ import HeapModule
 /// The ads a store holds, and when each leaves it: an hour after its expiry (until then it
 /// answers `ad_expired`), a minute after its dismiss, at once when it falls unused out of its
 /// unit's latest `unusedKeptPerUnit` loads (forced loads that supersede one another do not pile
-/// up ads nobody will show), and whenever the store holds more than `capacity`: used and
+/// up ads nobody will show; its test loads' ads are counted apart, `unusedTestKeptPerUnit`), and whenever the store holds more than `capacity`: used and
 /// expired ads first, oldest first, then the oldest unused one; and likewise whenever their bytes
 /// add up to more than `byteCapacity`. A plain value on the store's
 /// clock, so its rules are tested without it. An ad that leaves unused tells the ledger
@@ -12,6 +12,9 @@ import HeapModule
 struct AdRetention {
     /// How many of a unit's latest loads keep their ads while unused.
     static let unusedKeptPerUnit = 16
+    /// How many of a unit's latest test loads do, counted apart: a developer's tries never push
+    /// the unit's real ads out.
+    static let unusedTestKeptPerUnit = 2
     /// How long an expired ad still answers `ad_expired` before it is forgotten.
     static let keptAfterExpiry = Duration.seconds(3600)
     /// How long a dismissed ad still answers `GET /v1/ads/{id}`.
@@ -75,12 +78,15 @@ struct AdRetention {
         order.append(ad.id)
         if ad.isUsed { used.append(ad.id) }
         drops.insert(Drop(at: ad.expiresAt + Self.keptAfterExpiry, id: ad.id))
-        var queue = latest[ad.unit.id, default: []]
+        let unit = ad.test ? "test\u{0}" + ad.unit.id : ad.unit.id
+        var queue = latest[unit, default: []]
         queue.append(ad.id)
-        while queue.count > Self.unusedKeptPerUnit, let oldest = queue.popFirst() {
+        while queue.count > (ad.test ? Self.unusedTestKeptPerUnit : Self.unusedKeptPerUnit),
+            let oldest = queue.popFirst()
+        {
             if let old = ads[oldest], !old.isUsed { remove(oldest) }
         }
-        latest[ad.unit.id] = queue
+        latest[unit] = queue
         // Dropped ads leave their entries behind; rebuild before those outnumber the live ones.
         if drops.count > 2 * ads.count + 1024 {
             dismissedLeave = dismissedLeave.filter { ads[$0.key] != nil }

@@ -161,11 +161,13 @@ extension AdStore {
         return outcome
     }
 
-    /// After a dismiss (the client's or the network's): the next ad, when the unit preloads.
+    /// After a dismiss (the client's or the network's): the next ad, when the unit (as
+    /// configured now) preloads; a test ad's dismiss preloads nothing.
     private func preloadAfterDismiss(_ ad: LoadedAd) {
-        let request = AdLoadRequest(adUnit: ad.unit.id, format: ad.format, ssv: ad.ssv, app: ad.owner)
-        guard ad.unit.preload, !isLoading(LoadKey(request)), !hasReadyAd(LoadKey(request)) else { return }
-        _ = startLoad(ad.unit, request)
+        guard !ad.test, let unit = units[ad.unit.id] else { return }
+        let request = AdLoadRequest(adUnit: unit.id, format: ad.format, ssv: ad.ssv, app: ad.owner)
+        guard unit.preload, !isLoading(LoadKey(request)), !hasReadyAd(LoadKey(request)) else { return }
+        _ = startLoad(unit, request)
     }
 
     private static func input(_ event: NetworkPresentationEvent) -> RewardedPresentation.Input {
@@ -260,9 +262,10 @@ extension AdStore {
             transactionID: UUID().uuidString.lowercased(), adID: ad.id, adUnit: ad.unit.id, rewardType: reward.type,
             rewardAmount: reward.amount, customData: ad.ssv?.customData, userID: ad.ssv?.userID, app: ad.shownBy,
             earnedAt: wallClock.nowMilliseconds)
-        let callback = ad.unit.ssvCallbackURL.flatMap {
-            callbackSigner?.callbackURL($0, for: earned, adNetwork: ad.fill.network)
-        }
+        // A test ad's reward is earned and claimable, but the publisher's server is not told:
+        // it would grant real currency.
+        let url = ad.test ? nil : ad.unit.ssvCallbackURL
+        let callback = url.flatMap { callbackSigner?.callbackURL($0, for: earned, adNetwork: ad.fill.network) }
         do {
             if let owed = try await rewards.record(earned, callback: callback) { services.trackers.adopt(owed) }
         } catch {

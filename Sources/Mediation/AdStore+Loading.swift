@@ -174,7 +174,7 @@ extension AdStore {
             events.publish(
                 AdEvent(
                     name: .failedToLoad, adID: nil, adUnit: unit.id, app: request.app?.id,
-                    fields: ["code": .string(failure.error.code.rawValue), "message": .string(failure.error.message)]))
+                    fields: Self.failureFields(failure.error, test: request.test)))
             if !superseded() { scheduleRetry(unit, request) }
             return .failure(AdLoadFailure(failure.error, info: failure.info))
         }
@@ -204,23 +204,41 @@ extension AdStore {
         events.publish(
             AdEvent(
                 name: .failedToLoad, adID: nil, adUnit: unit.id, app: request.app?.id,
-                fields: ["code": .string(error.code.rawValue), "message": .string(error.message)]))
+                fields: Self.failureFields(error, test: request.test)))
         if retrying { scheduleRetry(unit, request) }
         return .failure(AdLoadFailure(error, info: fill.info))
+    }
+
+    /// A `failed_to_load` event's fields: the error, and `"test": true` for a test load's.
+    static func failureFields(_ error: AdLoadError, test: Bool) -> [String: EventField] {
+        var fields: [String: EventField] = ["code": .string(error.code.rawValue), "message": .string(error.message)]
+        if test { fields["test"] = .bool(true) }
+        return fields
     }
 
     /// `unit` with only the line items and bidders `selector` (`NETWORK:PARAMETER`) names; a
     /// selector that names none fails the load as `invalid_request`, listing what it may name.
     static func alone(_ selector: String, of unit: AdUnit) -> Result<AdUnit, AdLoadFailure> {
-        // Named as the inspector shows it (an ad tag without its query) or whole.
-        let named = { (item: LineItem) in
-            [item.parameter, item.shownParameter].contains { "\(item.network):\($0)" == selector }
+        // Named whole, or as the inspector shows it (an ad tag without its query) when that
+        // names one parameter alone.
+        let whole = { (item: LineItem) in "\(item.network):\(item.parameter)" == selector }
+        let shown = { (item: LineItem) in "\(item.network):\(item.shownParameter)" == selector }
+        let everything = unit.bidders + unit.waterfall
+        let named = everything.contains(where: whole) ? whole : shown
+        let parameters = Set(everything.filter(named).map(\.parameter))
+        guard parameters.count <= 1 else {
+            return .failure(
+                AdLoadFailure(
+                    AdLoadError(
+                        .invalidRequest,
+                        "line_item: '\(selector)' names \(parameters.count) sources of ad unit '\(unit.id)' whose ad tags differ in what the inspector leaves out; name one by its whole parameter"
+                    ), info: nil))
         }
         var alone = unit
         alone.waterfall = unit.waterfall.filter(named)
         alone.bidders = unit.bidders.filter(named)
         guard alone.waterfall.isEmpty && alone.bidders.isEmpty else { return .success(alone) }
-        let sources = (unit.bidders + unit.waterfall).map { "\($0.network):\($0.shownParameter)" }
+        let sources = everything.map { "\($0.network):\($0.shownParameter)" }
         return .failure(
             AdLoadFailure(
                 AdLoadError(

@@ -236,8 +236,11 @@ public actor AdStore<C: Clock & Sendable> where C.Duration == Duration {
     }
 
     /// Counts an ad's event and hands it to the event stream's subscribers.
+    /// `ad`'s event `name`; a test ad's says `"test": true`, for analytics to leave it out.
     func publish(_ name: AdEvent.Name, _ ad: LoadedAd, _ fields: [String: EventField] = [:]) {
         metrics.count(name, unit: ad.unit.id)
+        var fields = fields
+        if ad.test { fields["test"] = .bool(true) }
         events.publish(AdEvent(name: name, adID: ad.id, adUnit: ad.unit.id, app: ad.owner?.id, fields: fields))
     }
 

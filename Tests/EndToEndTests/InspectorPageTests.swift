@@ -28,11 +28,13 @@ struct InspectorPageTests: MediationScenario {
     }
 
     /// `curl` on the loopback listener: the status, the headers and the body of `GET path`.
-    static func page(_ port: Int, _ path: String, host: String? = nil) async throws -> (
+    static func page(_ port: Int, _ path: String, host: String? = nil, headers: [String] = []) async throws -> (
         status: String, headers: String, body: String
     ) {
-        var arguments = ["-s", "-D", "-", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"]
-        if let host { arguments += ["-H", "Host: \(host)"] }
+        var arguments = ["-s", "--max-time", "10", "-D", "-", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"]
+        // An empty Host takes curl's own out.
+        if let host { arguments += ["-H", host.isEmpty ? "Host:" : "Host: \(host)"] }
+        for header in headers { arguments += ["-H", header] }
         let text = try await Binary.runProgram(try #require(Binary.onPath("curl")), arguments).stdoutText
         let status = text.split(separator: "\n").last.map(String.init) ?? ""
         let parts = text.components(separatedBy: "\r\n\r\n")
@@ -62,6 +64,12 @@ struct InspectorPageTests: MediationScenario {
         #expect(rebound.status == "403")
         #expect(rebound.body.contains(#""code":"host_not_loopback""#), "\(rebound.body)")
         #expect(try await Self.page(port, "/inspect/loads", host: "[::1]:8080").status == "200")
+        #expect(try await Self.page(port, "/inspect/loads", host: "").status == "403", "no Host is no loopback name")
+        #expect(try await Self.page(port, "/metrics", host: "attacker.example").status == "403", "nor for /metrics")
+        // Another site's page (a no-cors fetch) may not hold the page's stream slots.
+        let crossSite = try await Self.page(port, "/inspect/stream", headers: ["Sec-Fetch-Site: cross-site"])
+        #expect(crossSite.status == "403" && crossSite.body.contains(#""code":"not_permitted""#), "\(crossSite)")
+        #expect(try await Self.page(port, "/inspect/loads", headers: ["Sec-Fetch-Site: same-origin"]).status == "200")
 
         // The news app's load and root's: the page lists both, the app only its own.
         #expect(try await AppTests.curl(as: 65534, "POST", "/v1/ads", body: Self.load, socket: socket).status == "200")

@@ -91,6 +91,41 @@ struct SSVCallbackTests: MediationScenario {
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// A test ad's reward is earned and kept for the app to claim, but its callback is never
+    /// owed: the publisher's server would grant real currency for it. A real ad's is (the
+    /// server answers 503, so it stays owed and counted).
+    @Test func aTestAdsRewardIsKeptButNoCallbackIsOwed() async throws {
+        let keys = try TemporaryDirectory()
+        let generate = try await Binary.run(
+            "secure-signals", ["keys", "ssv-generate", "--key-id", "7", "--out", keys.path("ssv")])
+        #expect(generate.status == 0, "\(generate.stderr)")
+        let server = try await FakeAdServer()
+        server.answer("/ssv", .init(status: 503))
+        var config = Self.config(units: [
+            Self.rewarded: Self.unit(
+                "rewarded", [Self.testItem(Self.rewarded)], extra: ["ssv": ["callback_url": server.url("/ssv")]])
+        ])
+        config["ssv"] = ["signing_key": keys.path("ssv/ssv-7.pem"), "key_id": 7]
+        config["state_directory"] = keys.path("state")
+        let daemon = try await RunningDaemon.start(config: config)
+        func earn(test: Bool) async throws {
+            let load = try await Self.post(
+                daemon.client, "/v1/ads", ["ad_unit": Self.rewarded, "format": "rewarded", "test": test, "force": true])
+            let id = try #require(load.json["ad_id"] as? String, "\(load.json)")
+            #expect(try await Self.post(daemon.client, "/v1/ads/\(id)/show").status == 200)
+            #expect(try await Self.post(daemon.client, "/v1/ads/\(id)/progress", ["event": "complete"]).status == 200)
+        }
+        let owed = "secure_signals_tracker_outbox_pings"
+        try await earn(test: true)
+        #expect(try await Self.rewards(daemon.client).count == 1, "the app's flow is tested: the reward is kept")
+        #expect(try await metricValue(owed, in: daemon.client) == 0)
+        try await earn(test: false)
+        #expect(try await Self.rewards(daemon.client).count == 2)
+        #expect(try await metricValue(owed, in: daemon.client) == 1, "the real reward's callback is owed")
+        _ = try await eventually { server.requests("/ssv").first }
+        #expect(server.requests("/ssv").count == 1, "one callback was tried: the real one's")
+    }
+
     static func rewards(_ client: DaemonClient) async throws -> [[String: Any]] {
         let reply = try await client.request(.GET, "/v1/rewards?state=all")
         return ((try JSONSerialization.jsonObject(with: reply.body)) as? [String: Any])?["rewards"] as? [[String: Any]]

@@ -11,6 +11,8 @@ import Testing
 /// nor counted toward its caps nor billed, and an app without `test` is refused.
 struct TestModeRouteTests: MediationScenario {
     static let unit = "/test-mode/native"
+    static let slow = "/test-mode/slow"
+    static let dry = "/test-mode/dry"
     static let tester = PeerCredentials(pid: getpid(), uid: 1001, gid: 1001)
     static let plain = PeerCredentials(pid: getpid(), uid: 1002, gid: 1002)
 
@@ -23,7 +25,12 @@ struct TestModeRouteTests: MediationScenario {
                 "format": "native", "currency": "EUR", "frequency_caps": [["impressions": 1, "per_ms": 3_600_000]],
                 "bidders": ["best", "low"].map { AuctionRouteTests.bidder(server, $0) },
                 "waterfall": [Self.testItem(Self.native)],
-            ]
+            ],
+            slow: ["format": "native", "waterfall": [Self.testItem(Self.native, ["delay_ms": 300])]],
+            dry: [
+                "format": "native", "max_retries": 2,
+                "waterfall": [Self.testItem(Self.native, ["behavior": "no_fill"])],
+            ],
         ])
         config["access"] = ["allowed_uids": [1001, 1002]]
         config["apps"] = [
@@ -81,6 +88,43 @@ struct TestModeRouteTests: MediationScenario {
 
             let traces = try await FrequencyCapRouteTests.as(Self.tester) { try await client.inspectLoads() }
             #expect(traces.map(\.test) == [true, false, true, false, true], "newest first")
+        }
+    }
+
+    /// `unit` as the tester's `GET /v1/ad_units` shows it.
+    static func status(_ client: DaemonClient, _ unit: String) async throws -> [String: Any] {
+        let reply = try await FrequencyCapRouteTests.as(tester) { try await client.request(.GET, "/v1/ad_units") }
+        let units = try #require(
+            (try JSONSerialization.jsonObject(with: reply.body) as? [String: Any])?["ad_units"] as? [[String: Any]])
+        return try #require(units.first { $0["id"] as? String == unit })
+    }
+
+    @Test func aTestLoadNeitherJoinsARealOneNorBecomesReadyNorIsRetried() async throws {
+        let server = try await FakeAdServer()
+        let daemon = try await InProcessDaemon(config: try Self.config(server))
+        try await daemon.run { client in
+            let events = daemon.events(adUnit: Self.slow)
+            // Both in flight at once (the source answers after 300 ms): each its own load.
+            async let real = Self.load(client, ["ad_unit": Self.slow])
+            async let test = Self.load(client, ["ad_unit": Self.slow, "test": true])
+            let (realAd, testAd) = try await (real, test)
+            #expect(realAd.status == 200 && testAd.status == 200)
+            #expect(realAd.json["ad_id"] as? String != testAd.json["ad_id"] as? String, "a test load joined a real one")
+            var loaded: [String] = []
+            for try await event in events where event.name == "loaded" {
+                loaded.append(event.data)
+                if loaded.count == 2 { break }
+            }
+            #expect(loaded.filter { $0.contains(#""test":true"#) }.count == 1, "\(loaded)")
+
+            // A test ad is never the unit's ready ad; a failed test load is never retried.
+            #expect(try await Self.status(client, Self.unit)["ready"] as? Bool == false)
+            #expect(try await Self.load(client, ["test": true]).status == 200)
+            #expect(try await Self.status(client, Self.unit)["ready"] as? Bool == false)
+            #expect(try await Self.load(client, ["ad_unit": Self.dry, "test": true]).status == 404)
+            #expect(try await Self.status(client, Self.dry)["next_retry_ms"] == nil)
+            #expect(try await Self.load(client, ["ad_unit": Self.dry]).status == 404)
+            #expect(try await Self.status(client, Self.dry)["next_retry_ms"] as? Int == 2_000, "a real one is")
         }
     }
 

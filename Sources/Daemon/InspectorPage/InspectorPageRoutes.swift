@@ -17,7 +17,7 @@ struct InspectorPageRoutes {
 
     func addRoutes(to router: Router<LoopbackRequestContext>) {
         router.get("/") { _, _ in Response(status: .seeOther, headers: [.location: "/inspect"]) }
-        let page = router.group("/inspect").add(middleware: LoopbackHostMiddleware())
+        let page = router.group("/inspect")
         page.get { _, _ in InspectorPage.response(InspectorPage.html, type: "text/html") }
         page.get("inspector.js") { _, _ in InspectorPage.response(InspectorPage.script, type: "text/javascript") }
         page.get("icon.svg") { _, _ in InspectorPage.response(InspectorPage.icon, type: "image/svg+xml") }

@@ -1,9 +1,11 @@
 import Hummingbird
 
-/// The inspector page answers only requests addressed to a loopback name (`Host: localhost:P`,
-/// `127.0.0.1:P`, `[::1]:P`, any port: an SSH forward may change it), so that a web page a
-/// browser on the device opened cannot read the traces by pointing a name of its own at
-/// 127.0.0.1 (DNS rebinding). Anything else is 403 `host_not_loopback`.
+/// The loopback listener answers only requests addressed to a loopback name (`Host:
+/// localhost:P`, `127.0.0.1:P`, `[::1]:P`, any port: an SSH forward may change it), so that a
+/// web page a browser on the device opened cannot read the traces or the metrics by pointing a
+/// name of its own at 127.0.0.1 (DNS rebinding): anything else is 403 `host_not_loopback`. Nor
+/// does it answer what another site's page sent (`Sec-Fetch-Site: cross-site` or `same-site`,
+/// which browsers set), which could hold the page's stream slots: 403 `not_permitted`.
 struct LoopbackHostMiddleware<Context: RequestContext>: RouterMiddleware {
     static var names: Set<String> { ["localhost", "127.0.0.1", "[::1]"] }
 
@@ -15,6 +17,14 @@ struct LoopbackHostMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError(
                 .forbidden, .hostNotLoopback,
                 "the inspector answers requests to localhost, 127.0.0.1 or [::1] only, not \"\(authority)\"")
+        }
+        if let site = request.headers.first(where: { $0.name.canonicalName == "sec-fetch-site" })?.value,
+            !["same-origin", "none"].contains(site)
+        {
+            throw APIError(
+                .forbidden, .notPermitted,
+                "the loopback listener answers its own page and direct requests, not another site's (Sec-Fetch-Site: \(site))"
+            )
         }
         return try await next(request, context)
     }

@@ -8,6 +8,7 @@ import ServiceLifecycle
 enum LoopbackServer {
     static func make(listener: MetricsListener, application: DaemonApplication, logger: Logger) -> some Service {
         let router = Router(context: LoopbackRequestContext.self)
+        router.add(middleware: LoopbackHostMiddleware())
         MetricsRoutes(metrics: application.metrics, state: application.state, trackers: application.trackers).addRoutes(
             to: router)
         var metadata: Logger.Metadata = ["listen": "\(listener.host):\(listener.port)"]
