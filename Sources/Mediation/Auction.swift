@@ -23,10 +23,9 @@ struct Auction {
     let ledger: BidLedger
     /// What the bidders' time and latencies are counted on.
     let clock: any Clock<Duration>
-    /// Where the load's trace notes each bidder's notices.
-    var notices: NoticeLog? = nil
 
-    func run(_ request: AdLoadRequest, decisions: LineItemDecisions) async -> (
+    /// `notices`: where the load's trace notes each bidder's notices.
+    func run(_ request: AdLoadRequest, decisions: LineItemDecisions, notices: NoticeLog? = nil) async -> (
         entries: [Entry], bids: [BidderTrace]
     ) {
         let elapsed = clock.stopwatch()
@@ -35,7 +34,13 @@ struct Auction {
                 let decision = decisions.decision(unit: unit.id, bidder: index)
                 let privacy = decisions.privacy
                 group.addTask {
-                    (index, await ask(item, decision: decision, privacy: privacy, request: request, elapsed: elapsed))
+                    let answer = await ask(
+                        item, decision: decision, privacy: privacy, request: request,
+                        notices: notices.map {
+                            NoticeLog.Source(log: $0, network: item.network, parameter: item.shownParameter)
+                        },
+                        elapsed: elapsed)
+                    return (index, answer)
                 }
             }
             var answers: [Int: Answer] = [:]
@@ -111,7 +116,7 @@ struct Auction {
     /// One bidder's answer within the auction's time (`elapsed`: the time since the load began).
     private func ask(
         _ item: LineItem, decision: LineItemDecisions.Decision, privacy: PrivacyState?, request: AdLoadRequest,
-        elapsed: @escaping @Sendable () -> Duration
+        notices: NoticeLog.Source?, elapsed: @escaping @Sendable () -> Duration
     ) async -> Answer {
         let start = elapsed()
         var time: Duration?
@@ -131,8 +136,7 @@ struct Auction {
             preferences: request.preferences, privacy: privacy, app: request.app,
             advertisingID: request.advertisingID, servingMode: decision.servingMode,
             deadline: Deadline(after: wait, on: clock), networkBuffer: timing.networkBuffer, floorCPM: unit.floorCPM,
-            currency: unit.currency, quality: unit.quality, test: request.test,
-            notices: notices.map { NoticeLog.Source(log: $0, network: item.network, parameter: item.shownParameter) })
+            currency: unit.currency, quality: unit.quality, test: request.test, notices: notices)
         let format = unit.format
         // A bid that comes after the bidders' time is not in the auction: it hears so (2, expired).
         let ledger = self.ledger

@@ -57,8 +57,8 @@ struct Waterfall {
         let auction =
             unit.bidders.isEmpty
             ? nil
-            : await Auction(unit: unit, networks: networks, ledger: ledger, clock: clock, notices: notices).run(
-                request, decisions: decisions)
+            : await Auction(unit: unit, networks: networks, ledger: ledger, clock: clock).run(
+                request, decisions: decisions, notices: notices)
         var bids = auction?.bids ?? []
         var unsettled = auction?.entries ?? []
         /// The bids not tried lose to what served (worth `price` when known); a load that ends
@@ -207,10 +207,10 @@ extension SourceTrace {
         after latency: Duration, _ message: String?
     ) {
         self.init(
-            kind: kind, network: item.network, parameter: item.shownParameter,
+            kind: kind, network: item.network, parameter: item.shownParameter, outcome: outcome,
             startMilliseconds: milliseconds(start), latencyMilliseconds: milliseconds(latency),
             timeoutMilliseconds: [.consentMissing, .notReady].contains(outcome) ? nil : milliseconds(item.timeout),
-            outcome: outcome, message: message)
+            message: message)
     }
 
     /// The attempt as `response_info` shows it.

@@ -48,12 +48,6 @@ struct AdsCommand: AsyncParsableCommand {
         @Flag(help: "Load a new ad even if one is ready.")
         var force = false
 
-        @Flag(help: "A test load (the app needs the test capability): OpenRTB test 1, no cap, no billing.")
-        var test = false
-
-        @Option(help: "With --test: the one source to try alone, NETWORK:PARAMETER (as `inspect` shows it).")
-        var lineItem: String?
-
         @Option(help: "Media aspect ratio preference: any, landscape or portrait.")
         var mediaAspectRatio: MediaAspectRatio?
 
@@ -71,6 +65,12 @@ struct AdsCommand: AsyncParsableCommand {
 
         @Option(help: "Server-side verification: custom data (rewarded).")
         var customData: String?
+
+        @Flag(help: "A test load (the app needs the test capability): OpenRTB test 1, no cap, no billing.")
+        var test = false
+
+        @Option(help: "With --test: the one source to try alone, NETWORK:PARAMETER (as `inspect` shows it).")
+        var lineItem: String?
 
         @OptionGroup var connection: ConnectionOptions
 

@@ -31,7 +31,9 @@ struct InspectorPageTests: MediationScenario {
     static func page(_ port: Int, _ path: String, host: String? = nil, headers: [String] = []) async throws -> (
         status: String, headers: String, body: String
     ) {
-        var arguments = ["-s", "--max-time", "10", "-D", "-", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"]
+        var arguments = [
+            "-s", "--max-time", "10", "-D", "-", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)",
+        ]
         // An empty Host takes curl's own out.
         if let host { arguments += ["-H", host.isEmpty ? "Host:" : "Host: \(host)"] }
         for header in headers { arguments += ["-H", header] }

@@ -124,7 +124,8 @@ struct TestModeRouteTests: MediationScenario {
             #expect(try await Self.load(client, ["ad_unit": Self.dry, "test": true]).status == 404)
             #expect(try await Self.status(client, Self.dry)["next_retry_ms"] == nil)
             #expect(try await Self.load(client, ["ad_unit": Self.dry]).status == 404)
-            #expect(try await Self.status(client, Self.dry)["next_retry_ms"] as? Int == 2_000, "a real one is")
+            let wait = try await Self.status(client, Self.dry)["next_retry_ms"] as? Int
+            #expect(wait.map { (1...2_000).contains($0) } == true, "a real one is retried, in 2 s: \(wait ?? -1)")
         }
     }
 

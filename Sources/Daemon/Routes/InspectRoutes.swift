@@ -9,13 +9,6 @@ struct InspectRoutes {
     let inspector: TraceRing
     let limits: ClientLimits
 
-    func addRoutes(to router: EndpointRouter) {
-        router.add(Endpoints.inspectLoads, use: loads)
-        router.add(Endpoints.inspectLoad, use: load)
-        router.add(Endpoints.inspectSignals, use: signals)
-        router.add(Endpoints.inspectStream, use: stream)
-    }
-
     /// Newest first; `ad_unit`, `app` and `outcome` filter, `limit` (1-10000) bounds.
     @Sendable func loads(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
         let filter = TraceQuery.filter(request, asker: context.app, kind: .load)
@@ -43,5 +36,13 @@ struct InspectRoutes {
             TraceQuery.filter(request, asker: context.app, kind: nil), buffer: limits.limits.eventStreamBuffer,
             fellBehind: limits.streamBehind(context))
         return TraceQuery.stream(traces, connectionClosed: context.channel.closeFuture)
+    }
+
+    /// The lists, one load, and the stream; none requires a capability (each app sees its own).
+    func addRoutes(to router: EndpointRouter) {
+        router.add(Endpoints.inspectLoads, use: loads)
+        router.add(Endpoints.inspectLoad, use: load)
+        router.add(Endpoints.inspectSignals, use: signals)
+        router.add(Endpoints.inspectStream, use: stream)
     }
 }

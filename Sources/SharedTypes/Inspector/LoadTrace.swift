@@ -79,10 +79,10 @@ public struct SourceTrace: Sendable, Codable, Equatable {
     public var kind: Kind
     public var network: String
     public var parameter: String
+    public var outcome: ResponseInfo.Attempt.Outcome
     @WireName("start_ms") public var startMilliseconds: Double
     @WireName("latency_ms") public var latencyMilliseconds: Double
     /// The time it was given (the line item's `timeout_ms`); nil when it was not tried.
     @WireName("timeout_ms") public var timeoutMilliseconds: Double?
-    public var outcome: ResponseInfo.Attempt.Outcome
     public var message: String?
 }
