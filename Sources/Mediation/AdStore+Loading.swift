@@ -82,7 +82,8 @@ extension AdStore {
                 request.advertisingID = AdvertisingID.forLoad(
                     await advertisingIDs.current(), app: request.app, limitAdTracking: identifierDenied)
             }
-            let result = await waterfall.load(request, decisions: decisions)
+            let result = await waterfall.load(
+                request, decisions: decisions, notices: tracer?.isRecording == true ? NoticeLog() : nil)
             metrics.loaded(unit: unit.id, after: .now - start)
             metrics.networks.record(result.info)
             loadLog.record(unit: unit.id, app: request.app?.id, result)

@@ -49,9 +49,11 @@ struct Waterfall {
     /// each bid at or above the floor is slotted among the line items by price
     /// (`Auction.order`); every bid is settled in the ledger: lost here with its reason, or
     /// handed to the store with the ad it serves (won once the store keeps it).
-    func load(_ request: AdLoadRequest, decisions: LineItemDecisions) async -> Result<Fill, Failure> {
+    /// `notices`: where the load's trace notes the notices its bids are owed (nil: no trace).
+    func load(
+        _ request: AdLoadRequest, decisions: LineItemDecisions, notices: NoticeLog? = nil
+    ) async -> Result<Fill, Failure> {
         let sinceStart = clock.stopwatch()
-        let notices = NoticeLog()
         var attempts: [SourceTrace] = []
         var lastError = AdLoadError(.noFill, "the waterfall is empty")
         let auction =
@@ -107,7 +109,9 @@ struct Waterfall {
                     advertisingID: request.advertisingID, servingMode: servingMode,
                     deadline: Deadline(after: item.timeout, on: clock), currency: unit.currency,
                     quality: unit.quality, test: request.test,
-                    notices: NoticeLog.Source(log: notices, network: item.network, parameter: item.shownParameter))
+                    notices: notices.map {
+                        NoticeLog.Source(log: $0, network: item.network, parameter: item.shownParameter)
+                    })
                 let format = unit.format
                 // An ad that comes after the timeout is dropped: the bid it serves, if any, lost.
                 let ledger = self.ledger
