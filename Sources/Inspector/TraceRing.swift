@@ -109,7 +109,8 @@ public final class TraceRing: TraceRecorder {
     /// Numbers `trace`, keeps it and hands it to each subscriber its filter passes.
     private func keep(_ unnumbered: Trace, notices: NoticeLog?) {
         // A load's notices, a few per bidder, are counted before they come.
-        let noticeBytes = notices == nil ? 0 : 128 * (2 * (unnumbered.load?.bidders.count ?? 0) + 1)
+        let owing = (unnumbered.load?.bidders.count ?? 0) + (unnumbered.load?.sources.count ?? 0)
+        let noticeBytes = notices == nil ? 0 : 128 * (2 * owing + 1)
         var kept = Kept(trace: unnumbered, bytes: unnumbered.estimatedBytes + noticeBytes, notices: notices)
         let behind: [Subscriber] = state.withLock { state in
             guard state.limits.maxTraces > 0 else { return [] }

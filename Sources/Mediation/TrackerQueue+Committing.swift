@@ -45,8 +45,8 @@ extension TrackerQueue.Engine {
                 let committed = try await outbox.commit(commit)
                 let added = committed.added
                 if committed.givenUp > 0 { gaveUp(committed.givenUp, reason: "outbox_full") }
-                state.withLock { state in
-                    Self.observe(added, adding: commit.adding, observers: observers, in: &state)
+                let unheard = state.withLock { state in
+                    let givenUp = Self.observe(added, observers: observers, in: &state)
                     state.saved = upTo
                     for id in commit.settled + commit.rescheduled.map(\.id) {
                         state.inHand.remove(id)
@@ -55,7 +55,9 @@ extension TrackerQueue.Engine {
                     if let earliest = commit.rescheduled.map(\.dueAt).min() {
                         state.retryDue = min(state.retryDue ?? earliest, earliest)
                     }
+                    return givenUp
                 }
+                for observer in unheard { observer(.givenUp, nil) }
                 // In hand before anyone hears they are written: an idle queue has sent them.
                 hand(added)
                 state.withLock { $0.committing = false }
@@ -136,22 +138,22 @@ extension TrackerQueue.Engine {
         }
     }
 
-    /// Who hears of each ping `added` stored: `adding` and `observers` side by side, in the order
-    /// stored; a ping given up in the same commit is not among `added`, and is passed over.
+    /// Who hears of each ping `added` stored: `adding`'s observers, in the order stored. The
+    /// pings a commit gives up to stay within `trackers.max_owed` are the oldest, so those it
+    /// gave up of its own are the front of `adding` (which never holds SSV pings): the
+    /// observers returned, to be told outside the lock.
     static func observe(
-        _ added: [OwedPing], adding: [(url: String, kind: TrackerQueue.Kind)], observers: [PingObserver?],
-        in state: inout State
-    ) {
-        guard observers.contains(where: { $0 != nil }) else { return }
-        var next = 0
-        for ping in added {
-            while next < adding.count, adding[next].url != ping.url || adding[next].kind != ping.kind { next += 1 }
-            guard next < adding.count else { return }
-            if let observer = observers[next] { state.observers[ping.id] = observer }
-            next += 1
+        _ added: [OwedPing], observers: [PingObserver?], in state: inout State
+    ) -> [PingObserver] {
+        guard observers.contains(where: { $0 != nil }) else { return [] }
+        let givenUp = observers.prefix(max(0, observers.count - added.count)).compactMap { $0 }
+        for (ping, observer) in zip(added, observers.suffix(added.count)) {
+            if let observer { state.observers[ping.id] = observer }
         }
-        while state.observers.count > maxObservers, let oldest = state.observers.keys.min() {
-            state.observers[oldest] = nil
+        let excess = state.observers.count - maxObservers
+        if excess > 0 {
+            for id in state.observers.keys.sorted().prefix(excess) { state.observers[id] = nil }
         }
+        return givenUp
     }
 }

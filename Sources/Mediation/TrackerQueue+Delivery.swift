@@ -22,12 +22,13 @@ extension TrackerQueue.Engine {
         let (outcome, status) = await attempt(ping)
         await slots.release()
         ping.attempts += 1
-        heard(ping.id, outcome, status: status)
         switch outcome {
         case .sent:
+            heard(ping.id, outcome, status: status)
             count(ping.kind, "fired")
             settle(ping.id)
         case .refused(let reason):
+            heard(ping.id, outcome, status: status)
             count(ping.kind, "failed")
             logger.warning(
                 "a tracker refused its ping", metadata: ["kind": "\(ping.kind.rawValue)", "reason": "\(reason)"])
@@ -35,6 +36,7 @@ extension TrackerQueue.Engine {
         case .retry(let reason):
             // A try the drain cut short: still owed, for the next start.
             if Task.isCancelled { return }
+            heard(ping.id, outcome, status: status)
             let due = clock.nowMilliseconds + backoff(afterAttempt: ping.attempts)
             if settings.isPastMaxAge(ping, at: due) {
                 drop(ping, reason: reason)

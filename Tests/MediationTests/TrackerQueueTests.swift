@@ -325,6 +325,28 @@ struct TrackerQueueTests {
         await queue.drain()
     }
 
+    /// Each ping's observer hears of its own tries: pings of one URL are told apart, one the
+    /// outbox gave up in its own commit (`max_owed`) hears so, and a 503 then 204 reads as
+    /// retrying then sent, with the last status.
+    @Test func eachPingsObserverHearsOfItsOwnTries() async throws {
+        let server = Server(["http://t/notice": [503, 204]])
+        let clock = ManualClock()
+        let queue = try await Self.queue(
+            server, clock: clock, settings: .init(retryDelay: .seconds(1), maxOwed: 1))
+        let log = NoticeLog()
+        let source = NoticeLog.Source(log: log, network: "openrtb", parameter: "best")
+        queue.enqueue(["http://t/notice", "http://t/notice"], kind: .win, observer: source.observer(.win))
+        try await queue.committed()
+        try await waitUntil { log.notices.map(\.outcome) == [.givenUp, .retrying] && clock.sleeping == 1 }
+        #expect(log.notices[1].status == 503 && log.notices[1].attempts == 1)
+        #expect(log.notices[0].attempts == 0, "given up before any try")
+        clock.advance(by: .seconds(1))
+        try await waitUntil { log.notices[1].outcome == .sent }
+        #expect(log.notices[1].status == 204 && log.notices[1].attempts == 2)
+        #expect(server.count("http://t/notice") == 2, "the one kept, tried twice")
+        await queue.drain()
+    }
+
     @Test func aTrackerWaitingToRetryHoldsNoFetchSlot() async throws {
         let server = Server(["http://t/down": [500]])
         let clock = ManualClock()

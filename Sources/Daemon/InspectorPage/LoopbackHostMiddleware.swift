@@ -16,7 +16,7 @@ struct LoopbackHostMiddleware<Context: RequestContext>: RouterMiddleware {
         guard Self.names.contains(Self.host(of: authority).lowercased()) else {
             throw APIError(
                 .forbidden, .hostNotLoopback,
-                "the inspector answers requests to localhost, 127.0.0.1 or [::1] only, not \"\(authority)\"")
+                "the loopback listener answers requests to localhost, 127.0.0.1 or [::1] only, not \"\(authority)\"")
         }
         if let site = request.headers.first(where: { $0.name.canonicalName == "sec-fetch-site" })?.value,
             !["same-origin", "none"].contains(site)

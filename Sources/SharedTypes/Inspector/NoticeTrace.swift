@@ -43,10 +43,11 @@ public final class NoticeLog: Sendable {
         public let network: String
         public let parameter: String
 
+        /// `parameter` is kept to 512 characters, as the trace keeps its bidders' and sources'.
         public init(log: NoticeLog, network: String, parameter: String) {
             self.log = log
             self.network = network
-            self.parameter = parameter
+            self.parameter = parameter.count > 512 ? String(parameter.prefix(511)) + "…" : parameter
         }
 
         /// What notes each notice of `kind` as it is owed: the call it returns per notice
@@ -81,7 +82,7 @@ public final class NoticeLog: Sendable {
     private func update(_ index: Int, outcome: NoticeTrace.Outcome, status: Int?) {
         entries.withLock { entries in
             entries[index].outcome = outcome
-            entries[index].status = status ?? entries[index].status
+            entries[index].status = status
             if outcome != .givenUp { entries[index].attempts += 1 }
         }
     }
