@@ -18,6 +18,11 @@ extension StringProtocol {
     public func padded(to width: Int) -> String {
         String(self) + String(repeating: " ", count: Swift.max(0, width - count))
     }
+
+    /// The text whole when it is at most `limit` characters, else its first `limit - 1` and "…".
+    public func clipped(to limit: Int) -> String {
+        count > limit ? String(prefix(limit - 1)) + "…" : String(self)
+    }
 }
 
 extension Double {

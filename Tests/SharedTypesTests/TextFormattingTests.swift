@@ -46,6 +46,8 @@ struct TextFormattingTests {
     @Test func paddingKeepsLongTextWhole() {
         #expect("ab".padded(to: 4) == "ab  ")
         #expect("abcdef".padded(to: 4) == "abcdef")
+        #expect("abcd".clipped(to: 4) == "abcd")
+        #expect("abcdé".clipped(to: 4) == "abc…", "counted in characters")
     }
 
     @Test func aJSONValueReadsAsAPersonExpects() throws {

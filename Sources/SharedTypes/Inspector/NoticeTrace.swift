@@ -31,6 +31,19 @@ public struct NoticeTrace: Sendable, Codable, Equatable {
     public var attempts: Int
 }
 
+/// How much of what remote servers and adapters wrote a trace keeps: a bidder may answer 4 MiB
+/// with a seat, a creative id or advertiser domains as long as it likes, and a network's
+/// message may carry its answer.
+public enum TraceTextLimits {
+    /// Identifiers (seat, bid id, creative id, a domain, a currency, a request id).
+    public static let identifier = 128
+    /// Messages (why a source failed, why an adapter was not asked), and a source's parameter,
+    /// which a test load's `line_item` names.
+    public static let message = 512
+    /// Advertiser domains kept per bid.
+    public static let domains = 16
+}
+
 /// Where a load's notices are noted as they are owed and tried; the trace reads it when
 /// answered, so that a notice sent after the load ended still shows. Bounded: at most
 /// `maxNotices` are noted (a bidder owes a few).
@@ -43,11 +56,11 @@ public final class NoticeLog: Sendable {
         public let network: String
         public let parameter: String
 
-        /// `parameter` is kept to 512 characters, as the trace keeps its bidders' and sources'.
+        /// `parameter` is clipped as the trace clips its bidders' and sources'.
         public init(log: NoticeLog, network: String, parameter: String) {
             self.log = log
             self.network = network
-            self.parameter = parameter.count > 512 ? String(parameter.prefix(511)) + "…" : parameter
+            self.parameter = parameter.clipped(to: TraceTextLimits.message)
         }
 
         /// What notes each notice of `kind` as it is owed: the call it returns per notice
