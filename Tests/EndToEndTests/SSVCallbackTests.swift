@@ -12,24 +12,30 @@ import Testing
 /// and a restart while the publisher's server was down.
 @Suite(.serialized)
 struct SSVCallbackTests: MediationScenario {
-    @Test func aCallbackOwedAcrossAKillArrivesOnceAndVerifiesAsGooglesDo() async throws {
-        let keys = try TemporaryDirectory()
+    /// A signing key made by the CLI (key id 7) in `keys`, and the rewarded unit's configuration
+    /// calling back `callback` with it, its state under `keys` too.
+    static func config(keys: TemporaryDirectory, callback: String) async throws -> [String: Any] {
         let generate = try await Binary.run(
             "secure-signals", ["keys", "ssv-generate", "--key-id", "7", "--out", keys.path("ssv")])
         #expect(generate.status == 0, "\(generate.stderr)")
+        var config = Self.config(units: [
+            Self.rewarded: Self.unit(
+                "rewarded", [Self.testItem(Self.rewarded)], extra: ["ssv": ["callback_url": callback]])
+        ])
+        config["ssv"] = ["signing_key": keys.path("ssv/ssv-7.pem"), "key_id": 7]
+        config["state_directory"] = keys.path("state")
+        return config
+    }
+
+    @Test func aCallbackOwedAcrossAKillArrivesOnceAndVerifiesAsGooglesDo() async throws {
+        let keys = try TemporaryDirectory()
+        let server = try await FakeAdServer()
+        server.answer("/ssv", .init(status: 503))
+        let config = try await Self.config(keys: keys, callback: server.url("/ssv?app=tv"))
         let verifier = try await Binary.run(
             "secure-signals", ["keys", "ssv-verifier", keys.path("ssv/ssv-7.pem"), "--key-id", "7"])
         #expect(verifier.status == 0, "\(verifier.stderr)")
         try Data(verifier.stdout).write(to: keys.url.appendingPathComponent("keys.json"))
-
-        let server = try await FakeAdServer()
-        server.answer("/ssv", .init(status: 503))
-        var config = Self.config(units: [
-            Self.rewarded: Self.unit(
-                "rewarded", [Self.testItem(Self.rewarded)], extra: ["ssv": ["callback_url": server.url("/ssv?app=tv")]])
-        ])
-        config["ssv"] = ["signing_key": keys.path("ssv/ssv-7.pem"), "key_id": 7]
-        config["state_directory"] = keys.path("state")
         do {
             let daemon = try await RunningDaemon.start(config: config)
             let load = try await Self.post(
@@ -96,18 +102,10 @@ struct SSVCallbackTests: MediationScenario {
     /// server answers 503, so it stays owed and counted).
     @Test func aTestAdsRewardIsKeptButNoCallbackIsOwed() async throws {
         let keys = try TemporaryDirectory()
-        let generate = try await Binary.run(
-            "secure-signals", ["keys", "ssv-generate", "--key-id", "7", "--out", keys.path("ssv")])
-        #expect(generate.status == 0, "\(generate.stderr)")
         let server = try await FakeAdServer()
         server.answer("/ssv", .init(status: 503))
-        var config = Self.config(units: [
-            Self.rewarded: Self.unit(
-                "rewarded", [Self.testItem(Self.rewarded)], extra: ["ssv": ["callback_url": server.url("/ssv")]])
-        ])
-        config["ssv"] = ["signing_key": keys.path("ssv/ssv-7.pem"), "key_id": 7]
-        config["state_directory"] = keys.path("state")
-        let daemon = try await RunningDaemon.start(config: config)
+        let daemon = try await RunningDaemon.start(
+            config: try await Self.config(keys: keys, callback: server.url("/ssv")))
         func earn(test: Bool) async throws {
             let load = try await Self.post(
                 daemon.client, "/v1/ads", ["ad_unit": Self.rewarded, "format": "rewarded", "test": test, "force": true])

@@ -24,6 +24,13 @@ struct AdSourceRouteTests: MediationScenario {
 
     /// The startio sample's Native 1.2 markup, its images and trackers pointed at `server` (a
     /// test reaches no host but its own), with a click tracker.
+    /// The IAB's VAST 4.2 inline linear sample, its trackers and media pointed at `server`.
+    static func inlineVAST(_ server: FakeAdServer) throws -> String {
+        String(decoding: try FakeAdServer.sample("vast/vast42-iab-inline-linear.xml"), as: UTF8.self)
+            .replacingOccurrences(of: "https://example.com", with: server.url(""))
+            .replacingOccurrences(of: "http://example.com", with: server.url(""))
+    }
+
     static func nativeBid(_ server: FakeAdServer, price: Double) throws -> [UInt8] {
         let sample = String(
             decoding: try FakeAdServer.sample("native/native12-response-startio-wrapped-native-key.json"), as: UTF8.self
@@ -160,9 +167,7 @@ struct AdSourceRouteTests: MediationScenario {
         server.answer("*", .init(status: 200, contentType: "image/gif"))
         server.answer("/vast/a.xml", Self.wrapper(server, "a", wraps: "b.xml"))
         server.answer("/vast/b.xml", Self.wrapper(server, "b", wraps: "a.xml"))
-        let inline = String(decoding: try FakeAdServer.sample("vast/vast42-iab-inline-linear.xml"), as: UTF8.self)
-            .replacingOccurrences(of: "https://example.com", with: server.url(""))
-            .replacingOccurrences(of: "http://example.com", with: server.url(""))
+        let inline = try Self.inlineVAST(server)
         server.answer("/vast/inline.xml", .init(body: Array(inline.utf8), contentType: "application/xml"))
         let units: [String: Any] = [
             Self.rewardedUnit: [
@@ -229,9 +234,7 @@ struct AdSourceRouteTests: MediationScenario {
     @Test func aPlayerThatReportsOnlyStartAndCompleteStillFiresEveryQuartileOnceWithMacrosFilled() async throws {
         let server = try await FakeAdServer()
         server.answer("*", .init(status: 200, contentType: "image/gif"))
-        let inline = String(decoding: try FakeAdServer.sample("vast/vast42-iab-inline-linear.xml"), as: UTF8.self)
-            .replacingOccurrences(of: "https://example.com", with: server.url(""))
-            .replacingOccurrences(of: "http://example.com", with: server.url(""))
+        let inline = try Self.inlineVAST(server)
             .replacingOccurrences(of: "/track/impression", with: "/track/impression?cb=[CACHEBUSTING]&at=[TIMESTAMP]")
             .replacingOccurrences(of: "/error]]>", with: "/error?code=[ERRORCODE]]]>")
         server.answer("/vast/inline.xml", .init(body: Array(inline.utf8), contentType: "application/xml"))

@@ -159,9 +159,7 @@ struct TestModeRouteTests: MediationScenario {
     @Test func aTestLoadAsksAVASTLineItemsTestTagAndNeverItsRealOne() async throws {
         let server = try await FakeAdServer()
         server.answer("*", .init(status: 200, contentType: "image/gif"))
-        let inline = String(decoding: try FakeAdServer.sample("vast/vast42-iab-inline-linear.xml"), as: UTF8.self)
-            .replacingOccurrences(of: "https://example.com", with: server.url(""))
-            .replacingOccurrences(of: "http://example.com", with: server.url(""))
+        let inline = try AdSourceRouteTests.inlineVAST(server)
         for path in ["/vast/real.xml", "/vast/test.xml", "/vast/untested.xml"] {
             server.answer(path, .init(body: Array(inline.utf8), contentType: "application/xml"))
         }
