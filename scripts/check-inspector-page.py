@@ -8,7 +8,6 @@ through the socket afterwards must appear without a reload; the load's timeline 
 bar per bidder and source, the winner outlined once; the browser's console must stay free of
 errors (a CSP violation is one). A screenshot is kept (--screenshot). Exit 0 only when all hold."""
 import argparse
-import http.client
 import http.server
 import json
 import os
@@ -19,26 +18,15 @@ import tempfile
 import threading
 import time
 
+from daemon_process import UnixConnection, stop
+
 UNIT = "/inspect/page"
 TEST_NATIVE = "/21775744923/example/native"
 GIF = bytes.fromhex("47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b")
 
 
-class UnixConnection(http.client.HTTPConnection):
-    """HTTP over the daemon's Unix socket."""
-
-    def __init__(self, path):
-        super().__init__("localhost", timeout=30)
-        self.path = path
-
-    def connect(self):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(30)
-        self.sock.connect(self.path)
-
-
 def call(socket_path, method, path, body=None):
-    connection = UnixConnection(socket_path)
+    connection = UnixConnection(socket_path, timeout=30)
     headers = {"Content-Type": "application/json"} if body is not None else {}
     connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
     answer = connection.getresponse()
@@ -167,6 +155,12 @@ def check_page(driver, url, socket_path):
     return trace
 
 
+def screenshot(driver, path):
+    """The page as it is now, kept at `path` (the CI artifact)."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    driver.save_screenshot(path)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--daemon", required=True, help="the secure-signalsd binary")
@@ -204,28 +198,18 @@ def main():
             trace = check_page(driver, f"http://localhost:{port}/inspect", socket_path)
             errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
             assert not errors, f"the console has errors: {errors}"
-            os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
-            driver.save_screenshot(args.screenshot)
+            screenshot(driver, args.screenshot)
             print(f"check-inspector-page: load {trace['id']} drawn with {len(trace['bidders'])} bidders and "
                   f"{len(trace['sources'])} sources; screenshot {args.screenshot}")
             status = 0
         except Exception as error:
             print(f"check-inspector-page: {error}", file=sys.stderr)
             if driver is not None:
-                os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
-                driver.save_screenshot(args.screenshot)
+                screenshot(driver, args.screenshot)
         finally:
             if driver is not None:
                 driver.quit()
-            daemon.terminate()
-            try:
-                daemon.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                daemon.kill()
-                daemon.wait()
-            log.close()
-            if status != 0:
-                print(open(log_path).read()[-4000:], file=sys.stderr)
+            stop(daemon, log, log_path, failed=status != 0)
             bidder.shutdown()
     sys.exit(status)
 

@@ -3,9 +3,7 @@
 text with the Prometheus client library's own parser: every family must parse and have its help
 text, and the process and build families must be there. Exit 1 with the reason otherwise."""
 import argparse
-import http.client
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -13,16 +11,7 @@ import time
 
 from prometheus_client.parser import text_string_to_metric_families
 
-
-class UnixConnection(http.client.HTTPConnection):
-    def __init__(self, path):
-        super().__init__("localhost", timeout=10)
-        self.path = path
-
-    def connect(self):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(10)
-        self.sock.connect(self.path)
+from daemon_process import UnixConnection
 
 
 def get(path, route):

@@ -16,6 +16,8 @@ import tempfile
 import threading
 import time
 
+from daemon_process import stop
+
 
 async def pipe(reader, writer):
     """Copies one direction until its end, then half-closes the other side (a client that
@@ -116,15 +118,7 @@ def main():
             print(f"check-openapi: {error}", file=sys.stderr)
             status = 1
         finally:
-            daemon.terminate()
-            try:
-                daemon.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                daemon.kill()
-                daemon.wait()
-            log.close()
-            if status != 0:
-                print(open(log_path).read()[-4000:], file=sys.stderr)
+            stop(daemon, log, log_path, failed=status != 0)
     sys.exit(status)
 
 
