@@ -82,15 +82,16 @@ extension AdStore {
                 request.advertisingID = AdvertisingID.forLoad(
                     await advertisingIDs.current(), app: request.app, limitAdTracking: identifierDenied)
             }
-            let result = await waterfall.load(
-                request, decisions: decisions, notices: tracer?.isRecording == true ? NoticeLog() : nil)
+            // Traced or not, decided once: a trace is left with the notices its load noted.
+            let tracing = tracer.flatMap { $0.isRecording ? $0 : nil }
+            let result = await waterfall.load(request, decisions: decisions, notices: tracing.map { _ in NoticeLog() })
             metrics.loaded(unit: unit.id, after: .now - start)
             metrics.networks.record(result.info)
             loadLog.record(unit: unit.id, app: request.app?.id, result)
             let loaded = await self.finishLoad(unit, request, result, policy: policy, number: number)
-            if let tracer, tracer.isRecording {
+            if let tracing {
                 Self.trace(
-                    request, to: tracer, startedAt: startedAt, duration: .now - start, privacy: policy.summary,
+                    request, to: tracing, startedAt: startedAt, duration: .now - start, privacy: policy.summary,
                     tried: result.tried, retry: retry, result: loaded)
             }
             return loaded
@@ -171,11 +172,7 @@ extension AdStore {
             publish(.loaded, ad, ["network": .string(fill.network)])
             return .success(ad.snapshot(now: now))
         case .failure(let failure):
-            metrics.count(.failedToLoad, unit: unit.id)
-            events.publish(
-                AdEvent(
-                    name: .failedToLoad, adID: nil, adUnit: unit.id, app: request.app?.id,
-                    fields: Self.failureFields(failure.error, test: request.test)))
+            publishFailure(unit, request, failure.error)
             if !superseded() { scheduleRetry(unit, request) }
             return .failure(AdLoadFailure(failure.error, info: failure.info))
         }
@@ -201,20 +198,18 @@ extension AdStore {
         _ unit: AdUnit, _ request: AdLoadRequest, _ fill: Waterfall.Fill, _ error: AdLoadError, retrying: Bool
     ) -> LoadResult {
         services.bids.settle(fill.ad.bid, .lost(.internalError))
-        metrics.count(.failedToLoad, unit: unit.id)
-        events.publish(
-            AdEvent(
-                name: .failedToLoad, adID: nil, adUnit: unit.id, app: request.app?.id,
-                fields: Self.failureFields(error, test: request.test)))
+        publishFailure(unit, request, error)
         if retrying { scheduleRetry(unit, request) }
         return .failure(AdLoadFailure(error, info: fill.info))
     }
 
-    /// A `failed_to_load` event's fields: the error, and `"test": true` for a test load's.
-    static func failureFields(_ error: AdLoadError, test: Bool) -> [String: EventField] {
+    /// `request`'s load failed with `error`: counted, and its `failed_to_load` event published
+    /// (saying `"test": true` for a test load's).
+    private func publishFailure(_ unit: AdUnit, _ request: AdLoadRequest, _ error: AdLoadError) {
+        metrics.count(.failedToLoad, unit: unit.id)
         var fields: [String: EventField] = ["code": .string(error.code.rawValue), "message": .string(error.message)]
-        if test { fields["test"] = .bool(true) }
-        return fields
+        if request.test { fields["test"] = .bool(true) }
+        events.publish(AdEvent(name: .failedToLoad, adID: nil, adUnit: unit.id, app: request.app?.id, fields: fields))
     }
 
     /// `unit` with only the line items and bidders `selector` (`NETWORK:PARAMETER`) names; a
