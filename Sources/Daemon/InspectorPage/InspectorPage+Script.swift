@@ -9,7 +9,6 @@ extension InspectorPage {
         const base = "/inspect";
         const svgNS = "http://www.w3.org/2000/svg";
         const keep = 200;
-        const loads = new Map();
         let chosen = null;
 
         function el(tag, attributes, ...children) {
@@ -76,11 +75,10 @@ extension InspectorPage {
           return true;
         }
         function addLoad(load) {
-          if (!insert(document.querySelector("#loads tbody"), load.id, () => loadRow(load))) return;
-          loads.set(load.id, load);
-          if (loads.size > keep) loads.delete(Math.min(...loads.keys()));
-          const newest = Math.max(...loads.keys());
-          if ((chosen === null || chosen === "newest") && load.id === newest) draw(load, "newest");
+          const tbody = document.querySelector("#loads tbody");
+          if (!insert(tbody, load.id, () => loadRow(load))) return;
+          const newest = tbody.rows[0].dataset.id === String(load.id);
+          if ((chosen === null || chosen === "newest") && newest) draw(load, "newest");
         }
         function addSignals(trace) {
           insert(document.querySelector("#signals tbody"), trace.id, () => signalsRow(trace));

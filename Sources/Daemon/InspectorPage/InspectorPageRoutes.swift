@@ -37,27 +37,22 @@ struct InspectorPageRoutes {
     }
 
     @Sendable func loads(_ request: Request, context: LoopbackRequestContext) async throws -> LoadTraceList {
-        let filter = TraceQuery.filter(request, asker: nil, kind: .load)
-        return LoadTraceList(
-            loads: state.inspector.traces(filter, limit: try TraceQuery.limit(request)).compactMap(\.load))
+        try TraceQuery.loads(request, in: state.inspector, asker: nil)
     }
 
     @Sendable func load(_ request: Request, context: LoopbackRequestContext) async throws -> LoadTrace {
-        try TraceQuery.load(try context.parameters.require("id"), in: state.inspector, TraceRing.Filter(asker: nil))
+        try TraceQuery.load(try context.parameters.require("id"), in: state.inspector, asker: nil)
     }
 
     @Sendable func signals(_ request: Request, context: LoopbackRequestContext) async throws -> SignalsTraceList {
-        let filter = TraceQuery.filter(request, asker: nil, kind: .signals)
-        return SignalsTraceList(
-            signals: state.inspector.traces(filter, limit: try TraceQuery.limit(request)).compactMap(\.signals))
+        try TraceQuery.signals(request, in: state.inspector, asker: nil)
     }
 
     /// Every app's new traces, holding one of the event-stream slots; let go when it falls behind.
     @Sendable func stream(_ request: Request, context: LoopbackRequestContext) async throws -> Response {
         try limits.holdStream(holder: Self.streamHolder, peer: nil, channel: context.channel)
-        let traces = state.inspector.subscribe(
-            TraceQuery.filter(request, asker: nil, kind: nil), buffer: limits.limits.eventStreamBuffer,
-            fellBehind: limits.streamBehind(peer: nil, channel: context.channel))
-        return TraceQuery.stream(traces, connectionClosed: context.channel.closeFuture)
+        return TraceQuery.stream(
+            request, in: state.inspector, asker: nil, buffer: limits.limits.eventStreamBuffer,
+            channel: context.channel, fellBehind: limits.streamBehind(peer: nil, channel: context.channel))
     }
 }

@@ -9,33 +9,26 @@ struct InspectRoutes {
     let inspector: TraceRing
     let limits: ClientLimits
 
-    /// Newest first; `ad_unit`, `app` and `outcome` filter, `limit` (1-10000) bounds.
     @Sendable func loads(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
-        let filter = TraceQuery.filter(request, asker: context.app, kind: .load)
-        return LoadTraceList(loads: inspector.traces(filter, limit: try TraceQuery.limit(request)).compactMap(\.load))
+        try TraceQuery.loads(request, in: inspector, asker: context.app)
     }
 
     @Sendable func load(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
-        try TraceQuery.load(try context.pathParameter("id"), in: inspector, TraceRing.Filter(asker: context.app))
+        try TraceQuery.load(try context.pathParameter("id"), in: inspector, asker: context.app)
     }
 
-    /// Newest first; `app` filters, `limit` bounds.
     @Sendable func signals(_ request: Request, context: DaemonRequestContext) async throws -> some ResponseGenerator {
-        let filter = TraceQuery.filter(request, asker: context.app, kind: .signals)
-        return SignalsTraceList(
-            signals: inspector.traces(filter, limit: try TraceQuery.limit(request)).compactMap(\.signals))
+        try TraceQuery.signals(request, in: inspector, asker: context.app)
     }
 
-    /// Server-Sent Events: each new trace the caller may see, as `event: load` or `event:
-    /// signals` with the trace as `data:` and its id as `id:`. It holds one of the event-stream
+    /// Server-Sent Events of each new trace the caller may see. It holds one of the event-stream
     /// slots; a client that falls behind its buffer is let go.
     @Sendable func stream(_ request: Request, context: DaemonRequestContext) async throws -> Response {
         guard request.method != .head else { return Response(status: .ok, headers: TraceQuery.streamHeaders) }
         try limits.holdStream(context)
-        let traces = inspector.subscribe(
-            TraceQuery.filter(request, asker: context.app, kind: nil), buffer: limits.limits.eventStreamBuffer,
-            fellBehind: limits.streamBehind(context))
-        return TraceQuery.stream(traces, connectionClosed: context.channel.closeFuture)
+        return TraceQuery.stream(
+            request, in: inspector, asker: context.app, buffer: limits.limits.eventStreamBuffer,
+            channel: context.channel, fellBehind: limits.streamBehind(context))
     }
 
     /// The lists, one load, and the stream; none requires a capability (each app sees its own).
