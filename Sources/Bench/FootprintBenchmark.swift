@@ -11,7 +11,7 @@ import SharedTypes
 /// the time from starting the process to READY=1 on a notify socket, against the time the same
 /// binary takes to start and exit (`--version`: loading, relocation, the runtime); then its
 /// memory, descriptors and threads idle, and again after a number of signal requests and ad
-/// loads.
+/// loads. Each daemon starts with its binary out of the page cache, as at boot.
 @MemberwiseInit
 public struct FootprintBenchmark {
     public enum Configuration: String, CaseIterable, Sendable {
@@ -52,6 +52,7 @@ public struct FootprintBenchmark {
         // those pages as the process's private dirty memory: write them back first.
         sync()
         let startToExit = try await Self.startToExit(daemonBinary)
+        try Self.evictFromPageCache(daemonBinary)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "secure-signals-notify-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -119,6 +120,18 @@ public struct FootprintBenchmark {
             }
             return (signalRequests + adLoads, failures)
         }
+    }
+
+    /// Drops `binary`'s pages from the page cache, so that the daemon starts as at boot, its code
+    /// read from the disk as it runs: what the kernel maps around each page the daemon touches
+    /// (and so its PSS) depends on which pages the cache holds, which the runs before would
+    /// otherwise decide.
+    private static func evictFromPageCache(_ binary: String) throws {
+        let descriptor = open(binary, O_RDONLY)
+        guard descriptor >= 0 else { throw BenchFailure("\(binary): cannot be opened (errno \(errno))") }
+        defer { close(descriptor) }
+        let result = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
+        guard result == 0 else { throw BenchFailure("\(binary): posix_fadvise failed (errno \(result))") }
     }
 
     /// The median of five starts and exits of `binary --version`.
