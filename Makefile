@@ -17,18 +17,30 @@ SWIFT ?= swift
 # The Swift runtime linked in, and no $ORIGIN search path: the binaries need only the system
 # libraries docs/packaging.md lists.
 SWIFT_BUILD_FLAGS ?= -c release --static-swift-stdlib --disable-local-rpath
-# What makes the daemon fit a TV (docs/packaging.md, "What the bytes are"), added to any
-# SWIFT_BUILD_FLAGS: optimized for size (-Osize: 2.3 MiB, the signal path's CPU per request not
-# higher, measured); no -export-dynamic, which the static runtime's link arguments add (no
-# program loads these binaries' symbols; exporting them all costs 4.1 MiB); linked by the
-# toolchain's lld with packed relative relocations (DT_RELR: 2.3 MiB less), which needs glibc
-# 2.36 or later on the device: RELR=no for an older one.
+# What makes the daemon fit a TV (docs/packaging.md, "What the bytes are" and "The order of the
+# code"), added to any SWIFT_BUILD_FLAGS:
+# - optimized for size (-Osize: 2.3 MiB, the signal path's CPU per request not higher, measured);
+# - every function in a section of its own, Swift's and C's (Swift puts only public ones so), so
+#   that the linker drops those nothing calls and can place the rest;
+# - linked by the toolchain's lld, which places the functions packaging/secure-signalsd.order
+#   lists (those the daemon runs: scripts/order-file.py writes it) together at the front: the
+#   pages a running daemon touches are then few, which is its PSS;
+# - no -export-dynamic, which the static runtime's link arguments add (no program loads these
+#   binaries' symbols; exporting them all costs 4.1 MiB);
+# - no unwind tables (UNWIND_TABLES=no, the default: 6 MiB): nothing in the daemon unwinds but a
+#   C++ exception, which none is caught from, and Swift's backtraces walk frame pointers;
+#   UNWIND_TABLES=yes keeps them for a crash reporter that unwinds by DWARF;
+# - packed relative relocations (DT_RELR: 2.3 MiB less), which need glibc 2.36 or later on the
+#   device: RELR=no for an older one.
 RELR ?= yes
-ifeq ($(filter yes no,$(RELR)),)
-$(error RELR must be yes or no, not '$(RELR)')
-endif
-SIZE_FLAGS := -Xswiftc -Osize -Xlinker --no-export-dynamic \
-	$(if $(filter yes,$(RELR)),-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
+UNWIND_TABLES ?= no
+$(foreach switch,RELR UNWIND_TABLES,$(if $(filter yes no,$($(switch))),,$(error $(switch) must be yes or no, not '$($(switch))')))
+ORDER_FILE := $(CURDIR)/packaging/secure-signalsd.order
+SIZE_FLAGS := -Xswiftc -Osize -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
+	-Xcc -fdata-sections -Xswiftc -use-ld=lld -Xlinker --no-export-dynamic \
+	-Xlinker --symbol-ordering-file=$(ORDER_FILE) -Xlinker --no-warn-symbol-ordering \
+	$(if $(filter no,$(UNWIND_TABLES)),-Xlinker -T -Xlinker $(CURDIR)/packaging/no-unwind-tables.lds) \
+	$(if $(filter yes,$(RELR)),-Xlinker -z -Xlinker pack-relative-relocs)
 # A Swift SDK's name, to build for another architecture (docs/packaging.md, "Other architectures").
 SWIFT_SDK ?=
 BUILD_FLAGS := $(SWIFT_BUILD_FLAGS) $(SIZE_FLAGS) $(if $(SWIFT_SDK),--swift-sdk $(SWIFT_SDK))
@@ -64,6 +76,9 @@ all: build
 
 # Built once; stripped copies beside the debug information, linked by a .gnu_debuglink.
 build:
+	@# SwiftPM does not know the order file is an input of the link: a newer one links again.
+	@bin=$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path); \
+	if [ -e "$$bin/secure-signalsd" ] && [ "$(ORDER_FILE)" -nt "$$bin/secure-signalsd" ]; then rm "$$bin/secure-signalsd"; fi
 	$(SWIFT) build $(BUILD_FLAGS) --product secure-signalsd
 	$(SWIFT) build $(BUILD_FLAGS) --product secure-signals
 	@mkdir -p build/bin build/debug
