@@ -121,17 +121,28 @@ let package = Package(
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
+        // The daemon's HTTP/1.1 client for ad servers, trackers and key URLs.
+        .target(
+            name: "OutboundHTTP",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+            ]
+        ),
         // Config, HTTP routes on the Unix socket, peer credentials, systemd, metrics.
         .target(
             name: "Daemon",
             dependencies: [
                 "SecureSignals", "Mediation", "Inspector", "Adapters", "SignalCrypto", "Timing", "SharedTypes",
                 "CProcessControl",
-                "StateStore", "Consent", "API",
+                "StateStore", "Consent", "API", "OutboundHTTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -299,8 +310,9 @@ let package = Package(
             name: "AdNetworkTests",
             dependencies: [
                 "Adapters", "Mediation", "SecureSignals", "SharedTypes", "TestSupport", "Daemon", "VAST", "StateStore",
-                "Timing",
+                "Timing", "OutboundHTTP",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(

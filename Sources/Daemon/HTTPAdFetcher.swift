@@ -1,17 +1,11 @@
-import AsyncHTTPClient
 import FoundationEssentials
 import Mediation
 import NIOCore
-import NIOHTTP1
 import NIOHTTPCompression
-import NIOPosix
+import OutboundHTTP
 import SecureSignals
 import SharedTypes
 import Timing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Reaches ad servers over HTTP(S) with one pooled client for the daemon's life: at most 3
 /// redirects (within the request's origin unless it allows any), the whole exchange under its
@@ -20,16 +14,12 @@ struct HTTPAdFetcher: AdFetcher {
     static let maximumBytes = 4 << 20
     static let maximumRedirects = 3
 
-    /// Never shut down: it lives as long as the process, like `HTTPClient.shared`.
-    private static let client = HTTPClient(
-        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-        configuration: HTTPClient.Configuration(
-            redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(2)),
-            // A connection that cannot be made is tried again until the connect timeout or the
-            // deadline: with that off, one failed connect fails every request waiting on its server.
-            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16),
-            decompression: .enabled(limit: .ratio(decompressionRatio))))
+    /// Never shut down: it lives as long as the process. A connection that cannot be made fails
+    /// its request alone; the next one tries again.
+    private static let client = OutboundClient(
+        configuration: .init(
+            connectTimeout: .seconds(2), idleTimeout: .seconds(60), maximumIdlePerOrigin: 16,
+            decompressionRatio: decompressionRatio))
 
     /// How many times its compressed size a body may inflate to.
     static let decompressionRatio = 20
@@ -88,40 +78,18 @@ struct HTTPAdFetcher: AdFetcher {
         else {
             throw AdServerError(.invalidURL, "not an http(s) URL: \(redactedURL(request.url))")
         }
-        var outgoing = HTTPClientRequest(url: request.url)
-        outgoing.method = request.method == .post ? .POST : .GET
-        outgoing.headers.add(name: "User-Agent", value: "secure-signals")
-        for header in request.headers { outgoing.headers.replaceOrAdd(name: header.name, value: header.value) }
-        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        var outgoing = OutboundRequest(
+            method: request.method == .post ? .POST : .GET, url: request.url,
+            headers: [("User-Agent", "secure-signals")], body: request.body, maximumBytes: Self.maximumBytes)
+        outgoing.headers += request.headers.map { ($0.name, $0.value) }
         do {
             let response = try await Self.client.execute(outgoing, deadline: deadline)
-            let body = try await response.body.collect(upTo: Self.maximumBytes)
             var headers: [String: String] = [:]
             for header in response.headers { headers[header.name.lowercased()] = header.value }
-            return AdServerResponse(status: Int(response.status.code), headers: headers, body: Array(buffer: body))
-        } catch let error as HTTPClientError {
-            throw Self.failure(error, url: request.url, timeout: request.timeout)
-        } catch let error where Self.refused(error) {
-            let port = parsed.port ?? (parsed.scheme?.lowercased() == "https" ? 443 : 80)
-            // An IPv6 literal in brackets, as in the URL: `[::1]:9000`.
-            let host = parsed.host.map { $0.contains(":") && !$0.hasPrefix("[") ? "[\($0)]" : $0 } ?? ""
-            throw AdServerError(.transport, "connection refused by \(host):\(port)")
-        } catch is NIOTooManyBytesError {
-            throw AdServerError(.tooLarge, "\(redactedURL(request.url)) answered more than \(Self.maximumBytes) bytes")
-        } catch let error as NIOHTTPDecompression.DecompressionError {
-            throw Self.failure(error, url: request.url)
+            return AdServerResponse(status: response.status, headers: headers, body: response.body)
         } catch {
-            throw AdServerError(.transport, "\(redactedURL(request.url)): \(error)")
+            throw Self.failure(error, url: request.url, timeout: request.timeout, parsed: parsed)
         }
-    }
-
-    /// Whether the server refused the connection (ECONNREFUSED), on its only address or on every one.
-    private static func refused(_ error: any Error) -> Bool {
-        if let error = error as? IOError { return error.errnoCode == ECONNREFUSED }
-        if let error = error as? NIOConnectionError {
-            return !error.connectionErrors.isEmpty && error.connectionErrors.allSatisfy { refused($0.error) }
-        }
-        return false
     }
 
     /// A compressed body that could not be read, said as such (NIO says only `limit`).
@@ -139,17 +107,26 @@ struct HTTPAdFetcher: AdFetcher {
         }
     }
 
-    private static func failure(_ error: HTTPClientError, url fullURL: String, timeout: Duration) -> AdServerError {
+    private static func failure(_ error: OutboundError, url fullURL: String, timeout: Duration, parsed: URL)
+        -> AdServerError
+    {
         let url = redactedURL(fullURL)
-        switch error {
-        case .connectTimeout:
-            return AdServerError(.timeout, "\(url): no connection within the 2 s connect timeout")
-        case .deadlineExceeded, .readTimeout, .writeTimeout:
-            return AdServerError(.timeout, "\(url) did not answer within \(Int(milliseconds(timeout))) ms")
-        case .redirectLimitReached, .redirectCycleDetected:
-            return AdServerError(.tooManyRedirects, "\(url) redirected more than \(maximumRedirects) times")
-        default:
-            return AdServerError(.transport, "\(url): \(error)")
+        return switch error {
+        case .invalidURL: AdServerError(.invalidURL, "not an http(s) URL: \(url)")
+        case .connectTimeout: AdServerError(.timeout, "\(url): no connection within the 2 s connect timeout")
+        case .deadlineExceeded: AdServerError(.timeout, "\(url) did not answer within \(Int(milliseconds(timeout))) ms")
+        case .refused: AdServerError(.transport, "connection refused by \(address(of: parsed))")
+        case .tooLarge: AdServerError(.tooLarge, "\(url) answered more than \(maximumBytes) bytes")
+        case .decompression(let error): failure(error, url: fullURL)
+        case .closed: AdServerError(.transport, "\(url) closed the connection before its answer ended")
+        case .transport(let description): AdServerError(.transport, "\(url): \(description)")
         }
+    }
+
+    /// The host and port `url` is reached at, an IPv6 literal in brackets as in a URL: `[::1]:9000`.
+    private static func address(of url: URL) -> String {
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        let host = url.host.map { $0.contains(":") && !$0.hasPrefix("[") ? "[\($0)]" : $0 } ?? ""
+        return "\(host):\(port)"
     }
 }

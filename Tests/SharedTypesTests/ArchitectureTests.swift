@@ -10,7 +10,7 @@ struct ArchitectureTests {
         "CLibCrypto", "CLibXML2", "SignalCrypto", "Timing", "SharedTypes", "SecureSignals", "Mediation", "VAST",
         "Adapters",
         "Daemon", "Client", "Bench", "WireFormatMacros", "StateStore", "Consent", "API",
-        "Inspector",
+        "Inspector", "OutboundHTTP",
     ]
     static let http = ["Hummingbird", "HummingbirdCore", "AsyncHTTPClient", "NIOCore", "NIOPosix", "NIOHTTP1"]
     /// Foundation beyond FoundationEssentials: its internationalization layer and ICU's data,
@@ -36,7 +36,11 @@ struct ArchitectureTests {
         "StateStore": ["SecureSignals", "SignalCrypto", "CLibCrypto", "Adapters", "Daemon", "Client", "Bench"] + http
             + foundation,
         "Adapters": ["Daemon", "Client", "Bench"] + http,
-        "Daemon": ["Client", "Bench"],
+        // AsyncHTTPClient, with the HTTP/2, swift-configuration and swift-algorithms it links,
+        // would take the daemon past its 25 MiB (docs/packaging.md): it reaches servers through
+        // OutboundHTTP, which uses only NIO's HTTP/1 codec and NIOSSL.
+        "Daemon": ["Client", "Bench", "AsyncHTTPClient"],
+        "OutboundHTTP": project + ["AsyncHTTPClient"],
         "Client": ["SecureSignals", "Mediation", "Adapters", "Daemon", "Bench", "Hummingbird", "ServiceLifecycle"]
             + foundation,
         "Bench": ["Daemon"],

@@ -38,6 +38,8 @@ public final class FakeAdServer: Sendable {
         public var path: String
         public var query: String
         public var headers: [String: String]
+        /// The `Host` header, which HTTP/2's `:authority` stands for among the headers.
+        public var authority: String?
         public var body: [UInt8]
         /// The status it was answered (404 where nothing was to be answered).
         public var status: Int
@@ -77,7 +79,8 @@ public final class FakeAdServer: Sendable {
                 $0.append(
                     Received(
                         method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
-                        headers: headers, body: Array(buffer: body), status: answer?.status ?? 404))
+                        headers: headers, authority: request.head.authority, body: Array(buffer: body),
+                        status: answer?.status ?? 404))
             }
             guard let answer else {
                 return Response(status: .notFound)

@@ -1,0 +1,185 @@
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import NIOPosix
+import NIOSSL
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An HTTP/1.1 client for the daemon's outbound requests (bid requests, ad tags, trackers, key
+/// sets): NIO's HTTP/1 codec and NIOSSL on NIO's shared event loops, connections kept per
+/// origin between exchanges. It does what the daemon needs and nothing more (no HTTP/2, no
+/// proxies, no redirects: callers follow those they allow), at a tenth of AsyncHTTPClient's
+/// share of the binary (docs/packaging.md, "What the bytes are").
+public final class OutboundClient: Sendable {
+    public struct Configuration: Sendable {
+        public var connectTimeout: Duration
+        public var idleTimeout: Duration
+        public var maximumIdlePerOrigin: Int
+        /// How many times its compressed size a gzip or deflate body may inflate to; nil: bodies
+        /// are not asked for compressed.
+        public var decompressionRatio: Int?
+
+        public init(
+            connectTimeout: Duration = .seconds(2), idleTimeout: Duration = .seconds(60),
+            maximumIdlePerOrigin: Int = 16,
+            decompressionRatio: Int? = nil
+        ) {
+            self.connectTimeout = connectTimeout
+            self.idleTimeout = idleTimeout
+            self.maximumIdlePerOrigin = maximumIdlePerOrigin
+            self.decompressionRatio = decompressionRatio
+        }
+    }
+
+    private let configuration: Configuration
+    private let group: any EventLoopGroup
+    private let idle: IdleConnections
+    private let tls = TLSContexts()
+
+    public init(
+        configuration: Configuration = .init(), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
+        self.configuration = configuration
+        self.group = group
+        self.idle = IdleConnections(
+            maximumPerOrigin: configuration.maximumIdlePerOrigin, idleTimeout: TimeAmount(configuration.idleTimeout))
+    }
+
+    /// `request`'s answer, whole, before `deadline`. A kept connection the server closed
+    /// meanwhile is replaced by a new one for a GET; a POST is never sent twice.
+    public func execute(_ request: OutboundRequest, deadline: NIODeadline) async throws(OutboundError)
+        -> OutboundResponse
+    {
+        guard let destination = Destination(request.url, caFile: request.caFile) else { throw .invalidURL }
+        if let channel = idle.take(destination.origin) {
+            do {
+                return try await exchange(request, to: destination, on: channel, deadline: deadline)
+            } catch .closed where request.method == .GET {
+                // Closed before it answered: most likely it closed while kept, as servers may.
+            }
+        }
+        let channel = try await connect(destination.origin, deadline: deadline)
+        return try await exchange(request, to: destination, on: channel, deadline: deadline)
+    }
+
+    /// How many connections to `url`'s origin are kept open now.
+    public func idleConnections(to url: String, caFile: String? = nil) -> Int {
+        Destination(url, caFile: caFile).map { idle.count($0.origin) } ?? 0
+    }
+
+    /// One exchange on `channel`, which is kept for the next if the answer allows it.
+    private func exchange(
+        _ request: OutboundRequest, to destination: Destination, on channel: any Channel, deadline: NIODeadline
+    ) async throws(OutboundError) -> OutboundResponse {
+        var headers = HTTPHeaders([("Host", destination.hostHeader)])
+        for header in request.headers { headers.replaceOrAdd(name: header.name, value: header.value) }
+        if request.body != nil || request.method == .POST {
+            headers.replaceOrAdd(name: "Content-Length", value: String(request.body?.count ?? 0))
+        }
+        let promise = channel.eventLoop.makePromise(of: Exchange.Outcome.self)
+        let exchange = Exchange(
+            head: HTTPRequestHead(version: .http1_1, method: request.method, uri: destination.target, headers: headers),
+            body: request.body.map { ByteBuffer(bytes: $0) }, deadline: deadline, maximumBytes: request.maximumBytes,
+            promise: promise)
+        // A write that fails before the handler takes it (the connection closed) fails the
+        // exchange; once taken, the handler completes it, and a second completion is ignored.
+        channel.writeAndFlush(exchange).whenFailure { promise.fail($0) }
+        let outcome: Exchange.Outcome
+        do {
+            outcome = try await promise.futureResult.get()
+        } catch let error as OutboundError {
+            throw error
+        } catch {
+            throw .transport("\(error)")
+        }
+        if outcome.reusable { idle.put(channel, for: destination.origin) } else { channel.close(promise: nil) }
+        return outcome.response
+    }
+
+    /// A new connection to `origin`, its TLS and HTTP handlers in place and its handshake done,
+    /// all within the connect timeout and the deadline.
+    private func connect(_ origin: Destination.Origin, deadline: NIODeadline) async throws(OutboundError)
+        -> any Channel
+    {
+        let left = deadline - .now()
+        let connectTimeout = TimeAmount(configuration.connectTimeout)
+        guard left > .zero else { throw .deadlineExceeded }
+        let late: OutboundError = left < connectTimeout ? .deadlineExceeded : .connectTimeout
+        let loop = group.next()
+        let ready = loop.makePromise(of: Void.self)
+        let timer = loop.scheduleTask(in: min(left, connectTimeout)) { ready.fail(late) }
+        defer {
+            timer.cancel()
+            ready.fail(late)  // ignored once completed; NIO traps on a promise left unfulfilled
+        }
+        let channel: any Channel
+        do {
+            let bootstrap = try bootstrap(origin, on: loop, ready: ready).connectTimeout(min(left, connectTimeout))
+            // An address is connected to as it is; a name is resolved, each address tried (happy eyeballs).
+            channel =
+                if let address = try? SocketAddress(ipAddress: origin.host, port: origin.port) {
+                    try await bootstrap.connect(to: address).get()
+                } else {
+                    try await bootstrap.connect(host: origin.host, port: origin.port).get()
+                }
+        } catch let error as OutboundError {
+            throw error
+        } catch let error as ChannelError {
+            guard case .connectTimeout = error else { throw .transport("\(error)") }
+            throw late
+        } catch  where Self.refused(error) {
+            throw .refused
+        } catch {
+            throw .transport("\(error)")
+        }
+        idle.watch(channel, for: origin)
+        do {
+            try await ready.futureResult.get()
+        } catch {
+            channel.close(promise: nil)
+            throw error as? OutboundError ?? .transport("\(error)")
+        }
+        return channel
+    }
+
+    /// How a connection to `origin` is made: on `loop`, with TLS for https (its certificate
+    /// checked against the host's name, or its address) and the HTTP/1 codec.
+    private func bootstrap(_ origin: Destination.Origin, on loop: any EventLoop, ready: EventLoopPromise<Void>)
+        throws(OutboundError) -> ClientBootstrap
+    {
+        let context: NIOSSLContext?
+        do {
+            context = origin.secure ? try tls.context(trusting: origin.caFile) : nil
+        } catch {
+            throw .transport("TLS: the certificate authorities cannot be loaded: \(error)")
+        }
+        let ratio = configuration.decompressionRatio
+        return ClientBootstrap(group: loop).channelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                let sync = channel.pipeline.syncOperations
+                if let context {
+                    // No name in SNI for an address: the certificate is checked against the address.
+                    let address = (try? SocketAddress(ipAddress: origin.host, port: origin.port)) != nil
+                    try sync.addHandler(
+                        NIOSSLClientHandler(context: context, serverHostname: address ? nil : origin.host))
+                }
+                try sync.addHTTPClientHandlers()
+                if let ratio { try sync.addHandler(NIOHTTPResponseDecompressor(limit: .ratio(ratio))) }
+                try sync.addHandler(ExchangeHandler(ready: ready, secure: context != nil))
+            }
+        }
+    }
+
+    /// Whether the server refused the connection (ECONNREFUSED), on its only address or on every one.
+    private static func refused(_ error: any Error) -> Bool {
+        if let error = error as? IOError { return error.errnoCode == ECONNREFUSED }
+        if let error = error as? NIOConnectionError {
+            return !error.connectionErrors.isEmpty && error.connectionErrors.allSatisfy { refused($0.error) }
+        }
+        return false
+    }
+
+}

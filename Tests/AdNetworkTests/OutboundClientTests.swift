@@ -1,0 +1,124 @@
+import Foundation
+import NIOCore
+import TestSupport
+import Testing
+
+@testable import OutboundHTTP
+
+/// The daemon's HTTP/1.1 client against a real local server: what it sends, the connections
+/// it keeps and gives up, and each way an exchange ends without an answer.
+struct OutboundClientTests {
+    static func deadline(_ seconds: Int64 = 5) -> NIODeadline { .now() + .seconds(seconds) }
+
+    static func get(_ url: String, maximumBytes: Int = 1 << 20) -> OutboundRequest {
+        OutboundRequest(url: url, maximumBytes: maximumBytes)
+    }
+
+    static func failure(_ body: () async throws -> Void) async -> OutboundError? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return error as? OutboundError
+        }
+    }
+
+    @Test func aPostCarriesItsHostLengthAndBodyAndTheAnswerComesBackWhole() async throws {
+        let server = try await FakeAdServer()
+        server.answer("/bid", .init(body: Array("bid".utf8), headers: ["X-Seat": "one"]))
+        let client = OutboundClient()
+        let body = Array(#"{"id":"1"}"#.utf8)
+        let response = try await client.execute(
+            OutboundRequest(
+                method: .POST, url: server.url("/bid?tag=a%20b"), headers: [("Content-Type", "application/json")],
+                body: body, maximumBytes: 1024),
+            deadline: Self.deadline())
+        #expect(response.status == 200 && response.body == Array("bid".utf8))
+        #expect(response.headers.contains { $0.name.lowercased() == "x-seat" && $0.value == "one" })
+        let received = try #require(server.requests("/bid").first)
+        #expect(received.method == "POST" && received.body == body && received.query == "tag=a%20b")
+        #expect(received.authority == "127.0.0.1:\(server.port)")
+        #expect(received.headers["content-length"] == "\(body.count)")
+    }
+
+    /// Exchanges one after another share one connection: one is kept after each, never two.
+    @Test func aConnectionIsKeptBetweenExchangesAndUsedAgain() async throws {
+        let server = try await FakeAdServer()
+        server.answer("*", .init(body: Array("ok".utf8), contentType: "text/plain"))
+        let client = OutboundClient()
+        for round in 1...3 {
+            _ = try await client.execute(Self.get(server.url("/\(round)")), deadline: Self.deadline())
+            #expect(client.idleConnections(to: server.url("/")) == 1)
+        }
+        #expect(server.allRequests.count == 3)
+    }
+
+    /// A kept connection is closed when left unused for the idle timeout.
+    @Test func aKeptConnectionIsClosedAfterTheIdleTimeout() async throws {
+        let server = try await FakeAdServer()
+        server.answer("*", .init(body: Array("ok".utf8), contentType: "text/plain"))
+        let client = OutboundClient(configuration: .init(idleTimeout: .milliseconds(50)))
+        _ = try await client.execute(Self.get(server.url("/")), deadline: Self.deadline())
+        _ = try await eventually(timeout: .seconds(10)) {
+            client.idleConnections(to: server.url("/")) == 0 ? true : nil
+        }
+    }
+
+    /// An answer over the limit, a body that stalls past the deadline: each ends its exchange,
+    /// and the connection is not kept with half an answer on it.
+    @Test func aBodyOverItsLimitAndAStalledBodyEndTheExchangeAndTheConnection() async throws {
+        let server = try await FakeAdServer()
+        server.answer("/big", .init(body: [UInt8](repeating: 0x61, count: 4097)))
+        server.answer("/stall", .init(body: Array("stalled".utf8), bodyDelay: .seconds(3)))
+        let client = OutboundClient()
+        let big = await Self.failure {
+            _ = try await client.execute(Self.get(server.url("/big"), maximumBytes: 4096), deadline: Self.deadline())
+        }
+        #expect(big == .tooLarge)
+        let stalled = await Self.failure {
+            _ = try await client.execute(Self.get(server.url("/stall")), deadline: .now() + .milliseconds(300))
+        }
+        #expect(stalled == .deadlineExceeded)
+        #expect(client.idleConnections(to: server.url("/")) == 0)
+    }
+
+    @Test func aRefusedConnectionAndAnUntrustedServerFailSayingWhy() async throws {
+        let server = try await FakeAdServer()
+        let port = server.port
+        await server.stop()
+        let client = OutboundClient()
+        let refused = await Self.failure {
+            _ = try await client.execute(Self.get("http://127.0.0.1:\(port)/"), deadline: Self.deadline())
+        }
+        #expect(refused == .refused)
+
+        let directory = try TemporaryDirectory()
+        let authority = try await TestCertificateAuthority(in: directory)
+        let secure = try await FakeAdServer(tls: try authority.serverTLS())
+        secure.answer("*", .init(body: Array("secret".utf8), contentType: "text/plain"))
+        let trusted = try await client.execute(
+            OutboundRequest(url: secure.url("/x"), maximumBytes: 64, caFile: authority.certificateFile),
+            deadline: Self.deadline())
+        #expect(trusted.status == 200 && trusted.body == Array("secret".utf8), "\(trusted)")
+        let untrusted = await Self.failure {
+            _ = try await client.execute(Self.get(secure.url("/")), deadline: Self.deadline())
+        }
+        guard case .transport(let why) = untrusted else {
+            Issue.record("an unknown authority is a transport failure, not \(String(describing: untrusted))")
+            return
+        }
+        #expect(why.lowercased().contains("certificate"), "\(why)")
+    }
+
+    @Test func whereARequestGoesIsItsOriginItsTargetAndItsHost() throws {
+        let bid = try #require(Destination("https://Ads.Example:8443/a%2Fb/bid?x=1&y=%20", caFile: "/ca.pem"))
+        #expect(bid.origin == .init(secure: true, host: "Ads.Example", port: 8443, caFile: "/ca.pem"))
+        #expect(bid.target == "/a%2Fb/bid?x=1&y=%20" && bid.hostHeader == "Ads.Example:8443")
+        let bare = try #require(Destination("http://[::1]", caFile: "/ca.pem"))
+        #expect(bare.origin == .init(secure: false, host: "::1", port: 80, caFile: nil))
+        #expect(bare.target == "/" && bare.hostHeader == "[::1]")
+        for url in ["ftp://example.com/", "http://", "/relative", "http://example.com:0/", "example.com"] {
+            #expect(Destination(url, caFile: nil) == nil, "\(url)")
+        }
+    }
+}
