@@ -24,7 +24,8 @@ SWIFT_BUILD_FLAGS ?= -c release --static-swift-stdlib --disable-local-rpath
 #   that the linker drops those nothing calls and can place the rest;
 # - linked by the toolchain's lld, which places the functions packaging/secure-signalsd.order
 #   lists (those the daemon runs: scripts/order-file.py writes it) together at the front: the
-#   pages a running daemon touches are then few, which is its PSS;
+#   pages a running daemon touches are then few, which is its PSS; the functions with no
+#   symbol to order by (packaging/private-functions.lds) go beside them;
 # - no -export-dynamic, which the static runtime's link arguments add (no program loads these
 #   binaries' symbols; exporting them all costs 4.1 MiB);
 # - no unwind tables (UNWIND_TABLES=no, the default: 6 MiB): nothing in the daemon unwinds but a
@@ -39,6 +40,7 @@ ORDER_FILE := $(CURDIR)/packaging/secure-signalsd.order
 SIZE_FLAGS := -Xswiftc -Osize -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
 	-Xcc -fdata-sections -Xswiftc -use-ld=lld -Xlinker --no-export-dynamic \
 	-Xlinker --symbol-ordering-file=$(ORDER_FILE) -Xlinker --no-warn-symbol-ordering \
+	-Xlinker -T -Xlinker $(CURDIR)/packaging/private-functions.lds \
 	$(if $(filter no,$(UNWIND_TABLES)),-Xlinker -T -Xlinker $(CURDIR)/packaging/no-unwind-tables.lds) \
 	$(if $(filter yes,$(RELR)),-Xlinker -z -Xlinker pack-relative-relocs)
 # A Swift SDK's name, to build for another architecture (docs/packaging.md, "Other architectures").

@@ -10,7 +10,8 @@ pages are what its PSS is made of (docs/packaging.md, "The order of the code").
 
 The daemon must be a release build with its symbol table (SwiftPM's, before `make` strips it).
 It runs on the embedded default under valgrind's callgrind, which lists every function run in
-any thread; the list is written sorted (module by module), so that regenerating it after a
+any thread, twice on one state directory (the first start makes the database, the second
+opens and checks it, as a device's every later start does); the list is written sorted (module by module), so that regenerating it after a
 change shows that change in the diff. A function the list does not name is placed after those
 it does: a stale list costs memory, never correctness. `--check` only reports how many of the
 list's names the binary still has, and fails below --min-present.
@@ -132,6 +133,37 @@ def check(binary, order, min_present):
     return 0
 
 
+def profile(binary, scratch, run, out, rounds):
+    """One start of `binary` under callgrind (profile in `out`): ready, idle, `rounds` of the
+    workload, stopped. The statuses it answered, or None (said why) when it failed."""
+    socket_path = os.path.join(run, "secure-signals.sock")
+    log_path = os.path.join(scratch, "daemon.log")
+    log = open(log_path, "w")
+    environment = dict(os.environ, XDG_RUNTIME_DIR=run, HOME=scratch)
+    command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--dump-line=no",
+               "--compress-strings=no", "--compress-pos=no", "--demangle=no", binary]
+    daemon = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=environment)
+    failed = True
+    try:
+        if not wait_ready(socket_path, daemon, 180):
+            print("order-file.py: the daemon did not answer /v1/health", file=sys.stderr)
+            return None
+        time.sleep(3)  # its timers, as an idle daemon runs them
+        statuses = workload(socket_path, rounds)
+        bad = [status for status in statuses if status >= 300]
+        if bad:
+            print(f"order-file.py: {len(bad)} of {len(statuses)} requests failed: {sorted(set(bad))}", file=sys.stderr)
+            return None
+        time.sleep(3)
+        failed = False
+    finally:
+        stop(daemon, log, log_path, failed)
+    if daemon.returncode != 0 or not os.path.exists(out):
+        print(f"order-file.py: the daemon exited {daemon.returncode} without a profile", file=sys.stderr)
+        return None
+    return statuses
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--daemon", required=True, help="the release daemon, with its symbol table")
@@ -151,33 +183,17 @@ def main():
         subprocess.run(["objcopy", "--strip-debug", arguments.daemon, binary], check=True)
         run = os.path.join(scratch, "run")
         os.mkdir(run)
-        socket_path = os.path.join(run, "secure-signals.sock")
-        out = os.path.join(scratch, "callgrind.out")
-        log_path = os.path.join(scratch, "daemon.log")
-        log = open(log_path, "w")
-        environment = dict(os.environ, XDG_RUNTIME_DIR=run, HOME=scratch)
-        command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--dump-line=no",
-                   "--compress-strings=no", "--compress-pos=no", "--demangle=no", binary]
-        daemon = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=environment)
-        failed = True
-        try:
-            if not wait_ready(socket_path, daemon, 180):
-                print("order-file.py: the daemon did not answer /v1/health", file=sys.stderr)
+        # Twice on one state directory: a first start makes the database, a second opens and
+        # checks it, as every start of a device after its first does.
+        names, statuses = set(), []
+        for start, rounds in ((1, arguments.rounds), (2, 2)):
+            out = os.path.join(scratch, f"callgrind.{start}.out")
+            answered = profile(binary, scratch, run, out, rounds)
+            if answered is None:
                 return 1
-            time.sleep(3)  # its timers, as an idle daemon runs them
-            statuses = workload(socket_path, arguments.rounds)
-            bad = [status for status in statuses if status >= 300]
-            if bad:
-                print(f"order-file.py: {len(bad)} of {len(statuses)} requests failed: {sorted(set(bad))}", file=sys.stderr)
-                return 1
-            time.sleep(3)
-            failed = False
-        finally:
-            stop(daemon, log, log_path, failed)
-        if daemon.returncode != 0 or not os.path.exists(out):
-            print(f"order-file.py: the daemon exited {daemon.returncode} without a profile", file=sys.stderr)
-            return 1
-        names = functions(out, "secure-signalsd") & symbols(binary)
+            statuses += answered
+            names |= functions(out, "secure-signalsd")
+        names &= symbols(binary)
     with open(arguments.out, "w") as file:
         file.writelines(name + "\n" for name in sorted(names))
     print(f"{arguments.out}: {len(names)} functions ({len(statuses)} requests)")
