@@ -119,6 +119,7 @@ struct HTTPAdFetcher: AdFetcher {
         case .tooLarge: AdServerError(.tooLarge, "\(url) answered more than \(maximumBytes) bytes")
         case .decompression(let error): failure(error, url: fullURL)
         case .closed: AdServerError(.transport, "\(url) closed the connection before its answer ended")
+        case .cancelled: AdServerError(.timeout, "\(url): the load it was for ended first")
         case .transport(let description): AdServerError(.transport, "\(url): \(description)")
         }
     }

@@ -1,7 +1,12 @@
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
+import NIOSSL
 import NIOTLS
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What one exchange asks of a connection: the request's parts, its deadline, how much body
 /// to read, and where its answer goes.
@@ -89,15 +94,30 @@ final class ExchangeHandler: ChannelDuplexHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        let error: OutboundError =
-            switch error {
-            case let error as NIOHTTPDecompression.DecompressionError: .decompression(error)
-            case let error as OutboundError: error
-            default: .transport("\(error)")
-            }
-        ready.fail(error)
-        fail(error, context: context)
+        if case .uncleanShutdown? = error as? NIOSSLError, head != nil {
+            // A TLS server that closes without close_notify, as many do: a body that runs to the
+            // close ends when the decoder sees it go (as AsyncHTTPClient reads it); any other
+            // answer cut short fails there.
+            return
+        }
+        let failure = Self.failure(error, answered: head != nil)
+        ready.fail(failure)
+        fail(failure, context: context)
         context.close(promise: nil)
+    }
+
+    /// `error` as the exchange's failure: before any answer, a connection the server reset or
+    /// dropped is one it closed (which a kept connection may be, and a GET is tried again for).
+    private static func failure(_ error: any Error, answered: Bool) -> OutboundError {
+        switch error {
+        case let error as OutboundError: return error
+        case let error as NIOHTTPDecompression.DecompressionError: return .decompression(error)
+        case let error as NIOHTTPDecompression.ExtraDecompressionError:
+            return .transport("the compressed answer cannot be inflated (\(error))")
+        case NIOSSLError.uncleanShutdown where !answered: return .closed
+        case let error as IOError where !answered && [ECONNRESET, EPIPE].contains(error.errnoCode): return .closed
+        default: return .transport("\(error)")
+        }
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -31,11 +31,12 @@ final class IdleConnections: Sendable {
     /// Keeps `channel` for the next exchange with `origin`, or closes it when enough are kept.
     func put(_ channel: any Channel, for origin: Destination.Origin) {
         let expiry = channel.eventLoop.scheduleTask(in: idleTimeout) { [weak self] in
-            self?.remove(channel, for: origin)
-            channel.close(promise: nil)
+            // Not if it was taken meanwhile: that exchange has it now.
+            if self?.remove(channel, for: origin) == true { channel.close(promise: nil) }
         }
         let kept = connections.withLock { connections in
-            guard connections[origin, default: []].count < maximumPerOrigin else { return false }
+            // One its server closed since it answered is not kept: nothing would take it.
+            guard channel.isActive, connections[origin, default: []].count < maximumPerOrigin else { return false }
             connections[origin, default: []].append(Idle(channel: channel, expiry: expiry))
             return true
         }
@@ -57,10 +58,15 @@ final class IdleConnections: Sendable {
         connections.withLock { $0[origin]?.count ?? 0 }
     }
 
-    private func remove(_ channel: any Channel, for origin: Destination.Origin) {
+    /// Whether `channel` was kept (and is no longer).
+    @discardableResult
+    private func remove(_ channel: any Channel, for origin: Destination.Origin) -> Bool {
         connections.withLock { connections in
+            let before = connections[origin]?.count ?? 0
             connections[origin]?.removeAll { $0.channel === channel }
-            if connections[origin]?.isEmpty == true { connections[origin] = nil }
+            let after = connections[origin]?.count ?? 0
+            if after == 0 { connections[origin] = nil }
+            return after < before
         }
     }
 }

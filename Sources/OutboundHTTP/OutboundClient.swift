@@ -49,18 +49,21 @@ public final class OutboundClient: Sendable {
     }
 
     /// `request`'s answer, whole, before `deadline`. A kept connection the server closed
-    /// meanwhile is replaced by a new one for a GET; a POST is never sent twice.
+    /// meanwhile is replaced by a new one for a GET; a POST is never sent twice. A cancelled
+    /// task's exchange ends at once, its connection closed.
     public func execute(_ request: OutboundRequest, deadline: NIODeadline) async throws(OutboundError)
         -> OutboundResponse
     {
         guard let destination = Destination(request.url, caFile: request.caFile) else { throw .invalidURL }
+        guard deadline > .now() else { throw .deadlineExceeded }
         if let channel = idle.take(destination.origin) {
             do {
                 return try await exchange(request, to: destination, on: channel, deadline: deadline)
-            } catch .closed where request.method == .GET {
+            } catch .closed where request.method == .GET && !Task.isCancelled {
                 // Closed before it answered: most likely it closed while kept, as servers may.
             }
         }
+        guard !Task.isCancelled else { throw .cancelled }
         let channel = try await connect(destination.origin, deadline: deadline)
         return try await exchange(request, to: destination, on: channel, deadline: deadline)
     }
@@ -84,12 +87,21 @@ public final class OutboundClient: Sendable {
             head: HTTPRequestHead(version: .http1_1, method: request.method, uri: destination.target, headers: headers),
             body: request.body.map { ByteBuffer(bytes: $0) }, deadline: deadline, maximumBytes: request.maximumBytes,
             promise: promise)
-        // A write that fails before the handler takes it (the connection closed) fails the
-        // exchange; once taken, the handler completes it, and a second completion is ignored.
-        channel.writeAndFlush(exchange).whenFailure { promise.fail($0) }
+        // A write that fails before the handler takes it fails the exchange: on a connection
+        // that closed, as not answered; once taken, the handler completes it, and a second
+        // completion is ignored.
+        channel.writeAndFlush(exchange).whenFailure { error in
+            let closed = [.ioOnClosedChannel, .alreadyClosed].contains(error as? ChannelError)
+            promise.fail(closed ? OutboundError.closed : error)
+        }
         let outcome: Exchange.Outcome
         do {
-            outcome = try await promise.futureResult.get()
+            outcome = try await withTaskCancellationHandler {
+                try await promise.futureResult.get()
+            } onCancel: {
+                promise.fail(OutboundError.cancelled)
+                channel.close(promise: nil)
+            }
         } catch let error as OutboundError {
             throw error
         } catch {

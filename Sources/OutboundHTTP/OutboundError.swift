@@ -16,6 +16,8 @@ public enum OutboundError: Error, Sendable, Equatable {
     case decompression(NIOHTTPDecompression.DecompressionError)
     /// The server closed the connection before its answer ended.
     case closed
+    /// The task asking was cancelled.
+    case cancelled
     /// Anything else (resolution, TLS, a malformed answer), described.
     case transport(String)
 }
@@ -31,6 +33,7 @@ extension OutboundError: CustomStringConvertible {
         case .decompression(.limit): "the compressed answer inflates past its ratio"
         case .decompression(let error): "the compressed answer cannot be inflated (\(error))"
         case .closed: "the server closed the connection before its answer ended"
+        case .cancelled: "cancelled"
         case .transport(let description): description
         }
     }

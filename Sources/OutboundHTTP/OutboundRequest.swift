@@ -5,7 +5,8 @@ import NIOHTTP1
 public struct OutboundRequest: Sendable {
     public var method: HTTPMethod
     public var url: String
-    /// Sent as given, after `Host`, `User-Agent` and the body's length, which the client sets.
+    /// Sent as given, after `Host` and the body's length, which the client sets (a later one of
+    /// the same name replaces an earlier).
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]?
     public var maximumBytes: Int

@@ -1,18 +1,28 @@
+import FoundationEssentials
 import NIOSSL
 import Synchronization
 
-/// One TLS client context per trust: the system's certificate authorities, or a PEM file's.
-/// Made on first use and kept, since loading trust roots costs far more than a handshake.
+/// One TLS client context per trust: the system's certificate authorities, or a PEM file's as
+/// it is now. Made on first use and kept, since loading trust roots costs far more than a
+/// handshake; a file changed in place (a new `ca_file` and a reload) makes a new one.
 final class TLSContexts: Sendable {
     private let contexts = Mutex<[String: NIOSSLContext]>([:])
 
     func context(trusting caFile: String?) throws -> NIOSSLContext {
-        let key = caFile ?? ""
+        let key = caFile.map { "\($0) \(Self.version(of: $0))" } ?? ""
         if let context = contexts.withLock({ $0[key] }) { return context }
         var configuration = TLSConfiguration.makeClientConfiguration()
         if let caFile { configuration.trustRoots = .file(caFile) }
         let context = try NIOSSLContext(configuration: configuration)
         contexts.withLock { $0[key] = context }
         return context
+    }
+
+    /// What tells one content of `file` from the next: its size and modification time.
+    private static func version(of file: String) -> String {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file)
+        let size = attributes?[.size] as? Int ?? -1
+        let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "\(size) \(modified)"
     }
 }

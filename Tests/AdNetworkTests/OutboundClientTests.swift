@@ -57,11 +57,48 @@ struct OutboundClientTests {
     @Test func aKeptConnectionIsClosedAfterTheIdleTimeout() async throws {
         let server = try await FakeAdServer()
         server.answer("*", .init(body: Array("ok".utf8), contentType: "text/plain"))
-        let client = OutboundClient(configuration: .init(idleTimeout: .milliseconds(50)))
-        _ = try await client.execute(Self.get(server.url("/")), deadline: Self.deadline())
+        let client = OutboundClient(configuration: .init(idleTimeout: .milliseconds(300)))
+        _ = try await client.execute(Self.get(server.url("/x")), deadline: Self.deadline())
+        #expect(client.idleConnections(to: server.url("/")) == 1, "kept first")
         _ = try await eventually(timeout: .seconds(10)) {
             client.idleConnections(to: server.url("/")) == 0 ? true : nil
         }
+    }
+
+    /// A server that closes a kept connection as the next request arrives, unanswered: a GET is
+    /// asked again on a new connection; a POST, which the server may have acted on, is not.
+    @Test func aGetOnAConnectionClosedUnansweredIsAskedAgainAndAPostIsNot() async throws {
+        let server = try await ClosingServer()
+        let client = OutboundClient()
+        let url = "http://127.0.0.1:\(server.port)/"
+        for path in ["first", "second"] {
+            let answer = try await client.execute(Self.get(url + path), deadline: Self.deadline())
+            #expect(answer.body == Array("ok".utf8))
+        }
+        #expect(server.requests == ["GET /first HTTP/1.1", "GET /second HTTP/1.1", "GET /second HTTP/1.1"])
+        #expect(server.connections == 2)
+        let post = await Self.failure {
+            _ = try await client.execute(
+                OutboundRequest(method: .POST, url: url + "bid", maximumBytes: 64), deadline: Self.deadline())
+        }
+        #expect(post == .closed)
+        #expect(server.requests.filter { $0.hasPrefix("POST") } == ["POST /bid HTTP/1.1"], "sent once")
+        await server.stop()
+    }
+
+    /// A cancelled task's exchange ends at once, not at its deadline.
+    @Test func aCancelledExchangeEndsAtOnce() async throws {
+        let server = try await FakeAdServer()
+        server.answer("/slow", .init(body: Array("late".utf8), delay: .seconds(20)))
+        let client = OutboundClient()
+        let exchange = Task {
+            await Self.failure {
+                _ = try await client.execute(Self.get(server.url("/slow")), deadline: Self.deadline(30))
+            }
+        }
+        _ = try await eventually { server.requests("/slow").isEmpty ? nil : true }
+        exchange.cancel()
+        #expect(await exchange.value == .cancelled)
     }
 
     /// An answer over the limit, a body that stalls past the deadline: each ends its exchange,

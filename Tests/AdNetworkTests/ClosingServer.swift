@@ -1,0 +1,63 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// A raw HTTP/1.1 server on loopback that answers the first request on each connection and
+/// closes the connection at the second without answering, never saying it will (no
+/// `Connection: close`): a server whose keep-alive ran out as the request arrived. Requests
+/// have no bodies.
+final class ClosingServer: Sendable {
+    /// The request lines it got, in order, and how many connections it accepted.
+    final class Log: Sendable {
+        let requests = Mutex<[String]>([])
+        let connections = Mutex(0)
+    }
+
+    let log = Log()
+    private let channel: any Channel
+
+    var port: Int { channel.localAddress?.port ?? 0 }
+    var requests: [String] { log.requests.withLock { $0 } }
+    var connections: Int { log.connections.withLock { $0 } }
+
+    init() async throws {
+        let log = self.log
+        channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { child in
+                child.eventLoop.makeCompletedFuture { try child.pipeline.syncOperations.addHandler(Handler(log: log)) }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+    }
+
+    func stop() async { try? await channel.close() }
+
+    private final class Handler: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        typealias OutboundOut = ByteBuffer
+
+        let log: Log
+        private var received = ""
+        private var answered = false
+
+        init(log: Log) {
+            self.log = log
+        }
+
+        func channelActive(context: ChannelHandlerContext) {
+            log.connections.withLock { $0 += 1 }
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            received += String(buffer: unwrapInboundIn(data))
+            while let end = received.range(of: "\r\n\r\n") {
+                let line = String(received[..<end.lowerBound].prefix { $0 != "\r\n" })
+                received = String(received[end.upperBound...])
+                log.requests.withLock { $0.append(line) }
+                guard !answered else { return context.close(promise: nil) }
+                answered = true
+                let answer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+                context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer)), promise: nil)
+            }
+        }
+    }
+}
