@@ -147,6 +147,25 @@ struct OutboundClientTests {
         #expect(why.lowercased().contains("certificate"), "\(why)")
     }
 
+    /// A `ca_file` replaced in place (a new authority, then a reload) is trusted from the next
+    /// connection on, not the file as it was first read.
+    @Test func aCAFileChangedInPlaceIsReadAgain() async throws {
+        let directory = try TemporaryDirectory()
+        let old = try await TestCertificateAuthority(in: directory, name: "old-ca")
+        let new = try await TestCertificateAuthority(in: directory, name: "new-ca")
+        let server = try await FakeAdServer(tls: try new.serverTLS())
+        server.answer("*", .init(body: Array("keys".utf8), contentType: "text/plain"))
+        let caFile = directory.path("ca_file.pem")
+        try FileManager.default.copyItem(atPath: old.certificateFile, toPath: caFile)
+        let client = OutboundClient()
+        let request = OutboundRequest(url: server.url("/keys"), maximumBytes: 64, caFile: caFile)
+        let refused = await Self.failure { _ = try await client.execute(request, deadline: Self.deadline()) }
+        #expect(refused != nil, "signed by another authority")
+        try FileManager.default.removeItem(atPath: caFile)
+        try FileManager.default.copyItem(atPath: new.certificateFile, toPath: caFile)
+        #expect(try await client.execute(request, deadline: Self.deadline()).body == Array("keys".utf8))
+    }
+
     @Test func whereARequestGoesIsItsOriginItsTargetAndItsHost() throws {
         let bid = try #require(Destination("https://Ads.Example:8443/a%2Fb/bid?x=1&y=%20", caFile: "/ca.pem"))
         #expect(bid.origin == .init(secure: true, host: "Ads.Example", port: 8443, caFile: "/ca.pem"))
