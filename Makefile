@@ -28,15 +28,16 @@ SWIFT_BUILD_FLAGS ?= -c release --static-swift-stdlib --disable-local-rpath
 #   symbol to order by (packaging/private-functions.lds) go beside them;
 # - no -export-dynamic, which the static runtime's link arguments add (no program loads these
 #   binaries' symbols; exporting them all costs 4.1 MiB);
-# - no unwind tables (UNWIND_TABLES=no, the default: 6 MiB): nothing in the daemon unwinds but a
-#   C++ exception, which none is caught from, and Swift's backtraces walk frame pointers;
-#   UNWIND_TABLES=yes keeps them for a crash reporter that unwinds by DWARF;
+# - no unwind tables (UNWIND_TABLES=no, the default: 6 MiB): nothing in the daemon needs them to
+#   run (no C++ exception it throws is caught), only a crash reporter that unwinds by them, which
+#   UNWIND_TABLES=yes keeps them for; debuggers fall back to the frame pointers Swift keeps;
 # - packed relative relocations (DT_RELR: 2.3 MiB less), which need glibc 2.36 or later on the
 #   device: RELR=no for an older one.
 RELR ?= yes
 UNWIND_TABLES ?= no
 $(foreach switch,RELR UNWIND_TABLES,$(if $(filter yes no,$($(switch))),,$(error $(switch) must be yes or no, not '$($(switch))')))
 ORDER_FILE := $(CURDIR)/packaging/secure-signalsd.order
+LINK_INPUTS := $(ORDER_FILE) $(wildcard $(CURDIR)/packaging/*.lds)
 SIZE_FLAGS := -Xswiftc -Osize -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
 	-Xcc -fdata-sections -Xswiftc -use-ld=lld -Xlinker --no-export-dynamic \
 	-Xlinker --symbol-ordering-file=$(ORDER_FILE) -Xlinker --no-warn-symbol-ordering \
@@ -78,9 +79,14 @@ all: build
 
 # Built once; stripped copies beside the debug information, linked by a .gnu_debuglink.
 build:
-	@# SwiftPM does not know the order file is an input of the link: a newer one links again.
+	@# SwiftPM does not know the order file and the linker scripts are inputs of the link: a
+	@# newer one links both binaries again.
 	@bin=$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path); \
-	if [ -e "$$bin/secure-signalsd" ] && [ "$(ORDER_FILE)" -nt "$$bin/secure-signalsd" ]; then rm "$$bin/secure-signalsd"; fi
+	for product in secure-signalsd secure-signals; do \
+		for input in $(LINK_INPUTS); do \
+			if [ -e "$$bin/$$product" ] && [ "$$input" -nt "$$bin/$$product" ]; then rm "$$bin/$$product"; fi; \
+		done; \
+	done
 	$(SWIFT) build $(BUILD_FLAGS) --product secure-signalsd
 	$(SWIFT) build $(BUILD_FLAGS) --product secure-signals
 	@mkdir -p build/bin build/debug

@@ -6,7 +6,7 @@ front of the code. Left scattered over 22 MiB of code, the 2.5 MiB the daemon ru
 the binary's pages (the kernel maps 64 KiB around each page a process faults in), and those
 pages are what its PSS is made of (docs/packaging.md, "The order of the code").
 
-    python3 scripts/order-file.py --daemon /work/rel/release/secure-signalsd
+    python3 scripts/order-file.py --daemon .build/release/secure-signalsd
 
 The daemon must be a release build with its symbol table (SwiftPM's, before `make` strips it).
 It runs on the embedded default under valgrind's callgrind, which lists every function run in
@@ -124,6 +124,9 @@ def check(binary, order, min_present):
     with open(order) as file:
         wanted = [line.strip() for line in file if line.strip()]
     present = symbols(binary)
+    if not present:
+        print(f"order-file.py: {binary} has no symbol table (give the release build or its .debug file)", file=sys.stderr)
+        return 1
     found = sum(name in present for name in wanted)
     share = found / len(wanted) if wanted else 0
     print(f"{order}: {found} of {len(wanted)} functions are in {binary} ({share:.0%})")
@@ -139,7 +142,10 @@ def profile(binary, scratch, run, out, rounds):
     socket_path = os.path.join(run, "secure-signals.sock")
     log_path = os.path.join(scratch, "daemon.log")
     log = open(log_path, "w")
-    environment = dict(os.environ, XDG_RUNTIME_DIR=run, HOME=scratch)
+    # Its own state directory, never the caller's; and no service manager to talk to.
+    environment = {key: value for key, value in os.environ.items()
+                   if key not in ("STATE_DIRECTORY", "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID")}
+    environment.update(XDG_RUNTIME_DIR=run, HOME=scratch, XDG_STATE_HOME=os.path.join(scratch, "state"))
     command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", "--dump-line=no",
                "--compress-strings=no", "--compress-pos=no", "--demangle=no", binary]
     daemon = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=environment)
@@ -174,9 +180,10 @@ def main():
     arguments = parser.parse_args()
     if arguments.check:
         return check(arguments.daemon, arguments.out, arguments.min_present)
-    if shutil.which("valgrind") is None:
-        print("order-file.py: valgrind is missing (apt-get install valgrind)", file=sys.stderr)
-        return 1
+    for tool, package in (("valgrind", "valgrind"), ("objcopy", "binutils"), ("nm", "binutils")):
+        if shutil.which(tool) is None:
+            print(f"order-file.py: {tool} is missing (apt-get install {package})", file=sys.stderr)
+            return 1
     with tempfile.TemporaryDirectory(prefix="order-file.") as scratch:
         # valgrind 3.19 cannot read Swift 6's DWARF 5; the symbol table is all it needs.
         binary = os.path.join(scratch, "secure-signalsd")
