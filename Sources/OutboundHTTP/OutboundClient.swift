@@ -50,7 +50,9 @@ public final class OutboundClient: Sendable {
 
     /// `request`'s answer, whole, before `deadline`. A kept connection the server closed
     /// meanwhile is replaced by a new one for a GET; a POST is never sent twice. A cancelled
-    /// task's exchange ends at once, its connection closed.
+    /// task's exchange ends at once, its connection closed. Connecting, the handshake and the
+    /// exchange run as one chain on NIO's event loop, awaited once: each hop between NIO's
+    /// threads and Swift's concurrency pool waits its turn on a busy device.
     public func execute(_ request: OutboundRequest, deadline: NIODeadline) async throws(OutboundError)
         -> OutboundResponse
     {
@@ -58,14 +60,16 @@ public final class OutboundClient: Sendable {
         guard deadline > .now() else { throw .deadlineExceeded }
         if let channel = idle.take(destination.origin) {
             do {
-                return try await exchange(request, to: destination, on: channel, deadline: deadline)
+                let kept = channel.eventLoop.makeSucceededFuture(channel)
+                return try await answer(
+                    request, to: destination, over: kept, deadline: deadline, late: .deadlineExceeded)
             } catch .closed where request.method == .GET && !Task.isCancelled {
                 // Closed before it answered: most likely it closed while kept, as servers may.
             }
         }
         guard !Task.isCancelled else { throw .cancelled }
-        let channel = try await connect(destination.origin, deadline: deadline)
-        return try await exchange(request, to: destination, on: channel, deadline: deadline)
+        let (connected, late) = try connect(destination.origin, deadline: deadline)
+        return try await answer(request, to: destination, over: connected, deadline: deadline, late: late)
     }
 
     /// How many connections to `url`'s origin are kept open now.
@@ -73,10 +77,37 @@ public final class OutboundClient: Sendable {
         Destination(url, caFile: caFile).map { idle.count($0.origin) } ?? 0
     }
 
-    /// One exchange on `channel`, which is kept for the next if the answer allows it.
-    private func exchange(
-        _ request: OutboundRequest, to destination: Destination, on channel: any Channel, deadline: NIODeadline
+    /// The exchange on the connection `connected` gives, awaited; the connection is kept for
+    /// the next if the answer allows it. `late`: what a connection not made in time is.
+    private func answer(
+        _ request: OutboundRequest, to destination: Destination, over connected: EventLoopFuture<any Channel>,
+        deadline: NIODeadline, late: OutboundError
     ) async throws(OutboundError) -> OutboundResponse {
+        let answered = connected.flatMap { channel in
+            self.send(request, to: destination, on: channel, deadline: deadline).map { (channel, $0) }
+        }
+        let done = connected.eventLoop.makePromise(of: (any Channel, Exchange.Outcome).self)
+        answered.cascade(to: done)
+        let channel: any Channel
+        let outcome: Exchange.Outcome
+        do {
+            (channel, outcome) = try await withTaskCancellationHandler {
+                try await done.futureResult.get()
+            } onCancel: {
+                done.fail(OutboundError.cancelled)
+                connected.whenSuccess { $0.close(promise: nil) }
+            }
+        } catch {
+            throw Self.failure(error, late: late)
+        }
+        if outcome.reusable { idle.put(channel, for: destination.origin) } else { channel.close(promise: nil) }
+        return outcome.response
+    }
+
+    /// Writes `request` on `channel` (on its event loop); its outcome.
+    private func send(
+        _ request: OutboundRequest, to destination: Destination, on channel: any Channel, deadline: NIODeadline
+    ) -> EventLoopFuture<Exchange.Outcome> {
         var headers = HTTPHeaders([("Host", destination.hostHeader)])
         for header in request.headers { headers.replaceOrAdd(name: header.name, value: header.value) }
         if request.body != nil || request.method == .POST {
@@ -94,27 +125,13 @@ public final class OutboundClient: Sendable {
             let closed = [.ioOnClosedChannel, .alreadyClosed].contains(error as? ChannelError)
             promise.fail(closed ? OutboundError.closed : error)
         }
-        let outcome: Exchange.Outcome
-        do {
-            outcome = try await withTaskCancellationHandler {
-                try await promise.futureResult.get()
-            } onCancel: {
-                promise.fail(OutboundError.cancelled)
-                channel.close(promise: nil)
-            }
-        } catch let error as OutboundError {
-            throw error
-        } catch {
-            throw .transport("\(error)")
-        }
-        if outcome.reusable { idle.put(channel, for: destination.origin) } else { channel.close(promise: nil) }
-        return outcome.response
+        return promise.futureResult
     }
 
     /// A new connection to `origin`, its TLS and HTTP handlers in place and its handshake done,
-    /// all within the connect timeout and the deadline.
-    private func connect(_ origin: Destination.Origin, deadline: NIODeadline) async throws(OutboundError)
-        -> any Channel
+    /// all within the connect timeout and the deadline; and what it not being made in time is.
+    private func connect(_ origin: Destination.Origin, deadline: NIODeadline) throws(OutboundError)
+        -> (EventLoopFuture<any Channel>, late: OutboundError)
     {
         let left = deadline - .now()
         let connectTimeout = TimeAmount(configuration.connectTimeout)
@@ -123,38 +140,36 @@ public final class OutboundClient: Sendable {
         let loop = group.next()
         let ready = loop.makePromise(of: Void.self)
         let timer = loop.scheduleTask(in: min(left, connectTimeout)) { ready.fail(late) }
-        defer {
+        let bootstrap = try bootstrap(origin, on: loop, ready: ready).connectTimeout(min(left, connectTimeout))
+        // An address is connected to as it is; a name is resolved, each address tried (happy eyeballs).
+        let connecting =
+            if let address = try? SocketAddress(ipAddress: origin.host, port: origin.port) {
+                bootstrap.connect(to: address)
+            } else {
+                bootstrap.connect(host: origin.host, port: origin.port)
+            }
+        let connected = connecting.flatMap { channel in
+            self.idle.watch(channel, for: origin)
+            return ready.futureResult.map { channel }.flatMapErrorThrowing { error in
+                channel.close(promise: nil)
+                throw error
+            }
+        }
+        connected.whenComplete { _ in
             timer.cancel()
             ready.fail(late)  // ignored once completed; NIO traps on a promise left unfulfilled
         }
-        let channel: any Channel
-        do {
-            let bootstrap = try bootstrap(origin, on: loop, ready: ready).connectTimeout(min(left, connectTimeout))
-            // An address is connected to as it is; a name is resolved, each address tried (happy eyeballs).
-            channel =
-                if let address = try? SocketAddress(ipAddress: origin.host, port: origin.port) {
-                    try await bootstrap.connect(to: address).get()
-                } else {
-                    try await bootstrap.connect(host: origin.host, port: origin.port).get()
-                }
-        } catch let error as OutboundError {
-            throw error
-        } catch let error as ChannelError {
-            guard case .connectTimeout = error else { throw .transport("\(error)") }
-            throw late
-        } catch  where Self.refused(error) {
-            throw .refused
-        } catch {
-            throw .transport("\(error)")
+        return (connected, late)
+    }
+
+    /// `error` as the exchange's failure.
+    private static func failure(_ error: any Error, late: OutboundError) -> OutboundError {
+        switch error {
+        case let error as OutboundError: return error
+        case ChannelError.connectTimeout: return late
+        case let error where refused(error): return .refused
+        default: return .transport("\(error)")
         }
-        idle.watch(channel, for: origin)
-        do {
-            try await ready.futureResult.get()
-        } catch {
-            channel.close(promise: nil)
-            throw error as? OutboundError ?? .transport("\(error)")
-        }
-        return channel
     }
 
     /// How a connection to `origin` is made: on `loop`, with TLS for https (its certificate

@@ -519,7 +519,8 @@ struct OpenRTBSampleTests {
 
     @Test func theBidRequestCarriesTheImpressionTheAppTheDeviceAndThePrivacyState() async throws {
         let bidder = try await Bidder()
-        _ = await bidder.load(
+        let started = ContinuousClock.now
+        let result = await bidder.load(
             .init(status: 204), format: .native,
             options: [
                 "timeout_ms": .number(450), "bidfloor": .number(0.3), "headers": .object(["X-Seat": .string("42")]),
@@ -528,7 +529,8 @@ struct OpenRTBSampleTests {
                 limitAdTracking: true, tcfConsent: "CO-consent", gpp: "DBABMA~", gppSid: [2], usPrivacy: "1YNN",
                 gdprApplies: true),
             deadline: Deadline(after: .seconds(1), on: ManualClock()))
-        let received = try #require(bidder.server.requests("/bid").last)
+        let received = try #require(
+            bidder.server.requests("/bid").last, "\(result) after \(ContinuousClock.now - started)")
         #expect(received.headers["x-openrtb-version"] == "2.6" && received.headers["x-seat"] == "42")
         let json = try #require(received.json)
         // tmax: what is left of the 450 ms when the request goes, on a clock that has not moved.
