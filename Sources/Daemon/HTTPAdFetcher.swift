@@ -73,11 +73,6 @@ struct HTTPAdFetcher: AdFetcher {
     private func exchange(_ request: AdServerRequest, deadline: NIODeadline) async throws(AdServerError)
         -> AdServerResponse
     {
-        guard let parsed = URL(string: request.url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
-            parsed.host?.isEmpty == false
-        else {
-            throw AdServerError(.invalidURL, "not an http(s) URL: \(redactedURL(request.url))")
-        }
         var outgoing = OutboundRequest(
             method: request.method == .post ? .POST : .GET, url: request.url,
             headers: [("User-Agent", "secure-signals")], body: request.body, maximumBytes: Self.maximumBytes)
@@ -88,7 +83,7 @@ struct HTTPAdFetcher: AdFetcher {
             for header in response.headers { headers[header.name.lowercased()] = header.value }
             return AdServerResponse(status: response.status, headers: headers, body: response.body)
         } catch {
-            throw Self.failure(error, url: request.url, timeout: request.timeout, parsed: parsed)
+            throw Self.failure(error, url: request.url, timeout: request.timeout)
         }
     }
 
@@ -107,15 +102,13 @@ struct HTTPAdFetcher: AdFetcher {
         }
     }
 
-    private static func failure(_ error: OutboundError, url fullURL: String, timeout: Duration, parsed: URL)
-        -> AdServerError
-    {
+    private static func failure(_ error: OutboundError, url fullURL: String, timeout: Duration) -> AdServerError {
         let url = redactedURL(fullURL)
         return switch error {
         case .invalidURL: AdServerError(.invalidURL, "not an http(s) URL: \(url)")
         case .connectTimeout: AdServerError(.timeout, "\(url): no connection within the 2 s connect timeout")
         case .deadlineExceeded: AdServerError(.timeout, "\(url) did not answer within \(Int(milliseconds(timeout))) ms")
-        case .refused: AdServerError(.transport, "connection refused by \(address(of: parsed))")
+        case .refused: AdServerError(.transport, "connection refused by \(address(of: fullURL))")
         case .tooLarge: AdServerError(.tooLarge, "\(url) answered more than \(maximumBytes) bytes")
         case .decompression(let error): failure(error, url: fullURL)
         case .closed: AdServerError(.transport, "\(url) closed the connection before its answer ended")
@@ -125,9 +118,10 @@ struct HTTPAdFetcher: AdFetcher {
     }
 
     /// The host and port `url` is reached at, an IPv6 literal in brackets as in a URL: `[::1]:9000`.
-    private static func address(of url: URL) -> String {
-        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
-        let host = url.host.map { $0.contains(":") && !$0.hasPrefix("[") ? "[\($0)]" : $0 } ?? ""
+    private static func address(of fullURL: String) -> String {
+        let url = URL(string: fullURL)
+        let port = url?.port ?? (url?.scheme?.lowercased() == "https" ? 443 : 80)
+        let host = url?.host.map { $0.contains(":") && !$0.hasPrefix("[") ? "[\($0)]" : $0 } ?? ""
         return "\(host):\(port)"
     }
 }

@@ -140,14 +140,12 @@ public final class OutboundClient: Sendable {
         let loop = group.next()
         let ready = loop.makePromise(of: Void.self)
         let timer = loop.scheduleTask(in: min(left, connectTimeout)) { ready.fail(late) }
-        let bootstrap = try bootstrap(origin, on: loop, ready: ready).connectTimeout(min(left, connectTimeout))
+        let address = try? SocketAddress(ipAddress: origin.host, port: origin.port)
+        let bootstrap = try bootstrap(origin, named: address == nil, on: loop, ready: ready)
+            .connectTimeout(min(left, connectTimeout))
         // An address is connected to as it is; a name is resolved, each address tried (happy eyeballs).
         let connecting =
-            if let address = try? SocketAddress(ipAddress: origin.host, port: origin.port) {
-                bootstrap.connect(to: address)
-            } else {
-                bootstrap.connect(host: origin.host, port: origin.port)
-            }
+            address.map { bootstrap.connect(to: $0) } ?? bootstrap.connect(host: origin.host, port: origin.port)
         let connected = connecting.flatMap { channel in
             self.idle.watch(channel, for: origin)
             return ready.futureResult.map { channel }.flatMapErrorThrowing { error in
@@ -173,10 +171,10 @@ public final class OutboundClient: Sendable {
     }
 
     /// How a connection to `origin` is made: on `loop`, with TLS for https (its certificate
-    /// checked against the host's name, or its address) and the HTTP/1 codec.
-    private func bootstrap(_ origin: Destination.Origin, on loop: any EventLoop, ready: EventLoopPromise<Void>)
-        throws(OutboundError) -> ClientBootstrap
-    {
+    /// checked against the host's name if it is `named`, else against its address) and the HTTP/1 codec.
+    private func bootstrap(
+        _ origin: Destination.Origin, named: Bool, on loop: any EventLoop, ready: EventLoopPromise<Void>
+    ) throws(OutboundError) -> ClientBootstrap {
         let context: NIOSSLContext?
         do {
             context = origin.secure ? try tls.context(trusting: origin.caFile) : nil
@@ -189,9 +187,8 @@ public final class OutboundClient: Sendable {
                 let sync = channel.pipeline.syncOperations
                 if let context {
                     // No name in SNI for an address: the certificate is checked against the address.
-                    let address = (try? SocketAddress(ipAddress: origin.host, port: origin.port)) != nil
                     try sync.addHandler(
-                        NIOSSLClientHandler(context: context, serverHostname: address ? nil : origin.host))
+                        NIOSSLClientHandler(context: context, serverHostname: named ? origin.host : nil))
                 }
                 try sync.addHTTPClientHandlers()
                 if let ratio { try sync.addHandler(NIOHTTPResponseDecompressor(limit: .ratio(ratio))) }
@@ -208,5 +205,4 @@ public final class OutboundClient: Sendable {
         }
         return false
     }
-
 }

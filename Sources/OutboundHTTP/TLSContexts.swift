@@ -6,15 +6,17 @@ import Synchronization
 /// it is now. Made on first use and kept, since loading trust roots costs far more than a
 /// handshake; a file changed in place (a new `ca_file` and a reload) makes a new one.
 final class TLSContexts: Sendable {
-    private let contexts = Mutex<[String: NIOSSLContext]>([:])
+    /// By file ("" for the system's), with the version of the file it was made from.
+    private let contexts = Mutex<[String: (version: String, context: NIOSSLContext)]>([:])
 
     func context(trusting caFile: String?) throws -> NIOSSLContext {
-        let key = caFile.map { "\($0) \(Self.version(of: $0))" } ?? ""
-        if let context = contexts.withLock({ $0[key] }) { return context }
+        let key = caFile ?? ""
+        let version = caFile.map(Self.version(of:)) ?? ""
+        if let kept = contexts.withLock({ $0[key] }), kept.version == version { return kept.context }
         var configuration = TLSConfiguration.makeClientConfiguration()
         if let caFile { configuration.trustRoots = .file(caFile) }
         let context = try NIOSSLContext(configuration: configuration)
-        contexts.withLock { $0[key] = context }
+        contexts.withLock { $0[key] = (version, context) }
         return context
     }
 
