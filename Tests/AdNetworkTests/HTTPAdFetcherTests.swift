@@ -9,14 +9,7 @@ import Testing
 /// its limit, a cap on bodies, each exchange under its timeout.
 struct HTTPAdFetcherTests {
     /// What `body` threw, as the fetcher's error.
-    static func failure(_ body: () async throws -> Void) async -> AdServerError? {
-        do {
-            try await body()
-            return nil
-        } catch {
-            return error as? AdServerError
-        }
-    }
+    static func failure(_ body: () async throws -> Void) async -> AdServerError? { await thrown(body) }
 
     @Test func redirectsAreFollowedUpToThreeAndNoFurther() async throws {
         let server = try await FakeAdServer()

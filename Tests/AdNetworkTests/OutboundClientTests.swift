@@ -14,14 +14,7 @@ struct OutboundClientTests {
         OutboundRequest(url: url, maximumBytes: maximumBytes)
     }
 
-    static func failure(_ body: () async throws -> Void) async -> OutboundError? {
-        do {
-            try await body()
-            return nil
-        } catch {
-            return error as? OutboundError
-        }
-    }
+    static func failure(_ body: () async throws -> Void) async -> OutboundError? { await thrown(body) }
 
     @Test func aPostCarriesItsHostLengthAndBodyAndTheAnswerComesBackWhole() async throws {
         let server = try await FakeAdServer()
