@@ -318,7 +318,9 @@ struct DaemonTests {
             $0.hasPrefix(#"secure_signals_http_request_duration_seconds_sum{route="/v1/events",method="GET"}"#)
         }
         let seconds = try #require(sum.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) })
-        #expect(seconds >= 0.9, "the stream's whole second of life is its duration: \(sum ?? "")")
+        // curl's second runs from its own start: on a busy machine its start and connect take
+        // a tenth of it (0.895 s measured). Timed at its start, the stream would read ~0.
+        #expect(seconds >= 0.5, "the stream's second of life is its duration: \(sum ?? "")")
     }
 
     /// A TCP port on 127.0.0.1 that nothing listens on now.
