@@ -131,6 +131,7 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         // Config, HTTP routes on the Unix socket, peer credentials, systemd, metrics.

@@ -18,7 +18,7 @@ struct HTTPAdFetcher: AdFetcher {
     /// its request alone; the next one tries again.
     private static let client = OutboundClient(
         configuration: .init(
-            connectTimeout: .seconds(2), idleTimeout: .seconds(60), maximumIdlePerOrigin: 16,
+            connectTimeout: .seconds(2), idleTimeout: .seconds(60), maximumPerOrigin: 16,
             decompressionRatio: decompressionRatio))
 
     /// How many times its compressed size a body may inflate to.

@@ -28,8 +28,10 @@ final class IdleConnections: Sendable {
         return nil
     }
 
-    /// Keeps `channel` for the next exchange with `origin`, or closes it when enough are kept.
-    func put(_ channel: any Channel, for origin: Destination.Origin) {
+    /// Keeps `channel` for the next exchange with `origin`, or closes it when enough are kept;
+    /// returns whether it was kept.
+    @discardableResult
+    func put(_ channel: any Channel, for origin: Destination.Origin) -> Bool {
         let expiry = channel.eventLoop.scheduleTask(in: idleTimeout) { [weak self] in
             // Not if it was taken meanwhile: that exchange has it now.
             if self?.remove(channel, for: origin) == true { channel.close(promise: nil) }
@@ -43,8 +45,9 @@ final class IdleConnections: Sendable {
         guard kept else {
             expiry.cancel()
             channel.close(promise: nil)
-            return
+            return false
         }
+        return true
     }
 
     /// Forgets `channel` when it closes, kept or not: called once, when it is made, so that a

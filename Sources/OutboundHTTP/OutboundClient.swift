@@ -9,27 +9,29 @@ import NIOSSL
 #endif
 
 /// An HTTP/1.1 client for the daemon's outbound requests (bid requests, ad tags, trackers, key
-/// sets): NIO's HTTP/1 codec and NIOSSL on NIO's shared event loops, connections kept per
-/// origin between exchanges. It does what the daemon needs and nothing more (no HTTP/2, no
+/// sets): NIO's HTTP/1 codec and NIOSSL on NIO's shared event loops, at most
+/// `maximumPerOrigin` connections open to an origin and kept between exchanges. It does what the daemon needs and nothing more (no HTTP/2, no
 /// proxies, no redirects: callers follow those they allow), at a tenth of AsyncHTTPClient's
 /// share of the binary (docs/packaging.md, "What the bytes are").
 public final class OutboundClient: Sendable {
     public struct Configuration: Sendable {
         public var connectTimeout: Duration
         public var idleTimeout: Duration
-        public var maximumIdlePerOrigin: Int
+        /// Connections open to one origin at once, in exchanges or kept idle: a request that
+        /// finds them all busy waits for one, within its deadline.
+        public var maximumPerOrigin: Int
         /// How many times its compressed size a gzip or deflate body may inflate to; nil: bodies
         /// are not asked for compressed.
         public var decompressionRatio: Int?
 
         public init(
             connectTimeout: Duration = .seconds(2), idleTimeout: Duration = .seconds(60),
-            maximumIdlePerOrigin: Int = 16,
+            maximumPerOrigin: Int = 16,
             decompressionRatio: Int? = nil
         ) {
             self.connectTimeout = connectTimeout
             self.idleTimeout = idleTimeout
-            self.maximumIdlePerOrigin = maximumIdlePerOrigin
+            self.maximumPerOrigin = maximumPerOrigin
             self.decompressionRatio = decompressionRatio
         }
     }
@@ -37,6 +39,7 @@ public final class OutboundClient: Sendable {
     private let configuration: Configuration
     private let group: any EventLoopGroup
     private let idle: IdleConnections
+    private let open: OpenConnections
     private let tls = TLSContexts()
 
     public init(
@@ -45,11 +48,14 @@ public final class OutboundClient: Sendable {
         self.configuration = configuration
         self.group = group
         self.idle = IdleConnections(
-            maximumPerOrigin: configuration.maximumIdlePerOrigin, idleTimeout: TimeAmount(configuration.idleTimeout))
+            maximumPerOrigin: configuration.maximumPerOrigin, idleTimeout: TimeAmount(configuration.idleTimeout))
+        self.open = OpenConnections(maximumPerOrigin: configuration.maximumPerOrigin)
     }
 
-    /// `request`'s answer, whole, before `deadline`. A kept connection the server closed
-    /// meanwhile is replaced by a new one for a GET; a POST is never sent twice. A cancelled
+    /// `request`'s answer, whole, before `deadline`. A kept connection is used when there is
+    /// one; else a new one is made, after waiting (oldest first) when `maximumPerOrigin` are
+    /// open. A kept connection the server closed meanwhile is replaced by a new one for a GET;
+    /// a POST is never sent twice. A cancelled
     /// task's exchange ends at once, its connection closed. Connecting, the handshake and the
     /// exchange run as one chain on NIO's event loop, awaited once: each hop between NIO's
     /// threads and Swift's concurrency pool waits its turn on a busy device.
@@ -58,23 +64,44 @@ public final class OutboundClient: Sendable {
     {
         guard let destination = Destination(request.url, caFile: request.caFile) else { throw .invalidURL }
         guard deadline > .now() else { throw .deadlineExceeded }
-        if let channel = idle.take(destination.origin) {
-            do {
-                let kept = channel.eventLoop.makeSucceededFuture(channel)
-                return try await answer(
-                    request, to: destination, over: kept, deadline: deadline, late: .deadlineExceeded)
-            } catch .closed where request.method == .GET && !Task.isCancelled {
-                // Closed before it answered: most likely it closed while kept, as servers may.
+        let origin = destination.origin
+        var askingAgain = false
+        while true {
+            if !askingAgain, let channel = idle.take(origin) {
+                do {
+                    let kept = channel.eventLoop.makeSucceededFuture(channel)
+                    return try await answer(
+                        request, to: destination, over: kept, deadline: deadline, late: .deadlineExceeded)
+                } catch .closed where request.method == .GET && !Task.isCancelled {
+                    // Closed before it answered: most likely it closed while kept, as servers
+                    // may. Asked again once, on a new connection.
+                    askingAgain = true
+                }
+            } else if askingAgain, open.count(origin) >= open.maximumPerOrigin, let kept = idle.take(origin) {
+                // The new connection's room: a kept one, perhaps as stale as the last, gives its up.
+                kept.close(promise: nil)
             }
+            guard !Task.isCancelled else { throw .cancelled }
+            let loop = group.next()
+            guard try await open.reserve(origin, before: deadline, on: loop) == .reserved else { continue }
+            let (connected, late) = try connect(origin, deadline: deadline, on: loop)
+            return try await answer(request, to: destination, over: connected, deadline: deadline, late: late)
         }
-        guard !Task.isCancelled else { throw .cancelled }
-        let (connected, late) = try connect(destination.origin, deadline: deadline)
-        return try await answer(request, to: destination, over: connected, deadline: deadline, late: late)
     }
 
     /// How many connections to `url`'s origin are kept open now.
     public func idleConnections(to url: String, caFile: String? = nil) -> Int {
         Destination(url, caFile: caFile).map { idle.count($0.origin) } ?? 0
+    }
+
+    /// How many connections to `url`'s origin are open now, kept or in an exchange.
+    public func openConnections(to url: String, caFile: String? = nil) -> Int {
+        Destination(url, caFile: caFile).map { open.count($0.origin) } ?? 0
+    }
+
+    /// How many requests wait for a connection to `url`'s origin now.
+    func waitingRequests(to url: String) -> Int {
+        Destination(url, caFile: nil).map { open.waiting($0.origin) } ?? 0
     }
 
     /// The exchange on the connection `connected` gives, awaited; the connection is kept for
@@ -100,7 +127,11 @@ public final class OutboundClient: Sendable {
         } catch {
             throw Self.failure(error, late: late)
         }
-        if outcome.reusable { idle.put(channel, for: destination.origin) } else { channel.close(promise: nil) }
+        if outcome.reusable, idle.put(channel, for: destination.origin) {
+            open.kept(destination.origin)
+        } else {
+            channel.close(promise: nil)
+        }
         return outcome.response
     }
 
@@ -128,24 +159,40 @@ public final class OutboundClient: Sendable {
         return promise.futureResult
     }
 
-    /// A new connection to `origin`, its TLS and HTTP handlers in place and its handshake done,
-    /// all within the connect timeout and the deadline; and what it not being made in time is.
-    private func connect(_ origin: Destination.Origin, deadline: NIODeadline) throws(OutboundError)
-        -> (EventLoopFuture<any Channel>, late: OutboundError)
+    /// A new connection to `origin` on `loop`, in the room reserved for it, its TLS and HTTP
+    /// handlers in place and its handshake done, all within the connect timeout and the
+    /// deadline; and what it not being made in time is. The room is given back when the
+    /// connection closes, or when it is not made.
+    private func connect(_ origin: Destination.Origin, deadline: NIODeadline, on loop: any EventLoop)
+        throws(OutboundError) -> (EventLoopFuture<any Channel>, late: OutboundError)
     {
         let left = deadline - .now()
         let connectTimeout = TimeAmount(configuration.connectTimeout)
-        guard left > .zero else { throw .deadlineExceeded }
+        guard left > .zero else {
+            open.release(origin)
+            throw .deadlineExceeded
+        }
         let late: OutboundError = left < connectTimeout ? .deadlineExceeded : .connectTimeout
-        let loop = group.next()
         let ready = loop.makePromise(of: Void.self)
         let timer = loop.scheduleTask(in: min(left, connectTimeout)) { ready.fail(late) }
         let address = try? SocketAddress(ipAddress: origin.host, port: origin.port)
-        let bootstrap = try bootstrap(origin, named: address == nil, on: loop, ready: ready)
-            .connectTimeout(min(left, connectTimeout))
+        let bootstrap: ClientBootstrap
+        do {
+            bootstrap = try self.bootstrap(origin, named: address == nil, on: loop, ready: ready)
+                .connectTimeout(min(left, connectTimeout))
+        } catch {
+            open.release(origin)
+            throw error
+        }
         // An address is connected to as it is; a name is resolved, each address tried (happy eyeballs).
         let connecting =
             address.map { bootstrap.connect(to: $0) } ?? bootstrap.connect(host: origin.host, port: origin.port)
+        connecting.whenComplete { result in
+            switch result {
+            case .success(let channel): channel.closeFuture.whenComplete { _ in self.open.release(origin) }
+            case .failure: self.open.release(origin)
+            }
+        }
         let connected = connecting.flatMap { channel in
             self.idle.watch(channel, for: origin)
             return ready.futureResult.map { channel }.flatMapErrorThrowing { error in

@@ -7,10 +7,12 @@ import Synchronization
 /// `Connection: close`): a server whose keep-alive ran out as the request arrived. Requests
 /// have no bodies.
 final class ClosingServer: Sendable {
-    /// The request lines it got, in order, and how many connections it accepted.
+    /// The request lines it got, in order, how many connections it accepted, and how many
+    /// were open at once: now and at most.
     final class Log: Sendable {
         let requests = Mutex<[String]>([])
         let connections = Mutex(0)
+        let open = Mutex((now: 0, most: 0))
     }
 
     let log = Log()
@@ -19,6 +21,7 @@ final class ClosingServer: Sendable {
     var port: Int { channel.localAddress?.port ?? 0 }
     var requests: [String] { log.requests.withLock { $0 } }
     var connections: Int { log.connections.withLock { $0 } }
+    var mostOpen: Int { log.open.withLock { $0.most } }
 
     init() async throws {
         let log = self.log
@@ -45,6 +48,11 @@ final class ClosingServer: Sendable {
 
         func channelActive(context: ChannelHandlerContext) {
             log.connections.withLock { $0 += 1 }
+            log.open.withLock { $0 = (now: $0.now + 1, most: max($0.most, $0.now + 1)) }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            log.open.withLock { $0.now -= 1 }
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
