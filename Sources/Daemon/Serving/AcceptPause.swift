@@ -6,13 +6,14 @@ import Timing
     import Glibc
 #endif
 
-/// On the listening socket: when accepting fails (out of file descriptors, out of memory),
-/// stops reading for `pause` and says so once a minute. NIO's own `AcceptBackoffHandler`
-/// delays only the next `read()`, and a listening channel whose accept fails before any
-/// succeeds keeps its read pending, so it would call accept again at once, again and again,
-/// spinning a core. Turning `autoRead` off takes the socket out of the poll set until the
-/// pause ends. Out of descriptors, it gives back its `DescriptorReserve` for the rest of the
-/// daemon, and resumes only once it holds the reserve again.
+/// On the listening socket: when accepting fails (out of file descriptors, out of memory) or
+/// an accepted connection took the last descriptor beside the `DescriptorReserve`, stops
+/// reading for `pause` and says so once a minute. NIO's own `AcceptBackoffHandler` delays only
+/// the next `read()`, and a listening channel whose accept fails before any succeeds keeps its
+/// read pending, so it would call accept again at once, again and again, spinning a core.
+/// Turning `autoRead` off takes the socket out of the poll set until the pause ends. Out of
+/// descriptors, it gives back its reserve for the rest of the daemon, and resumes only once it
+/// holds the reserve again.
 final class AcceptPause: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = any Channel
     typealias InboundOut = any Channel
@@ -26,16 +27,25 @@ final class AcceptPause: ChannelInboundHandler, RemovableChannelHandler {
     /// The descriptors accepting leaves free for the rest of the daemon: libdispatch's monitor
     /// needs one at a time, the state database a few for its journal.
     static let reserved = 16
+    /// How many more must be free beside the reserve before accepting resumes.
+    static let margin = 8
 
     init(pause: TimeAmount, logger: Logger, log: RateLimitedLog<ContinuousClock>) {
         self.pause = pause
         self.logger = logger
         self.log = log
-        reserve = DescriptorReserve(count: Self.reserved)
+        reserve = DescriptorReserve(count: Self.reserved, margin: Self.margin)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         reserve.release()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.fireChannelRead(data)
+        guard !paused, !reserve.leavesRoom() else { return }
+        reserve.release()
+        pauseAccepting(context, because: "the connection just accepted took the last descriptor beside the reserve")
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -44,10 +54,14 @@ final class AcceptPause: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         if failure.errnoCode == EMFILE || failure.errnoCode == ENFILE { reserve.release() }
+        pauseAccepting(context, because: "\(error)")
+    }
+
+    private func pauseAccepting(_ context: ChannelHandlerContext, because reason: String) {
         if log.shouldLog("accept") {
             logger.error(
                 "cannot accept connections; pausing accepts (logged once a minute)",
-                metadata: ["error": "\(error)", "pause_ms": "\(pause.nanoseconds / 1_000_000)"])
+                metadata: ["error": "\(reason)", "pause_ms": "\(pause.nanoseconds / 1_000_000)"])
         }
         guard !paused else { return }
         paused = true
