@@ -38,8 +38,7 @@ public final class OutboundClient: Sendable {
 
     private let configuration: Configuration
     private let group: any EventLoopGroup
-    private let idle: IdleConnections
-    private let open: OpenConnections
+    private let pool: ConnectionPool
     private let tls = TLSContexts()
 
     public init(
@@ -47,16 +46,14 @@ public final class OutboundClient: Sendable {
     ) {
         self.configuration = configuration
         self.group = group
-        self.idle = IdleConnections(
+        self.pool = ConnectionPool(
             maximumPerOrigin: configuration.maximumPerOrigin, idleTimeout: TimeAmount(configuration.idleTimeout))
-        self.open = OpenConnections(maximumPerOrigin: configuration.maximumPerOrigin)
     }
 
-    /// `request`'s answer, whole, before `deadline`. A kept connection is used when there is
-    /// one; else a new one is made, after waiting (oldest first) when `maximumPerOrigin` are
-    /// open. A kept connection the server closed meanwhile is replaced by a new one for a GET;
-    /// a POST is never sent twice. A cancelled
-    /// task's exchange ends at once, its connection closed. Connecting, the handshake and the
+    /// `request`'s answer, whole, before `deadline`, over a connection the pool grants (kept,
+    /// new, or waited for while `maximumPerOrigin` are open). A kept connection the server
+    /// closed meanwhile is replaced by a new one for a GET; a POST is never sent twice. A
+    /// cancelled task's exchange ends at once, its connection closed. Connecting, the handshake and the
     /// exchange run as one chain on NIO's event loop, awaited once: each hop between NIO's
     /// threads and Swift's concurrency pool waits its turn on a busy device.
     public func execute(_ request: OutboundRequest, deadline: NIODeadline) async throws(OutboundError)
@@ -65,9 +62,12 @@ public final class OutboundClient: Sendable {
         guard let destination = Destination(request.url, caFile: request.caFile) else { throw .invalidURL }
         guard deadline > .now() else { throw .deadlineExceeded }
         let origin = destination.origin
-        var askingAgain = false
+        var fresh = false
         while true {
-            if !askingAgain, let channel = idle.take(origin) {
+            guard !Task.isCancelled else { throw .cancelled }
+            let loop = group.next()
+            switch try await pool.acquire(origin, fresh: fresh, before: deadline, on: loop) {
+            case .kept(let channel):
                 do {
                     let kept = channel.eventLoop.makeSucceededFuture(channel)
                     return try await answer(
@@ -75,33 +75,28 @@ public final class OutboundClient: Sendable {
                 } catch .closed where request.method == .GET && !Task.isCancelled {
                     // Closed before it answered: most likely it closed while kept, as servers
                     // may. Asked again once, on a new connection.
-                    askingAgain = true
+                    fresh = true
                 }
-            } else if askingAgain, open.count(origin) >= open.maximumPerOrigin, let kept = idle.take(origin) {
-                // The new connection's room: a kept one, perhaps as stale as the last, gives its up.
-                kept.close(promise: nil)
+            case .room:
+                let (connected, late) = try connect(origin, deadline: deadline, on: loop)
+                return try await answer(request, to: destination, over: connected, deadline: deadline, late: late)
             }
-            guard !Task.isCancelled else { throw .cancelled }
-            let loop = group.next()
-            guard try await open.reserve(origin, before: deadline, on: loop) == .reserved else { continue }
-            let (connected, late) = try connect(origin, deadline: deadline, on: loop)
-            return try await answer(request, to: destination, over: connected, deadline: deadline, late: late)
         }
     }
 
     /// How many connections to `url`'s origin are kept open now.
     public func idleConnections(to url: String, caFile: String? = nil) -> Int {
-        Destination(url, caFile: caFile).map { idle.count($0.origin) } ?? 0
+        Destination(url, caFile: caFile).map { pool.count($0.origin).idle } ?? 0
     }
 
     /// How many connections to `url`'s origin are open now, kept or in an exchange.
     public func openConnections(to url: String, caFile: String? = nil) -> Int {
-        Destination(url, caFile: caFile).map { open.count($0.origin) } ?? 0
+        Destination(url, caFile: caFile).map { pool.count($0.origin).open } ?? 0
     }
 
     /// How many requests wait for a connection to `url`'s origin now.
     func waitingRequests(to url: String) -> Int {
-        Destination(url, caFile: nil).map { open.waiting($0.origin) } ?? 0
+        Destination(url, caFile: nil).map { pool.count($0.origin).waiting } ?? 0
     }
 
     /// The exchange on the connection `connected` gives, awaited; the connection is kept for
@@ -127,11 +122,7 @@ public final class OutboundClient: Sendable {
         } catch {
             throw Self.failure(error, late: late)
         }
-        if outcome.reusable, idle.put(channel, for: destination.origin) {
-            open.kept(destination.origin)
-        } else {
-            channel.close(promise: nil)
-        }
+        if outcome.reusable { pool.finished(channel, for: destination.origin) } else { channel.close(promise: nil) }
         return outcome.response
     }
 
@@ -168,9 +159,9 @@ public final class OutboundClient: Sendable {
     {
         let left = deadline - .now()
         let connectTimeout = TimeAmount(configuration.connectTimeout)
-        guard left > .zero else {
-            open.release(origin)
-            throw .deadlineExceeded
+        guard left > .zero, !Task.isCancelled else {
+            pool.closed(nil, for: origin)
+            throw left > .zero ? .cancelled : .deadlineExceeded
         }
         let late: OutboundError = left < connectTimeout ? .deadlineExceeded : .connectTimeout
         let ready = loop.makePromise(of: Void.self)
@@ -181,7 +172,7 @@ public final class OutboundClient: Sendable {
             bootstrap = try self.bootstrap(origin, named: address == nil, on: loop, ready: ready)
                 .connectTimeout(min(left, connectTimeout))
         } catch {
-            open.release(origin)
+            pool.closed(nil, for: origin)
             throw error
         }
         // An address is connected to as it is; a name is resolved, each address tried (happy eyeballs).
@@ -189,13 +180,12 @@ public final class OutboundClient: Sendable {
             address.map { bootstrap.connect(to: $0) } ?? bootstrap.connect(host: origin.host, port: origin.port)
         connecting.whenComplete { result in
             switch result {
-            case .success(let channel): channel.closeFuture.whenComplete { _ in self.open.release(origin) }
-            case .failure: self.open.release(origin)
+            case .success(let channel): channel.closeFuture.whenComplete { _ in self.pool.closed(channel, for: origin) }
+            case .failure: self.pool.closed(nil, for: origin)
             }
         }
         let connected = connecting.flatMap { channel in
-            self.idle.watch(channel, for: origin)
-            return ready.futureResult.map { channel }.flatMapErrorThrowing { error in
+            ready.futureResult.map { channel }.flatMapErrorThrowing { error in
                 channel.close(promise: nil)
                 throw error
             }

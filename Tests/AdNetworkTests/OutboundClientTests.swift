@@ -61,7 +61,7 @@ struct OutboundClientTests {
     /// A server that closes a kept connection as the next request arrives, unanswered: a GET is
     /// asked again on a new connection; a POST, which the server may have acted on, is not.
     @Test func aGetOnAConnectionClosedUnansweredIsAskedAgainAndAPostIsNot() async throws {
-        let server = try await ClosingServer()
+        let server = try await RawHTTPServer()
         let client = OutboundClient()
         let url = "http://127.0.0.1:\(server.port)/"
         for path in ["first", "second"] {

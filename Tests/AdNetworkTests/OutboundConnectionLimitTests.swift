@@ -5,18 +5,13 @@ import Testing
 @testable import OutboundHTTP
 
 /// The client's cap on connections to one origin: a burst past it waits for a connection
-/// rather than opening one per request, and a request that waits ends at its deadline or when
-/// cancelled.
+/// rather than opening one per request, a connection that ends an exchange goes to the request
+/// waiting longest, and a request that waits ends at its deadline or when cancelled.
 struct OutboundConnectionLimitTests {
-    /// Twelve requests at once to a server that closes each connection at its second request:
-    /// never more than the cap's 3 connections open, and every request answered (those asked
-    /// on a connection the server then closed, again on a new one).
-    @Test func aBurstToOneOriginOpensNoMoreConnectionsThanTheCapAndAllAreAnswered() async throws {
-        let server = try await ClosingServer()
-        let client = OutboundClient(configuration: .init(maximumPerOrigin: 3))
-        let url = "http://127.0.0.1:\(server.port)/ask"
-        let bodies = try await withThrowingTaskGroup(of: [UInt8].self) { group in
-            for _ in 0..<12 {
+    /// `count` GETs of `url` at once, each given 20 s; their bodies.
+    static func burst(_ count: Int, to url: String, on client: OutboundClient) async throws -> [[UInt8]] {
+        try await withThrowingTaskGroup(of: [UInt8].self) { group in
+            for _ in 0..<count {
                 group.addTask {
                     try await client.execute(OutboundClientTests.get(url), deadline: OutboundClientTests.deadline(20))
                         .body
@@ -24,14 +19,47 @@ struct OutboundConnectionLimitTests {
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
+    }
+
+    /// Twelve requests at once, three connections allowed: never more open at the server, all
+    /// twelve answered over them.
+    @Test func aBurstToOneOriginOpensNoMoreConnectionsThanTheCap() async throws {
+        let server = try await RawHTTPServer(closing: false, delay: .milliseconds(20))
+        let client = OutboundClient(configuration: .init(maximumPerOrigin: 3))
+        let bodies = try await Self.burst(12, to: "http://127.0.0.1:\(server.port)/ask", on: client)
         #expect(bodies == Array(repeating: Array("ok".utf8), count: 12))
-        #expect(server.mostOpen <= 3, "\(server.mostOpen) connections open at once")
-        #expect(server.connections >= 3, "the cap's connections were all used: \(server.connections)")
+        #expect(
+            server.mostOpen <= 3 && server.connections <= 3,
+            "\(server.connections) connections, \(server.mostOpen) at once")
+        await server.stop()
+    }
+
+    /// One connection allowed and five requests: each exchange that ends hands the connection to
+    /// the next request at once (none waits for a kept connection to time out).
+    @Test func aConnectionThatEndsAnExchangeGoesToTheNextWaitingRequest() async throws {
+        let server = try await RawHTTPServer(closing: false, delay: .milliseconds(20))
+        let client = OutboundClient(configuration: .init(maximumPerOrigin: 1))
+        let url = "http://127.0.0.1:\(server.port)/ask"
+        let bodies = try await Self.burst(5, to: url, on: client)
+        #expect(bodies.count == 5 && server.connections == 1 && server.requests.count == 5)
+        #expect(client.openConnections(to: url) == 1 && client.idleConnections(to: url) == 1)
+        await server.stop()
+    }
+
+    /// A server that closes every kept connection at its next request: each GET asked there
+    /// again takes the room of a kept connection, and all twelve are answered.
+    @Test func getsAskedAgainAtTheCapTakeTheRoomOfKeptConnections() async throws {
+        let server = try await RawHTTPServer()
+        let client = OutboundClient(configuration: .init(maximumPerOrigin: 3))
+        let url = "http://127.0.0.1:\(server.port)/ask"
+        let bodies = try await Self.burst(12, to: url, on: client)
+        #expect(bodies == Array(repeating: Array("ok".utf8), count: 12))
+        #expect(client.openConnections(to: url) <= 3)
         await server.stop()
     }
 
     /// With the one connection allowed busy on a slow answer, a second request waits: it ends
-    /// at its own deadline, a third when its task is cancelled, and neither opened a connection.
+    /// at its own deadline, a third when its task is cancelled, and neither is sent.
     @Test func aRequestWaitingForAConnectionEndsAtItsDeadlineOrWhenCancelled() async throws {
         let server = try await FakeAdServer()
         server.answer("/slow", .init(body: Array("late".utf8), delay: .seconds(20)))

@@ -2,11 +2,12 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// A raw HTTP/1.1 server on loopback that answers the first request on each connection and
+/// A raw HTTP/1.1 server on loopback that answers `ok` to each request after `delay`, and
+/// counts its connections. `closing`, it answers only the first request on each connection and
 /// closes the connection at the second without answering, never saying it will (no
 /// `Connection: close`): a server whose keep-alive ran out as the request arrived. Requests
 /// have no bodies.
-final class ClosingServer: Sendable {
+final class RawHTTPServer: Sendable {
     /// The request lines it got, in order, how many connections it accepted, and how many
     /// were open at once: now and at most.
     final class Log: Sendable {
@@ -23,11 +24,13 @@ final class ClosingServer: Sendable {
     var connections: Int { log.connections.withLock { $0 } }
     var mostOpen: Int { log.open.withLock { $0.most } }
 
-    init() async throws {
+    init(closing: Bool = true, delay: TimeAmount = .zero) async throws {
         let log = self.log
         channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { child in
-                child.eventLoop.makeCompletedFuture { try child.pipeline.syncOperations.addHandler(Handler(log: log)) }
+                child.eventLoop.makeCompletedFuture {
+                    try child.pipeline.syncOperations.addHandler(Handler(log: log, closing: closing, delay: delay))
+                }
             }
             .bind(host: "127.0.0.1", port: 0).get()
     }
@@ -39,11 +42,15 @@ final class ClosingServer: Sendable {
         typealias OutboundOut = ByteBuffer
 
         let log: Log
+        let closing: Bool
+        let delay: TimeAmount
         private var received = ""
         private var answered = false
 
-        init(log: Log) {
+        init(log: Log, closing: Bool, delay: TimeAmount) {
             self.log = log
+            self.closing = closing
+            self.delay = delay
         }
 
         func channelActive(context: ChannelHandlerContext) {
@@ -61,10 +68,16 @@ final class ClosingServer: Sendable {
                 let line = String(received[..<end.lowerBound].prefix { $0 != "\r\n" })
                 received = String(received[end.upperBound...])
                 log.requests.withLock { $0.append(line) }
-                guard !answered else { return context.close(promise: nil) }
+                guard !(closing && answered) else { return context.close(promise: nil) }
                 answered = true
-                let answer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
-                context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer)), promise: nil)
+                let answer = wrapOutboundOut(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+                if delay > .zero {
+                    context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
+                        context.writeAndFlush(answer, promise: nil)
+                    }
+                } else {
+                    context.writeAndFlush(answer, promise: nil)
+                }
             }
         }
     }
