@@ -90,13 +90,14 @@ final class ConnectionPool: Sendable {
             case kept, closed
         }
         let fate = state.withLock { state -> Fate in
+            // Closed meanwhile, its `closed` has run or is to come: it frees its room.
+            guard channel.isActive else { return .closed }
             if let waiter = state.origins[origin]?.waiters.popFirst() {
                 guard waiter.wantsNew else { return .handed(waiter, .kept(channel)) }
                 state.takenOver.insert(ObjectIdentifier(channel))
                 return .handed(waiter, .room)
             }
-            // One its server closed since it answered is not kept: nothing would take it.
-            guard channel.isActive, let idle = state.origins[origin]?.idle, idle.count < maximumPerOrigin else {
+            guard let idle = state.origins[origin]?.idle, idle.count < maximumPerOrigin else {
                 return .closed
             }
             state.origins[origin]?.idle.append(Idle(channel: channel, expiry: expiry))
@@ -152,7 +153,7 @@ final class ConnectionPool: Sendable {
         continuation: CheckedContinuation<Grant, any Error>
     ) {
         enum Now {
-            case granted(Grant, closing: Idle?)
+            case granted(Grant, closing: Idle?, expiry: Scheduled<Void>? = nil)
             case queued
         }
         let now = state.withLock { state -> Now in
@@ -160,8 +161,8 @@ final class ConnectionPool: Sendable {
             defer { state.origins[origin] = connections }
             if !fresh {
                 while let idle = connections.idle.popLast() {
-                    if idle.channel.isActive { return .granted(.kept(idle.channel), closing: nil) }
-                    // Closing: its `closed` frees its room.
+                    // No longer idle: its expiry is cancelled below. A closing one's `closed` frees its room.
+                    if idle.channel.isActive { return .granted(.kept(idle.channel), closing: nil, expiry: idle.expiry) }
                     idle.expiry.cancel()
                 }
             }
@@ -177,7 +178,8 @@ final class ConnectionPool: Sendable {
             return .queued
         }
         switch now {
-        case .granted(let grant, let closing):
+        case .granted(let grant, let closing, let expiry):
+            expiry?.cancel()
             closing?.expiry.cancel()
             closing?.channel.close(promise: nil)
             continuation.resume(returning: grant)

@@ -23,6 +23,7 @@ final class RawHTTPServer: Sendable {
     var requests: [String] { log.requests.withLock { $0 } }
     var connections: Int { log.connections.withLock { $0 } }
     var mostOpen: Int { log.open.withLock { $0.most } }
+    var openNow: Int { log.open.withLock { $0.now } }
 
     init(closing: Bool = true, delay: TimeAmount = .zero) async throws {
         let log = self.log

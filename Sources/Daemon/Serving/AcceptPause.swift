@@ -43,7 +43,9 @@ final class AcceptPause: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         context.fireChannelRead(data)
-        guard !paused, !reserve.leavesRoom() else { return }
+        guard !paused else { return }
+        // A reserve not taken at the start (too few free then) is taken as soon as it can be.
+        guard reserve.isHeld ? !reserve.leavesRoom() : !reserve.take() else { return }
         reserve.release()
         pauseAccepting(context, because: "the connection just accepted took the last descriptor beside the reserve")
     }

@@ -27,6 +27,8 @@ struct DescriptorReserve: ~Copyable {
         for descriptor in held { close(descriptor) }
     }
 
+    var isHeld: Bool { !held.isEmpty }
+
     /// Closes the reserve, freeing `count` descriptors.
     mutating func release() {
         for descriptor in held { close(descriptor) }
