@@ -34,16 +34,27 @@ struct DescriptorLimitTests {
         }
     }
 
-    /// Started with a soft open-file limit below what its connections need, the daemon raises
-    /// it (up to the hard limit).
+    /// Started with a low soft open-file limit, the daemon raises it to 4096, or to what its
+    /// connections need when that is more, never past the hard limit.
     @Test(.enabled(if: Binary.onPath("prlimit") != nil, "needs prlimit"))
-    func theDaemonRaisesItsSoftOpenFileLimitToWhatItsConnectionsNeed() async throws {
-        let daemon = try await RunningDaemon.start(
-            config: demoConfig(adapters: [["name": "device-context", "recipients": ["demo"]]]),
-            launcher: [try #require(Binary.onPath("prlimit")), "--nofile=64:4096"])
-        let limits = try String(contentsOfFile: "/proc/\(daemon.pid)/limits", encoding: .utf8)
-        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
-        #expect(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2) == ["320", "4096"])
+    func theDaemonRaisesItsSoftOpenFileLimit() async throws {
+        // (max_connections, the limit it is started with, the soft limit it then holds)
+        for (connections, nofile, soft) in [
+            (256, "64:8192", "4096"), (5000, "64:10000", "5064"), (128, "64:256", "256"),
+        ] {
+            let daemon = try await RunningDaemon.start(
+                config: demoConfig(
+                    adapters: [["name": "device-context", "recipients": ["demo"]]],
+                    extra: ["limits": ["max_connections": connections, "max_connections_per_peer": 8]]),
+                launcher: [try #require(Binary.onPath("prlimit")), "--nofile=\(nofile)"])
+            let limits = try String(contentsOfFile: "/proc/\(daemon.pid)/limits", encoding: .utf8)
+            let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+            let hard = String(nofile.split(separator: ":")[1])
+            #expect(
+                line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2).map(String.init)
+                    == [soft, hard],
+                "\(connections) connections at \(nofile): \(line)")
+        }
     }
 
     /// Out of file descriptors (its limit lowered under it), the daemon pauses accepting and

@@ -32,6 +32,12 @@ public struct Limits: Sendable, Equatable {
     /// programs and the HTTP client's connections.
     public static let descriptorsKept = 64
 
+    /// The soft open-file limit the daemon raises itself to at start (within the hard limit)
+    /// when its connections need fewer: room for its outbound connections (16 per server) to
+    /// grow without reaching the limit, at which libdispatch aborts the process. Programs it
+    /// starts inherit it; below 1024 descriptors in use, `select()` in them is unaffected.
+    public static let descriptorsWanted = 4096
+
     public static let standard = Limits(
         maxConnections: 256, maxConnectionsPerPeer: 32, idleTimeout: .seconds(30), readTimeout: .seconds(5),
         maxEventStreams: 32, maxEventStreamsPerPeer: 4, eventStreamBuffer: 256, maxRequestsInFlightPerPeer: 32,

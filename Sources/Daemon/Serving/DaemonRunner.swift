@@ -45,7 +45,7 @@ public enum DaemonRunner {
             }
             level.level = flagLevel ?? configuration.logLevel ?? .info
             let needed = configuration.limits.maxConnections + Limits.descriptorsKept
-            if let soft = OpenFileLimit.raise(to: needed), soft < needed {
+            if let soft = OpenFileLimit.raise(to: max(needed, Limits.descriptorsWanted)), soft < needed {
                 logger.warning(
                     "the open-file limit could not be raised to what limits.max_connections needs",
                     metadata: ["soft_limit": "\(soft)", "needed": "\(needed)"])
