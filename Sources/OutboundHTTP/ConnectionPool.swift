@@ -81,10 +81,6 @@ final class ConnectionPool: Sendable {
     /// An exchange on `channel` ended and left it fit for another: it goes to the oldest
     /// waiter, or is kept (while fewer than the maximum are), or is closed.
     func finished(_ channel: any Channel, for origin: Destination.Origin) {
-        let expiry = channel.eventLoop.scheduleTask(in: idleTimeout) { [weak self] in
-            // Not if it was taken meanwhile: that exchange has it now.
-            if self?.removeIdle(channel, for: origin) == true { channel.close(promise: nil) }
-        }
         enum Fate {
             case handed(Waiter, Grant)
             case kept, closed
@@ -100,6 +96,11 @@ final class ConnectionPool: Sendable {
             guard let idle = state.origins[origin]?.idle, idle.count < maximumPerOrigin else {
                 return .closed
             }
+            // Timed once kept, under the lock, so that it can only find the connection kept or taken.
+            let expiry = channel.eventLoop.scheduleTask(in: idleTimeout) { [weak self] in
+                // Not if it was taken meanwhile: that exchange has it now.
+                if self?.removeIdle(channel, for: origin) == true { channel.close(promise: nil) }
+            }
             state.origins[origin]?.idle.append(Idle(channel: channel, expiry: expiry))
             return .kept
         }
@@ -107,12 +108,10 @@ final class ConnectionPool: Sendable {
         case .kept:
             return
         case .handed(let waiter, let grant):
-            expiry.cancel()
             if case .room = grant { channel.close(promise: nil) }
             waiter.timer?.cancel()
             waiter.continuation.resume(returning: grant)
         case .closed:
-            expiry.cancel()
             channel.close(promise: nil)
         }
     }
@@ -157,7 +156,8 @@ final class ConnectionPool: Sendable {
             case queued
         }
         let now = state.withLock { state -> Now in
-            var connections = state.origins[origin] ?? Connections()
+            // Taken out and put back, so that its arrays are changed in place, never copied.
+            var connections = state.origins.removeValue(forKey: origin) ?? Connections()
             defer { state.origins[origin] = connections }
             if !fresh {
                 while let idle = connections.idle.popLast() {

@@ -5,8 +5,8 @@ import FoundationEssentials
 #endif
 
 /// The one reader of `/proc` (proc(5)): a process's `stat` fields, the `Key: value` lines of
-/// its `status` and `smaps_rollup`, its open descriptors, its cgroup and its executable; the
-/// clock tick and the boot time.
+/// its `status` and `smaps_rollup`, its open descriptors, its children, its cgroup and its
+/// executable; the clock tick and the boot time.
 public enum ProcFiles {
     /// `/proc/PID/stat`, the fields the daemon uses.
     public struct Stat: Sendable, Equatable {
@@ -78,6 +78,31 @@ public enum ProcFiles {
     /// How many descriptors process `pid` holds open; nil once it is gone.
     public static func openDescriptors(of pid: Int32) -> Int? {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd"))?.count
+    }
+
+    /// The numbers of the descriptors process `pid` holds open (for this process, the listing's
+    /// own among them); nil once it is gone.
+    public static func openDescriptorNumbers(of pid: Int32) -> [Int32]? {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd"))?.compactMap { Int32($0) }
+    }
+
+    /// The children of each of process `pid`'s threads (`/proc/PID/task/TID/children`); nil
+    /// where the kernel has no such files (built without CONFIG_PROC_CHILDREN), or once it is gone.
+    public static func children(of pid: Int32) -> [Int32]? {
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else {
+            return nil
+        }
+        var children: [Int32] = []
+        for thread in threads {
+            // A thread that ended since the listing has none; a kernel without the files has none anywhere.
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/children", encoding: .utf8)
+            else {
+                guard FileManager.default.fileExists(atPath: "/proc/\(pid)/task/\(thread)") else { continue }
+                return nil
+            }
+            children += text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int32($0) }
+        }
+        return children
     }
 
     /// Clock ticks a second (`stat`'s times are in them).

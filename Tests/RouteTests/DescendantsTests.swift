@@ -1,4 +1,5 @@
 import Bench
+import SharedTypes
 import Testing
 
 @testable import Daemon
@@ -24,12 +25,12 @@ struct DescendantsTests {
     /// has them), without reading every process on the machine: the one this test starts is
     /// there, and gone once it was waited for.
     @Test func aProcesssOwnChildrenAreListed() async throws {
-        guard let before = Descendants.ownChildren(getpid()) else { return }  // CONFIG_PROC_CHILDREN off
+        guard let before = ProcFiles.children(of: getpid()) else { return }  // CONFIG_PROC_CHILDREN off
         let child = try await ChildProcess.start("/bin/sleep", ["30"])
-        #expect(Descendants.ownChildren(getpid())?.contains(child.pid) == true)
+        #expect(ProcFiles.children(of: getpid())?.contains(child.pid) == true)
         #expect(!before.contains(child.pid))
         child.send(SIGKILL)
         _ = await child.exit()
-        #expect(Descendants.ownChildren(getpid())?.contains(child.pid) == false)
+        #expect(ProcFiles.children(of: getpid())?.contains(child.pid) == false)
     }
 }

@@ -97,31 +97,14 @@ enum Descendants {
     static func reapAdopted() {
         let own = getpid()
         let children =
-            ownChildren(own).map { $0.compactMap { pid in ProcFiles.stat(of: pid).map { process(pid, $0) } } }
+            ProcFiles.children(of: own).map {
+                $0.compactMap { pid in ProcFiles.stat(of: pid).map { process(pid, $0) } }
+            }
             ?? of(own).filter { $0.parent == own }
         for process in children where process.isZombie && !process.isProgram {
             var status: Int32 = 0
             _ = waitpid(process.pid, &status, WNOHANG)
         }
-    }
-
-    /// The children of each of process `pid`'s threads (`/proc/PID/task/TID/children`); nil
-    /// where the kernel has no such files (built without CONFIG_PROC_CHILDREN).
-    static func ownChildren(_ pid: pid_t) -> [pid_t]? {
-        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else {
-            return nil
-        }
-        var children: [pid_t] = []
-        for thread in threads {
-            // A thread that ended since the listing has none; a kernel without the files has none anywhere.
-            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/children", encoding: .utf8)
-            else {
-                guard FileManager.default.fileExists(atPath: "/proc/\(pid)/task/\(thread)") else { continue }
-                return nil
-            }
-            children += text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { pid_t($0) }
-        }
-        return children
     }
 
     /// Reaps the daemon's own children that have exited (the orphans it adopted), one by one:

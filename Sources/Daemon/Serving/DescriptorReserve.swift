@@ -1,4 +1,4 @@
-import FoundationEssentials
+import SharedTypes
 
 #if canImport(Glibc)
     import Glibc
@@ -63,12 +63,12 @@ struct DescriptorReserve: ~Copyable {
     /// be opened (one above a limit lowered under the process stays open, and counts for none).
     /// Nil when they cannot be counted (reading `/proc/self/fd` takes one).
     static func freeDescriptors() -> Int? {
-        var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return nil }
-        let soft = limit.rlim_cur == rlim_t.max ? Int.max : Int(limit.rlim_cur)
-        // The directory's own descriptor was among them, and is closed again.
-        let used = names.compactMap { Int($0) }.filter { $0 < soft }.count - 1
-        return soft == Int.max ? Int.max : soft - used
+        guard let limit = OpenFileLimit.current, let open = ProcFiles.openDescriptorNumbers(of: getpid()) else {
+            return nil
+        }
+        guard limit.rlim_cur != rlim_t.max else { return Int.max }
+        let soft = Int(limit.rlim_cur)
+        // The listing's own descriptor was among them, and is closed again.
+        return soft - (open.filter { $0 < soft }.count - 1)
     }
 }
