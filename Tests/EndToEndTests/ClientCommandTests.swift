@@ -193,7 +193,7 @@ struct ClientCommandTests {
         let json = try await Binary.run("secure-signals", ["recipients", "--json"] + socket)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])
         let recipients = try #require(object["recipients"] as? [[String: Any]])
-        #expect(recipients.map { $0["name"] as? String } == ["bidder", "demo", "gone"])
+        try #require(recipients.map { $0["name"] as? String } == ["bidder", "demo", "gone"])
         #expect(recipients[0]["key_ids"] as? [Int] == [1] && recipients[0]["fetched_at"] is String)
         let collect = try await Binary.run("secure-signals", ["collect", "--json"] + socket)
         let answer = try #require(try JSONSerialization.jsonObject(with: Data(collect.stdout)) as? [String: Any])

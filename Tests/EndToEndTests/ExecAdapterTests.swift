@@ -175,7 +175,7 @@ struct ExecAdapterTests {
         #expect(again.signals.map(\.adapter).sorted() == ["crashy", "test-echo"], "\(again.errors)")
 
         let started = try readPIDs(pids)
-        #expect(started.count == 2)
+        try #require(started.count == 2)
         #expect(kill(started[0], 0) == -1 && errno == ESRCH, "the crashed program is reaped, not a zombie")
         let metrics = try await metricsText(daemon.client)
         #expect(metrics.contains(#"secure_signals_program_restarts_total{adapter="crashy"} 1"#))

@@ -151,7 +151,7 @@ struct AdStoreTests {
         try await waitUntil { clock.wakeTimes.contains(.milliseconds(100)) }
         clock.advance(by: .milliseconds(100))
         let ad = try await loading.value.get()
-        #expect(ad.responseInfo.attempts.map(\.outcome) == [.error, .timeout, .noFill, .filled])
+        try #require(ad.responseInfo.attempts.map(\.outcome) == [.error, .timeout, .noFill, .filled])
         #expect(ad.responseInfo.network == "test")
         #expect(ad.responseInfo.attempts[1].latencyMilliseconds == 100)
         #expect(ad.native?.headline.hasPrefix("Test Ad") == true)
@@ -164,7 +164,7 @@ struct AdStoreTests {
             id: "u", format: .native,
             waterfall: [item(Self.native, ["behavior": .string("timeout")]), item(Self.native)])
         let ad = try await (try await store([unit])).load(AdLoadRequest(adUnit: "u", format: .native)).get()
-        #expect(ad.responseInfo.attempts.map(\.outcome) == [.timeout, .filled])
+        try #require(ad.responseInfo.attempts.map(\.outcome) == [.timeout, .filled])
         #expect(ad.responseInfo.attempts[0].message == "the test network's ad server did not answer in time")
         let alone = try AdUnit(
             id: "v", format: .native, waterfall: [item(Self.native, ["behavior": .string("timeout")])])

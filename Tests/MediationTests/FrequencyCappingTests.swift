@@ -94,7 +94,7 @@ struct FrequencyCappingTests {
             #expect(try await show(store, app: "uid:1001") == nil, "another app")
             #expect(try await show(store, "free", app: "uid:1000") == nil, "another unit")
             let statuses = await store.unitStatuses(app: "uid:1000")
-            #expect(statuses.map(\.id) == ["free", "u"])
+            try #require(statuses.map(\.id) == ["free", "u"])
             #expect(statuses[1].capped && statuses[1].frequencyCaps.first?.shown == 2)
             #expect(statuses[1].retryAfterMilliseconds == (Self.hour - .seconds(60)).wholeMilliseconds)
             #expect(!statuses[0].capped && statuses[0].frequencyCaps.isEmpty)

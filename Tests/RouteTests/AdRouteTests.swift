@@ -81,7 +81,7 @@ struct AdRouteTests: MediationScenario {
             #expect(filled.status == 200)
             let info = try #require(filled.json["response_info"] as? [String: Any])
             let attempts = try #require(info["attempts"] as? [[String: Any]])
-            #expect(attempts.map { $0["outcome"] as? String } == ["error", "timeout", "filled"])
+            try #require(attempts.map { $0["outcome"] as? String } == ["error", "timeout", "filled"])
             #expect((attempts[1]["latency_ms"] as? Double ?? 0) >= 200)
             #expect((filled.json["native"] as? [String: Any])?["headline"] != nil)
 

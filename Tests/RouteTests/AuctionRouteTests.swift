@@ -124,7 +124,7 @@ struct AuctionRouteTests: MediationScenario {
             let attempts = try #require(info["attempts"] as? [[String: Any]])
             #expect(attempts.map { $0["parameter"] as? String } == ["best"])
             let bids = try #require(info["bids"] as? [[String: Any]])
-            #expect(bids.map { $0["parameter"] as? String } == ["low", "best", "cheap", "silent", "quick"])
+            try #require(bids.map { $0["parameter"] as? String } == ["low", "best", "cheap", "silent", "quick"])
             // The floor goes to the bidders as bidfloor: the cheap bid is refused by its own
             // auction (its lurl with 100), before the unit's; it keeps its price and reason.
             #expect(bids.map { $0["outcome"] as? String } == ["lost", "won", "lost", "no_bid", "no_bid"])

@@ -184,7 +184,7 @@ struct TestModeRouteTests: MediationScenario {
             }
             #expect(load.status == 200, "\(load.json)")
             let attempts = try #require((load.json["response_info"] as? [String: Any])?["attempts"] as? [[String: Any]])
-            #expect(attempts.map { $0["outcome"] as? String } == ["error", "filled"])
+            try #require(attempts.map { $0["outcome"] as? String } == ["error", "filled"])
             #expect((attempts[0]["message"] as? String)?.contains("test_tag") == true, "\(attempts)")
             #expect(server.requests("/vast/test.xml").count == 1)
             #expect(server.requests("/vast/real.xml").isEmpty && server.requests("/vast/untested.xml").isEmpty)

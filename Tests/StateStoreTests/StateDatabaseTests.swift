@@ -124,7 +124,7 @@ struct StateDatabaseTests {
         commit.adding = [("http://t/a", .impression), ("http://t/b", .click), ("http://t/c", .win)]
         commit.addedAt = 5_000
         let added = try await outbox.commit(commit).added
-        #expect(added.map(\.url) == ["http://t/a", "http://t/b", "http://t/c"])
+        try #require(added.map(\.url) == ["http://t/a", "http://t/b", "http://t/c"])
         #expect(added.allSatisfy { $0.createdAt == 5_000 && $0.dueAt == 5_000 && $0.attempts == 0 })
         var next = OutboxCommit()
         next.settled = [added[0].id]

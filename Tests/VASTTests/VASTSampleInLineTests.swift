@@ -196,7 +196,7 @@ import Testing
 
     @Test func sokilUnknownAdChildIs101WhenTriedFirst() async throws {
         let document = try VASTReader.read(try Samples.vast("sokil-vast40-broken-unknown-ad-child.xml"))
-        #expect(document.ads.count == 2)
+        try #require(document.ads.count == 2)
         #expect(document.ads[1].content == .unrecognized(["WrongAdSection"]))
         // The same two ads with the broken one in a pod, so it is tried first.
         var text = String(decoding: try Samples.vast("sokil-vast40-broken-unknown-ad-child.xml"), as: UTF8.self)
